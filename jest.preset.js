@@ -1,0 +1,24 @@
+// Shared Jest settings for every workspace package: TypeScript through SWC (no type-checking here; the
+// `typecheck` task does that), CommonJS output, and the `.js` suffix of Prisma's generated imports mapped away.
+const path = require('node:path');
+
+/** @param {string} dir the package folder */
+module.exports = function preset(dir) {
+  return {
+    displayName: path.relative(__dirname, dir),
+    rootDir: dir,
+    testEnvironment: 'node',
+    testMatch: ['<rootDir>/{src,test}/**/*.test.ts'],
+    transform: {
+      '^.+\\.(t|j)sx?$': [
+        '@swc/jest',
+        {
+          jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
+          module: { type: 'commonjs', ignoreDynamic: true },
+        },
+      ],
+    },
+    moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+    testTimeout: 30000,
+  };
+};
