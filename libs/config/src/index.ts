@@ -1,1 +1,3 @@
-export {};
+export { loadConfig, ConfigError, type Env } from './load-config';
+export { duration, bool, int, list, url, parseDuration } from './parsers';
+export { z } from 'zod';

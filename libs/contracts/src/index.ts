@@ -1,1 +1,5 @@
-export {};
+export * from './subjects';
+export { itemChangeEventSchema, ITEM_CHANGE_EVENT_VERSION, REDACTED, type ItemChangeEvent } from './item-change-event';
+export { auditEventSchema, type AuditEvent } from './audit-event';
+export { mailJobSchema, MAIL_JOB_VERSION, type MailJob } from './mail-job';
+export { roleAccessSchema, allowedFields, allowedCollections, ACTIONS, type Action, type RoleAccess } from './access-rules';

@@ -1,0 +1,30 @@
+import { AppError } from './app-error';
+
+/** Constructors for every catalogue error, so call sites read as the contract does. */
+export const errors = {
+  invalidPayload: (reason: string) => new AppError('INVALID_PAYLOAD', `Invalid payload. ${reason}`, { reason }),
+  invalidQuery: (reason: string) => new AppError('INVALID_QUERY', `Invalid query. ${reason}`, { reason }),
+  failedValidation: (field: string, type: string, message?: string) =>
+    new AppError('FAILED_VALIDATION', message ?? `Validation failed for field "${field}".`, { field, type }),
+  invalidCredentials: () => new AppError('INVALID_CREDENTIALS'),
+  invalidOtp: () => new AppError('INVALID_OTP'),
+  tokenExpired: () => new AppError('TOKEN_EXPIRED'),
+  userSuspended: () => new AppError('USER_SUSPENDED'),
+  invalidToken: () => new AppError('INVALID_TOKEN'),
+  forbidden: () => new AppError('FORBIDDEN'),
+  invalidProvider: () => new AppError('INVALID_PROVIDER'),
+  routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
+  contentTooLarge: () => new AppError('CONTENT_TOO_LARGE'),
+  requestsExceeded: (limit: number, resetAt: Date) => {
+    const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
+    return new AppError(
+      'REQUESTS_EXCEEDED',
+      undefined,
+      { limit, reset: resetAt.toISOString() },
+      { 'Retry-After': String(retryAfter) },
+    );
+  },
+  internal: () => new AppError('INTERNAL_SERVER_ERROR'),
+  serviceUnavailable: (service: string, reason: string) =>
+    new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is unavailable.`, { service, reason }),
+};

@@ -1,0 +1,84 @@
+import request from 'supertest';
+import { Router } from 'express';
+import { errors } from '@vellum/errors';
+import { currentRequestId } from '@vellum/logger';
+import { createServiceApp, finishServiceApp, route, type RouteTable } from './index';
+
+const silent = { error: jest.fn(), warn: jest.fn() };
+
+function makeApp() {
+  const app = createServiceApp();
+  const router = Router() as Router & RouteTable;
+  app.use((req, _res, next) => {
+    const role = req.get('x-test-role');
+    req.accountability = role ? { user: 'u1', role, admin: role === 'admin', app: true } : { user: null, role: null, admin: false, app: false };
+    next();
+  });
+  route(router, 'get', '/open', 'public', (_req, res) => res.json({ data: currentRequestId() }));
+  route(router, 'get', '/mine', 'authenticated', (_req, res) => res.json({ data: 'ok' }));
+  route(router, 'get', '/admin', 'admin', (_req, res) => res.json({ data: 'ok' }));
+  route(router, 'post', '/echo', 'public', (req, res) => res.json({ data: req.body }));
+  route(router, 'get', '/boom', 'public', async () => {
+    throw new Error('secret detail');
+  });
+  route(router, 'get', '/known', 'public', async () => {
+    throw errors.invalidQuery('limit must be an integer');
+  });
+  route(router, 'get', '/q', 'public', (req, res) => res.json({ data: req.query }));
+  app.use(router);
+  return { app: finishServiceApp(app, silent), router };
+}
+
+describe('service app', () => {
+  const { app, router } = makeApp();
+
+  it('echoes a sane request id and carries it in the async context', async () => {
+    const r = await request(app).get('/open').set('X-Request-Id', 'abc-1');
+    expect(r.headers['x-request-id']).toBe('abc-1');
+    expect(r.body.data).toBe('abc-1');
+    const g = await request(app).get('/open');
+    expect(g.headers['x-request-id']).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it('enforces the declared access rule', async () => {
+    expect((await request(app).get('/mine')).status).toBe(403);
+    expect((await request(app).get('/mine').set('x-test-role', 'editor')).status).toBe(200);
+    expect((await request(app).get('/admin').set('x-test-role', 'editor')).body.errors[0].extensions.code).toBe('FORBIDDEN');
+    expect((await request(app).get('/admin').set('x-test-role', 'admin')).status).toBe(200);
+    expect(router.routes).toContainEqual({ method: 'get', path: '/admin', access: 'admin' });
+  });
+
+  it('answers unknown routes with ROUTE_NOT_FOUND', async () => {
+    const r = await request(app).get('/nope');
+    expect(r.status).toBe(404);
+    expect(r.body).toEqual({ errors: [{ message: "Route /nope doesn't exist.", extensions: { code: 'ROUTE_NOT_FOUND' } }] });
+  });
+
+  it('hides unexpected errors behind a generic 500 with the request id', async () => {
+    const r = await request(app).get('/boom').set('X-Request-Id', 'rid-9');
+    expect(r.status).toBe(500);
+    expect(JSON.stringify(r.body)).not.toMatch(/secret detail/);
+    expect(r.body.errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', request_id: 'rid-9' });
+    expect(silent.error).toHaveBeenCalled();
+  });
+
+  it('keeps known errors with their extensions', async () => {
+    const r = await request(app).get('/known');
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].extensions).toEqual({ code: 'INVALID_QUERY', reason: 'limit must be an integer' });
+  });
+
+  it('rejects malformed JSON and oversized bodies in the envelope', async () => {
+    const bad = await request(app).post('/echo').set('content-type', 'application/json').send('{"a":');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].extensions.code).toBe('INVALID_PAYLOAD');
+    const big = await request(app).post('/echo').send({ a: 'x'.repeat(1_100_000) });
+    expect(big.status).toBe(413);
+    expect(big.body.errors[0].extensions.code).toBe('CONTENT_TOO_LARGE');
+  });
+
+  it('parses bracket-form query strings', async () => {
+    const r = await request(app).get('/q?filter[collection][_eq]=a&fields[]=id&fields[]=item');
+    expect(r.body.data).toEqual({ filter: { collection: { _eq: 'a' } }, fields: ['id', 'item'] });
+  });
+});
