@@ -2,3 +2,5 @@ export { type Accountability, publicAccountability } from './accountability';
 export { route, requireAccess, type Access, type Method, type AsyncHandler, type RouteTable } from './route';
 export { createServiceApp, finishServiceApp, requestIdMiddleware, BODY_LIMIT } from './create-service-app';
 export { clientInfo } from './client-info';
+export { runHealthChecks, healthHandler, worst, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
+export { listen, type RunningService, type Listening } from './listen';

@@ -1,0 +1,47 @@
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Express } from 'express';
+import type { HealthReport } from './health';
+
+/** A service started by its composition root (its own process, or the embedded topology). */
+export interface RunningService {
+  name: string;
+  /** Base URL it listens on, e.g. http://127.0.0.1:41234 */
+  url: string;
+  health(): Promise<HealthReport>;
+  /** Stop accepting, finish in-flight requests and jobs, close connections. */
+  stop(): Promise<void>;
+}
+
+export interface Listening {
+  server: Server;
+  url: string;
+  /** Graceful: stop accepting, let in-flight requests finish (up to graceMs), then drop the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+export function listen(app: Express, port = 0, host = '127.0.0.1'): Promise<Listening> {
+  return new Promise((resolve, reject) => {
+    const server = app.listen(port, host);
+    server.keepAliveTimeout = 65_000;
+    server.once('error', reject);
+    server.once('listening', () => {
+      const addr = server.address() as AddressInfo;
+      const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+      resolve({
+        server,
+        url,
+        close: (graceMs = 10_000) =>
+          new Promise<void>((done) => {
+            const force = setTimeout(() => server.closeAllConnections(), graceMs);
+            force.unref();
+            server.close(() => {
+              clearTimeout(force);
+              done();
+            });
+            server.closeIdleConnections();
+          }),
+      });
+    });
+  });
+}
