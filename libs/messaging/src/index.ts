@@ -1,1 +1,10 @@
-export {};
+export type { Delivery, Handler } from './delivery';
+export { consumeDefaults, type ConsumeOptions } from './consume-options';
+export type { Subscription } from './subscription';
+export type { DeadLetter } from './dead-letter';
+export type { PublishOptions, WorkQueue } from './work-queue';
+export type { EventStream } from './event-stream';
+export type { KeyValueMap } from './key-value-map';
+export type { Health, Messaging, StreamOptions } from './messaging';
+export { connectNatsMessaging, type NatsMessaging, type NatsMessagingOptions } from './nats-messaging';
+export { createInProcessMessaging } from './in-process-messaging';

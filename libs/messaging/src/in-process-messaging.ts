@@ -1,0 +1,67 @@
+import type { EventStream } from './event-stream';
+import { InProcessBucket, InProcessKeyValueMap } from './in-process-key-value-map';
+import { InProcessStream } from './in-process-stream';
+import type { KeyValueMap } from './key-value-map';
+import type { Messaging, StreamOptions } from './messaging';
+import { assertName } from './subject-match';
+import type { WorkQueue } from './work-queue';
+
+/**
+ * The messaging interfaces in memory, with the same semantics as NATS JetStream (ack-wait redelivery, backoff,
+ * dead letters, groups, dedupe, watch). One instance is shared by every service of the one-process topology.
+ */
+export function createInProcessMessaging(): Messaging {
+  const streams = new Map<string, InProcessStream>();
+  const buckets = new Map<string, InProcessBucket>();
+  let closed = false;
+
+  const stream = (name: string, retention: 'workqueue' | 'limits', opts: StreamOptions): InProcessStream => {
+    if (closed) throw new Error('messaging is closed');
+    assertName('stream', name);
+    if (!opts?.subjects?.length) throw new Error(`stream ${name} needs subjects`);
+    let s = streams.get(name);
+    if (!s) {
+      s = new InProcessStream(name, retention, [...opts.subjects], opts.maxAgeMs);
+      streams.set(name, s);
+    } else if (s.retention !== retention) {
+      throw new Error(`stream ${name} already exists with ${s.retention} retention`);
+    } else {
+      s.subjects = [...new Set([...s.subjects, ...opts.subjects])];
+      if (opts.maxAgeMs !== undefined) s.maxAgeMs = opts.maxAgeMs;
+    }
+    return s;
+  };
+
+  return {
+    async workQueue(name, opts): Promise<WorkQueue> {
+      const s = stream(name, 'workqueue', opts);
+      return {
+        publish: (subject, data, o) => s.publish(subject, data, o),
+        consume: (o) => s.consume(o),
+        deadLetters: (limit) => s.deadLetters(limit),
+      };
+    },
+    async eventStream(name, opts): Promise<EventStream> {
+      const s = stream(name, 'limits', opts);
+      return {
+        publish: (subject, data, o) => s.publish(subject, data, o),
+        subscribe: (o) => s.consume(o),
+        deadLetters: (limit) => s.deadLetters(limit),
+      };
+    },
+    async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {
+      if (closed) throw new Error('messaging is closed');
+      assertName('bucket', bucket);
+      let b = buckets.get(bucket);
+      if (!b) buckets.set(bucket, (b = new InProcessBucket()));
+      return new InProcessKeyValueMap<T>(b, () => closed);
+    },
+    async health() {
+      return closed ? { status: 'error', reason: 'messaging is closed' } : { status: 'ok' };
+    },
+    async close() {
+      closed = true;
+      for (const s of streams.values()) s.close();
+    },
+  };
+}

@@ -1,0 +1,25 @@
+import type { EventStream } from './event-stream';
+import type { KeyValueMap } from './key-value-map';
+import type { WorkQueue } from './work-queue';
+
+export interface StreamOptions {
+  subjects: string[];
+  /** Addition: events older than this are discarded (default: kept). Ignored by work queues. */
+  maxAgeMs?: number;
+}
+
+export interface Health {
+  status: 'ok' | 'error';
+  reason?: string;
+}
+
+export interface Messaging {
+  /** name = stream name, e.g. 'MAIL' with ['mail.>']. */
+  workQueue(name: string, opts: StreamOptions): Promise<WorkQueue>;
+  /** e.g. 'ITEMS' with ['items.>']. */
+  eventStream(name: string, opts: StreamOptions): Promise<EventStream>;
+  /** e.g. 'vellum_access'. */
+  keyValue<T>(bucket: string): Promise<KeyValueMap<T>>;
+  health(): Promise<Health>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,50 @@
+import { backoffDelay } from './consume-options';
+import type { Delivery, Handler } from './delivery';
+import { errorMessage } from './subject-match';
+
+export interface HandlerPolicy {
+  maxDeliver: number;
+  backoffMs: readonly number[];
+}
+
+/**
+ * Wraps a transport delivery so the handler semantics are the same everywhere: the first settle (ack, nak or
+ * term) wins; a handler that resolves without settling acks; one that throws naks with the next backoff delay,
+ * or dead-letters once `deliveryCount` has reached `maxDeliver`.
+ */
+export async function runHandler<T>(
+  raw: Delivery<T>,
+  handler: Handler<T>,
+  policy: HandlerPolicy,
+): Promise<void> {
+  let settled = false;
+  const once =
+    <A extends unknown[]>(fn: (...a: A) => Promise<void>) =>
+    async (...a: A): Promise<void> => {
+      if (settled) return;
+      settled = true;
+      await fn(...a);
+    };
+  const d: Delivery<T> = {
+    id: raw.id,
+    subject: raw.subject,
+    data: raw.data,
+    headers: raw.headers,
+    deliveryCount: raw.deliveryCount,
+    ack: once(() => raw.ack()),
+    nak: once((delayMs?: number) => raw.nak(delayMs)),
+    term: once((reason: string) => raw.term(reason)),
+    working: () => (settled ? Promise.resolve() : raw.working()),
+  };
+  try {
+    await handler(d);
+    if (!settled) await d.ack();
+  } catch (err) {
+    if (settled) return; // already settled by the handler; nothing more to decide
+    if (d.deliveryCount >= policy.maxDeliver) await d.term(errorMessage(err));
+    else await d.nak(backoffDelay(policy.backoffMs, d.deliveryCount));
+  }
+}
+
+/** Reason recorded when a message exceeded its deliveries without a handler giving up on it (ack wait expired). */
+export const maxDeliveriesReason = 'max deliveries exceeded (not acknowledged in time)';
