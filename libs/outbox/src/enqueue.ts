@@ -1,0 +1,50 @@
+import { randomUUID } from 'node:crypto';
+
+/** A message to publish once the caller's transaction commits. */
+export interface OutboxMessage {
+  /** A destination name the relay knows (e.g. 'MAIL', 'ITEMS', a KV bucket). */
+  destination: string;
+  /** Subject for streams and queues; the key for a KV bucket. */
+  subject: string;
+  /** JSON payload; for a KV destination `null` deletes the key. */
+  payload: unknown;
+  headers?: Record<string, string>;
+  /** Message id (dedupe key); a uuid is generated when absent. */
+  id?: string;
+}
+
+/** A Prisma client or interactive transaction (`tx`). */
+export interface PrismaLike {
+  $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
+}
+/** A `pg` Client/PoolClient inside BEGIN … COMMIT. */
+export interface PgLike {
+  query(text: string, values?: unknown[]): PromiseLike<unknown>;
+}
+
+const isPrisma = (db: PrismaLike | PgLike): db is PrismaLike => typeof (db as PrismaLike).$executeRaw === 'function';
+
+/**
+ * Insert messages into the outbox inside the caller's transaction: they are published if and only if it commits.
+ * Returns the message ids.
+ */
+export async function enqueueOutbox(db: PrismaLike | PgLike, messages: OutboxMessage | OutboxMessage[]): Promise<string[]> {
+  const list = Array.isArray(messages) ? messages : [messages];
+  const ids: string[] = [];
+  for (const m of list) {
+    const id = m.id ?? randomUUID();
+    const payload = m.payload === undefined || m.payload === null ? null : JSON.stringify(m.payload);
+    const headers = JSON.stringify(m.headers ?? {});
+    if (isPrisma(db)) {
+      await db.$executeRaw`INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers")
+        VALUES (${id}::uuid, ${m.destination}, ${m.subject}, ${payload}::jsonb, ${headers}::jsonb)`;
+    } else {
+      await db.query(
+        'INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers") VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb)',
+        [id, m.destination, m.subject, payload, headers],
+      );
+    }
+    ids.push(id);
+  }
+  return ids;
+}

@@ -1,0 +1,162 @@
+import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { Client } from 'pg';
+import { createInProcessMessaging, type Messaging, type Delivery } from '@vellum/messaging';
+import { createTestDatabase, type TestDatabase } from '@vellum/testing';
+import { OUTBOX_TABLE_SQL, enqueueOutbox, startOutboxRelay, type OutboxRelay } from '../src';
+
+const migrationsDir = mkdtempSync(path.join(tmpdir(), 'outbox-mig-'));
+mkdirSync(path.join(migrationsDir, '20260101000000_outbox'));
+writeFileSync(path.join(migrationsDir, '20260101000000_outbox', 'migration.sql'), OUTBOX_TABLE_SQL);
+
+const destinations = {
+  MAIL: { type: 'queue' as const, subjects: ['mail.>'] },
+  ITEMS: { type: 'stream' as const, subjects: ['items.>'] },
+  kv_test: { type: 'kv' as const },
+};
+
+let db: TestDatabase;
+let pg: Client;
+const relays: OutboxRelay[] = [];
+beforeAll(async () => {
+  db = await createTestDatabase({ migrationsDir });
+  pg = new Client({ connectionString: db.url });
+  await pg.connect();
+});
+afterEach(async () => {
+  await Promise.all(relays.splice(0).map((r) => r.stop()));
+  await pg.query('TRUNCATE "outbox"');
+});
+afterAll(async () => {
+  await pg.end();
+  await db.drop();
+});
+
+const start = async (messaging: Messaging, extra: Partial<Parameters<typeof startOutboxRelay>[0]> = {}) => {
+  const r = await startOutboxRelay({ connectionString: db.url, messaging, destinations, pollMs: 60_000, ...extra });
+  relays.push(r);
+  return r;
+};
+
+async function collect(messaging: Messaging) {
+  const got: Delivery<unknown>[] = [];
+  const q = await messaging.workQueue('MAIL', { subjects: ['mail.>'] });
+  await q.consume({ durable: 'test', concurrency: 1, handler: async (d) => void got.push(d) });
+  return got;
+}
+const until = async (cond: () => boolean, ms = 5000) => {
+  const end = Date.now() + ms;
+  while (!cond()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+};
+
+describe('outbox relay', () => {
+  it('publishes a message committed while the relay was down, with the row id as message id, then marks it', async () => {
+    await pg.query('BEGIN');
+    const [id] = await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { hello: 1 }, headers: { 'x-request-id': 'r1' } });
+    await pg.query('COMMIT');
+    // nothing running: a crash between commit and publish
+    const messaging = createInProcessMessaging();
+    const got = await collect(messaging);
+    const relay = await start(messaging);
+    await relay.idle();
+    await until(() => got.length === 1);
+    expect(got[0]).toMatchObject({ id, subject: 'mail.send', data: { hello: 1 }, headers: { 'x-request-id': 'r1' } });
+    const { rows } = await pg.query('SELECT published_at FROM outbox WHERE id = $1', [id]);
+    expect(rows[0].published_at).toBeInstanceOf(Date);
+    await messaging.close();
+  });
+
+  it('publishes nothing for a rolled-back transaction', async () => {
+    const messaging = createInProcessMessaging();
+    const got = await collect(messaging);
+    const relay = await start(messaging);
+    await pg.query('BEGIN');
+    await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { x: 1 } });
+    await pg.query('ROLLBACK');
+    await relay.idle();
+    await new Promise((r) => setTimeout(r, 100));
+    expect(got).toHaveLength(0);
+    expect((await pg.query('SELECT count(*)::int AS n FROM outbox')).rows[0].n).toBe(0);
+    await messaging.close();
+  });
+
+  it('is woken by NOTIFY (no polling), publishes in order, and writes KV entries', async () => {
+    const messaging = createInProcessMessaging();
+    const got = await collect(messaging);
+    await start(messaging);
+    await pg.query('BEGIN');
+    await enqueueOutbox(
+      pg,
+      Array.from({ length: 20 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } })),
+    );
+    await enqueueOutbox(pg, { destination: 'kv_test', subject: 'k1', payload: { v: 1 } });
+    await pg.query('COMMIT');
+    await until(() => got.length === 20, 3000); // pollMs is 60 s: only the notification can have woken it
+    expect(got.map((d) => (d.data as { i: number }).i)).toEqual([...Array(20).keys()]);
+    const kv = await messaging.keyValue('kv_test');
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await kv.get('k1')).toEqual({ v: 1 });
+    await pg.query('BEGIN');
+    await enqueueOutbox(pg, { destination: 'kv_test', subject: 'k1', payload: null });
+    await pg.query('COMMIT');
+    const end = Date.now() + 3000;
+    while ((await kv.get('k1')) !== undefined && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+    expect(await kv.get('k1')).toBeUndefined();
+    await messaging.close();
+  });
+
+  it('retries with backoff while messaging is down and never double-publishes with two relays', async () => {
+    const real = createInProcessMessaging();
+    const got = await collect(real);
+    let down = true;
+    const published: string[] = [];
+    const flaky: Messaging = {
+      ...real,
+      async workQueue(name, o) {
+        const q = await real.workQueue(name, o);
+        return {
+          ...q,
+          async publish(subject, data, p) {
+            if (down) throw new Error('nats: connection refused');
+            published.push(p.id);
+            await new Promise((r) => setTimeout(r, 2));
+            return q.publish(subject, data, p);
+          },
+        };
+      },
+    };
+    await start(flaky, { backoffMs: [20, 40] });
+    await start(flaky, { backoffMs: [20, 40] });
+    await pg.query('BEGIN');
+    await enqueueOutbox(pg, Array.from({ length: 50 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } })));
+    await pg.query('COMMIT');
+    await new Promise((r) => setTimeout(r, 150));
+    expect(got).toHaveLength(0);
+    const { rows } = await pg.query('SELECT max(attempts)::int AS a, max(last_error) AS e FROM outbox');
+    expect(rows[0].a).toBeGreaterThan(1);
+    expect(rows[0].e).toMatch(/connection refused/);
+    down = false;
+    await until(() => got.length === 50);
+    expect(new Set(published).size).toBe(50);
+    expect(published).toHaveLength(50);
+    expect((await pg.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n).toBe(0);
+    await real.close();
+  });
+
+  it('stop() drains what is pending', async () => {
+    const messaging = createInProcessMessaging();
+    const got = await collect(messaging);
+    const relay = await start(messaging);
+    await pg.query('BEGIN');
+    await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { last: true } });
+    await pg.query('COMMIT');
+    await relay.stop();
+    expect((await pg.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n).toBe(0);
+    await until(() => got.length === 1);
+    await messaging.close();
+  });
+});
