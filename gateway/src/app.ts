@@ -1,0 +1,102 @@
+import express, { type Express, type RequestHandler } from 'express';
+import type { Logger } from '@vellum/logger';
+import { errorMiddleware, notFoundHandler } from '@vellum/errors';
+import { requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellum/http';
+import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
+import type { GatewayConfig } from './config';
+import { UpstreamPool } from './proxy/upstream-pool';
+import { proxyTo } from './proxy/proxy.handler';
+import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
+import { tokenCheck } from './auth/token-check.middleware';
+import { gatewayHealth } from './health/gateway-health';
+
+/** Request bodies above this answer 413 (contract §1). */
+export const BODY_LIMIT_BYTES = 1024 * 1024;
+
+export interface GatewayDeps {
+  config: GatewayConfig;
+  logger: Logger;
+  /** Access-token verifier; default: the auth service's JWKS (`${first AUTH_URL}/auth/.well-known/jwks.json`). */
+  verifier?: TokenVerifier;
+  /** Revoked session ids (session-mode tokens die at once on logout). */
+  isSessionRevoked?: (sessionId: string) => boolean;
+  /** Extra health probes for the gateway's own dependencies. */
+  healthProbes?: Record<string, HealthProbe>;
+}
+
+export interface Gateway {
+  app: Express;
+  pools: Record<ServiceName, UpstreamPool>;
+  health(): Promise<HealthReport>;
+  /** Close connection pools and background work (not the listening socket). */
+  close(): Promise<void>;
+}
+
+export function jwksUrl(config: GatewayConfig): string | undefined {
+  const first = config.AUTH_URLS[0];
+  return first ? `${first.replace(/\/$/, '')}/auth/.well-known/jwks.json` : undefined;
+}
+
+/** The gateway's express app (never listens): limits, token checks, REST proxy, health. */
+export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
+  const { config, logger } = deps;
+  const poolOpts = { maxSockets: config.UPSTREAM_MAX_SOCKETS, failCooldownMs: config.UPSTREAM_FAIL_COOLDOWN };
+  const pools: Record<ServiceName, UpstreamPool> = {
+    auth: new UpstreamPool('auth', config.AUTH_URLS, poolOpts),
+    revisions: new UpstreamPool('revisions', config.REVISIONS_URLS, poolOpts),
+    items: new UpstreamPool('items', config.ITEMS_URLS, poolOpts),
+  };
+  const url = jwksUrl(config);
+  const verifier =
+    deps.verifier ??
+    createTokenVerifier(
+      url
+        ? remoteKeySource({ url, timeoutMs: config.UPSTREAM_CONNECT_TIMEOUT + 1000 })
+        : { get: async () => undefined },
+    );
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.disable('etag');
+  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('query parser', 'extended');
+  app.use(requestIdMiddleware);
+
+  const health = gatewayHealth(Object.values(pools), deps.healthProbes ?? {}, config.HEALTH_TIMEOUT);
+  app.get('/server/ping', (_req, res) => {
+    res.type('text/plain').send('pong');
+  });
+  app.get('/server/health', async (_req, res) => {
+    const report = await health();
+    res.status(report.status === 'error' ? 503 : 200).json(report);
+  });
+
+  const checkToken: RequestHandler = tokenCheck({
+    verifier,
+    sessionCookieName: config.SESSION_COOKIE_NAME,
+    isSessionRevoked: deps.isSessionRevoked,
+  });
+  const proxyOpts = {
+    connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT,
+    responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
+    bodyLimit: BODY_LIMIT_BYTES,
+    onUpstreamError: (service: string, reason: string, replica: string) =>
+      logger.warn({ service, reason, replica }, 'upstream call failed'),
+  };
+  for (const { prefix, service } of SERVICE_ROUTES) {
+    const handlers: RequestHandler[] = prefix === '/auth' ? [] : [checkToken];
+    app.use(prefix, ...handlers, proxyTo(pools[service], proxyOpts));
+  }
+
+  app.use(notFoundHandler);
+  app.use(errorMiddleware(logger));
+
+  return {
+    app,
+    pools,
+    health,
+    async close() {
+      for (const p of Object.values(pools)) p.close();
+    },
+  };
+}

@@ -1,0 +1,90 @@
+import { loadConfig, bool, duration, int, list, z, type Env } from '@vellum/config';
+
+/** Express `trust proxy`: "true"/"false", a hop count, or a comma list of addresses/subnets/presets. */
+const trustProxy = () =>
+  z
+    .string()
+    .transform((v): boolean | number | string[] => {
+      const t = v.trim();
+      if (t === 'true') return true;
+      if (t === 'false') return false;
+      if (/^\d+$/.test(t)) return Number(t);
+      return t.split(',').map((s) => s.trim()).filter(Boolean);
+    })
+    .prefault('loopback,linklocal,uniquelocal');
+
+/** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
+const corsOrigin = () =>
+  z
+    .string()
+    .transform((v): boolean | string[] => {
+      const t = v.trim();
+      if (t === 'true' || t === '*') return true;
+      if (t === 'false') return false;
+      return t.split(',').map((s) => s.trim()).filter(Boolean);
+    })
+    .prefault('false');
+
+const shape = {
+  PORT: int(8055, { min: 0, max: 65535 }),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.string().url().optional(),
+  LOG_LEVEL: z.string().default('info'),
+  /** Upstreams: comma lists of base URLs per service (replicas). AUTH_URL etc. are accepted for one replica. */
+  AUTH_URLS: list(),
+  AUTH_URL: z.string().url().optional(),
+  REVISIONS_URLS: list(),
+  REVISIONS_URL: z.string().url().optional(),
+  ITEMS_URLS: list(),
+  ITEMS_URL: z.string().url().optional(),
+  /** Time allowed to open a TCP connection to an upstream. */
+  UPSTREAM_CONNECT_TIMEOUT: duration('2s'),
+  /** Time allowed for an upstream to start answering (status + headers), and the idle limit while streaming. */
+  UPSTREAM_RESPONSE_TIMEOUT: duration('30s'),
+  /** How long a replica that refused/timed out a connection is skipped. */
+  UPSTREAM_FAIL_COOLDOWN: duration('5s'),
+  /** Keep-alive pool size per replica. */
+  UPSTREAM_MAX_SOCKETS: int(256, { min: 1 }),
+  HEALTH_TIMEOUT: duration('2s'),
+  SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
+  TRUST_PROXY: trustProxy(),
+  RATE_LIMITER_ENABLED: bool(false),
+  RATE_LIMITER_POINTS: int(50, { min: 1 }),
+  RATE_LIMITER_DURATION: duration('1s'),
+  /** memory (one gateway) or redis (shared by every gateway replica); default redis when REDIS_URL is set. */
+  RATE_LIMITER_STORE: z.enum(['memory', 'redis']).optional(),
+  REDIS_URL: z.string().optional(),
+  CORS_ENABLED: bool(false),
+  CORS_ORIGIN: corsOrigin(),
+  CORS_CREDENTIALS: bool(true),
+  CORS_ALLOWED_HEADERS: list(['Content-Type', 'Authorization', 'X-Request-Id']),
+  CORS_EXPOSED_HEADERS: list(['Content-Range', 'X-Request-Id', 'Retry-After']),
+  CORS_MAX_AGE: int(18000),
+  /** /metrics is off unless enabled; when METRICS_TOKEN is set, a `Bearer <token>` is required. */
+  METRICS_ENABLED: bool(false),
+  METRICS_TOKEN: z.string().optional(),
+  GRAPHQL_INTROSPECTION: bool(true),
+};
+
+type Raw = ReturnType<typeof loadConfig<typeof shape>>;
+export type GatewayConfig = Omit<Raw, 'AUTH_URL' | 'REVISIONS_URL' | 'ITEMS_URL'>;
+
+export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
+  const raw = loadConfig(shape, env);
+  const { AUTH_URL, REVISIONS_URL, ITEMS_URL, ...rest } = raw;
+  const pick = (many: string[], one?: string) => (many.length ? many : one ? [one] : []);
+  return {
+    ...rest,
+    AUTH_URLS: pick(raw.AUTH_URLS, AUTH_URL),
+    REVISIONS_URLS: pick(raw.REVISIONS_URLS, REVISIONS_URL),
+    ITEMS_URLS: pick(raw.ITEMS_URLS, ITEMS_URL),
+  };
+}
+
+/**
+ * @apollo/gateway starts an OpenTelemetry data-collection exporter (outbound calls to Apollo) unless this
+ * variable is set when it is constructed; Vellum never phones home, so createGateway calls this first.
+ */
+export function disableApolloTelemetry(): void {
+  process.env.APOLLO_TELEMETRY_DISABLED = 'true';
+}

@@ -1,0 +1,101 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { Server, IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import express, { type Express } from 'express';
+import jwt from 'jsonwebtoken';
+import { createLogger } from '@vellum/logger';
+import { loadGatewayConfig, type GatewayConfig } from '../src/config';
+import type { Env } from '@vellum/config';
+
+export const silentLogger = () => createLogger({ name: 'gateway-test', level: 'silent' });
+
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: IncomingHttpHeaders;
+}
+
+/** A small real HTTP server on loopback standing in for a service; can be killed and brought back on its port. */
+export interface Upstream {
+  name: string;
+  url: string;
+  port: number;
+  seen: SeenRequest[];
+  app: Express;
+  kill(): Promise<void>;
+  revive(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export async function startUpstream(name: string, configure: (app: Express) => void = () => {}, port = 0): Promise<Upstream> {
+  const app = express();
+  app.set('query parser', 'extended');
+  const seen: SeenRequest[] = [];
+  app.use((req, _res, next) => {
+    seen.push({ method: req.method, url: req.originalUrl, headers: req.headers });
+    next();
+  });
+  app.get('/server/health', (_req, res) => {
+    res.json({ status: 'ok', checks: {} });
+  });
+  app.get('/server/ping', (_req, res) => {
+    res.send('pong');
+  });
+  app.use((req, res, next) => (req.method === 'GET' && req.path.endsWith('/whoami') ? res.json({ data: name }) : next()));
+  configure(app);
+  let server: Server;
+  let sockets = new Set<Socket>();
+  const listen = (p: number) =>
+    new Promise<number>((resolve, reject) => {
+      server = app.listen(p, '127.0.0.1');
+      sockets = new Set();
+      server.on('connection', (s: Socket) => {
+        sockets.add(s);
+        s.on('close', () => sockets.delete(s));
+      });
+      server.once('error', reject);
+      server.once('listening', () => resolve((server.address() as AddressInfo).port));
+    });
+  const actual = await listen(port);
+  const kill = () =>
+    new Promise<void>((resolve) => {
+      if (!server.listening) return resolve();
+      server.close(() => resolve());
+      for (const s of sockets) s.destroy();
+    });
+  return {
+    name,
+    url: `http://127.0.0.1:${actual}`,
+    port: actual,
+    seen,
+    app,
+    kill,
+    revive: async () => {
+      await listen(actual);
+    },
+    close: kill,
+  };
+}
+
+export function testConfig(env: Env = {}): GatewayConfig {
+  return loadGatewayConfig({
+    PORT: '0',
+    UPSTREAM_CONNECT_TIMEOUT: '500',
+    UPSTREAM_RESPONSE_TIMEOUT: '1500',
+    UPSTREAM_FAIL_COOLDOWN: '2s',
+    HEALTH_TIMEOUT: '800',
+    ...env,
+  });
+}
+
+/** An ES256 key pair with its public JWKS, and a signer for Vellum access tokens. */
+export function tokenKit(kid = 'test-key') {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }] };
+  const claims = { id: 'user-1', role: 'role-1', app_access: true, admin_access: false };
+  const sign = (extra: object = {}, opts: jwt.SignOptions = {}) =>
+    jwt.sign({ ...claims, ...extra }, privateKey, { algorithm: 'ES256', keyid: kid, issuer: 'vellum', expiresIn: 600, ...opts });
+  return { jwks, sign, privateKey };
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
