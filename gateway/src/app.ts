@@ -51,7 +51,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     deps.verifier ??
     createTokenVerifier(
       url
-        ? remoteKeySource({ url, timeoutMs: config.UPSTREAM_CONNECT_TIMEOUT + 1000 })
+        ? remoteKeySource({ url, timeoutMs: config.UPSTREAM_CONNECT_TIMEOUT + 1000, minRefreshIntervalMs: config.JWKS_MIN_REFRESH_INTERVAL })
         : { get: async () => undefined },
     );
 

@@ -46,6 +46,8 @@ const shape = {
   /** Keep-alive pool size per replica. */
   UPSTREAM_MAX_SOCKETS: int(256, { min: 1 }),
   HEALTH_TIMEOUT: duration('2s'),
+  /** Unknown token kids refetch the auth service's key set at most this often. */
+  JWKS_MIN_REFRESH_INTERVAL: duration('5s'),
   SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
   TRUST_PROXY: trustProxy(),
   RATE_LIMITER_ENABLED: bool(false),
