@@ -90,3 +90,8 @@ export function loadGatewayConfig(env: Env = process.env): GatewayConfig {
 export function disableApolloTelemetry(): void {
   process.env.APOLLO_TELEMETRY_DISABLED = 'true';
 }
+
+/** NATS_URL is read only by main.ts (the embedded topology passes its in-process messaging instead). */
+export function natsUrl(env: Env = process.env): string | undefined {
+  return env.NATS_URL || undefined;
+}

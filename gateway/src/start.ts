@@ -1,0 +1,49 @@
+import type { Logger } from '@vellum/logger';
+import type { Messaging, Subscription } from '@vellum/messaging';
+import { listen, type HealthProbe, type RunningService } from '@vellum/http';
+import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
+import type { GatewayConfig } from './config';
+import { createGateway } from './app';
+
+export interface StartGatewayDeps {
+  logger: Logger;
+  /** When given, revoked session ids are watched so session tokens die at the gateway too, at once. */
+  messaging?: Messaging;
+}
+
+/** Build the gateway from config, listen on PORT/HOST (0 = any free port); stop() drains and closes everything. */
+export async function startGateway(config: GatewayConfig, { logger, messaging }: StartGatewayDeps): Promise<RunningService> {
+  const revoked = new Set<string>();
+  let watch: Subscription | undefined;
+  const healthProbes: Record<string, HealthProbe> = {};
+  if (messaging) {
+    const kv = await messaging.keyValue<unknown>(REVOKED_SESSIONS_BUCKET);
+    watch = await kv.watch((key, value) => {
+      if (value === undefined) revoked.delete(key);
+      else revoked.add(key);
+    });
+    healthProbes.messaging = async () => {
+      const h = await messaging.health();
+      // The gateway only reads revocations from messaging; services check them again, so down = warn.
+      return h.status === 'ok' ? 'ok' : { status: 'warn', reason: h.reason };
+    };
+  }
+  const gateway = await createGateway({
+    config,
+    logger,
+    isSessionRevoked: messaging ? (s) => revoked.has(s) : undefined,
+    healthProbes,
+  });
+  const listening = await listen(gateway.app, config.PORT, config.HOST);
+  logger.info({ url: listening.url }, 'gateway listening');
+  return {
+    name: 'gateway',
+    url: listening.url,
+    health: gateway.health,
+    async stop() {
+      await listening.close();
+      await watch?.stop();
+      await gateway.close();
+    },
+  };
+}
