@@ -1,6 +1,6 @@
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
-import { errorMiddleware, notFoundHandler } from '@vellum/errors';
+import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
 import { requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellum/http';
 import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
@@ -9,6 +9,8 @@ import { proxyTo } from './proxy/proxy.handler';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayHealth } from './health/gateway-health';
+import { createFederation, type Federation } from './graphql/federation';
+import { readCommittedSupergraph } from './graphql/compose-supergraph';
 
 /** Request bodies above this answer 413 (contract §1). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -20,6 +22,8 @@ export interface GatewayDeps {
   verifier?: TokenVerifier;
   /** Revoked session ids (session-mode tokens die at once on logout). */
   isSessionRevoked?: (sessionId: string) => boolean;
+  /** The static supergraph; default the committed gateway/src/graphql/supergraph.graphql. */
+  supergraphSdl?: string;
   /** Extra health probes for the gateway's own dependencies. */
   healthProbes?: Record<string, HealthProbe>;
 }
@@ -88,6 +92,30 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     app.use(prefix, ...handlers, proxyTo(pools[service], proxyOpts));
   }
 
+  const supergraphSdl = deps.supergraphSdl ?? readCommittedSupergraph();
+  let federation: Federation | undefined;
+  if (supergraphSdl) {
+    federation = await createFederation({
+      supergraphSdl,
+      pools,
+      timeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
+      logger,
+      introspection: config.GRAPHQL_INTROSPECTION,
+    });
+  } else {
+    logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');
+  }
+  const noSupergraph: RequestHandler = (_req, _res, next) => next(errors.serviceUnavailable('graphql', 'no supergraph composed'));
+  app.get('/server/specs/graphql/system', (_req, res, next) => {
+    if (!federation) return noSupergraph(_req, res, next);
+    res.type('text/plain').send(federation.apiSchemaSdl());
+  });
+  app.use(
+    '/graphql/system',
+    tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked, checkCookie: false }),
+    federation ? federation.handler : noSupergraph,
+  );
+
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
 
@@ -96,6 +124,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     pools,
     health,
     async close() {
+      await federation?.stop();
       for (const p of Object.values(pools)) p.close();
     },
   };

@@ -7,6 +7,12 @@ export interface TokenCheckOptions {
   sessionCookieName?: string;
   /** Session ids revoked by logout (from the auth service's KV bucket), when messaging is available. */
   isSessionRevoked?: (sessionId: string) => boolean;
+  /**
+   * Verify a session cookie too (default). /graphql/system turns this off: its auth_refresh/auth_logout
+   * mutations take the session cookie as the refresh credential, exactly like POST /auth/refresh; the
+   * subgraphs verify the cookie for every other operation.
+   */
+  checkCookie?: boolean;
 }
 
 /**
@@ -21,10 +27,10 @@ export interface TokenCheckOptions {
  * `POST /auth/login`, `/auth/password/*`, the OAuth start/callback must work for a browser that still
  * carries a stale or expired cookie. Nor on `/server/*` and `/metrics`, which take no access token.
  */
-export function tokenCheck({ verifier, sessionCookieName, isSessionRevoked }: TokenCheckOptions): RequestHandler {
+export function tokenCheck({ verifier, sessionCookieName, isSessionRevoked, checkCookie = true }: TokenCheckOptions): RequestHandler {
   return async (req, _res, next) => {
     const found = extractAccessToken(req, sessionCookieName);
-    if (found) {
+    if (found && (checkCookie || found.source !== 'cookie')) {
       const claims = await verifier.verify(found.token);
       if (claims.session && isSessionRevoked?.(claims.session)) {
         throw errors.tokenExpired();

@@ -1,0 +1,139 @@
+import express, { type Request, type RequestHandler, type Response } from 'express';
+import { printSchema } from 'graphql';
+import { ApolloServer } from '@apollo/server';
+import { expressMiddleware } from '@as-integrations/express5';
+import {
+  ApolloServerPluginLandingPageDisabled,
+  ApolloServerPluginSchemaReportingDisabled,
+  ApolloServerPluginUsageReportingDisabled,
+} from '@apollo/server/plugin/disabled';
+import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
+import type { Fetcher } from '@apollo/utils.fetcher';
+import { AppError, errors, formatGraphQLError } from '@vellum/errors';
+import type { Logger } from '@vellum/logger';
+import { disableApolloTelemetry } from '../config';
+import { upstreamRequestHeaders } from '../proxy/forward-headers';
+import type { UpstreamPool } from '../proxy/upstream-pool';
+
+export interface GraphQLContext {
+  req: Request;
+  res: Response;
+}
+
+export interface FederationOptions {
+  supergraphSdl: string;
+  /** Subgraph name → the replicas of the service that serves it (at `${replica}/graphql`). */
+  pools: Record<string, UpstreamPool>;
+  timeoutMs: number;
+  logger: Logger;
+  introspection: boolean;
+}
+
+export interface Federation {
+  /** POST and GET /graphql/system (mount after the token check). */
+  handler: RequestHandler;
+  /** The composed API schema (what clients see), as SDL. */
+  apiSchemaSdl(): string;
+  stop(): Promise<void>;
+}
+
+/** Headers a subgraph needs to verify the caller again and to record who did what (activity ip/user agent). */
+const FORWARDED = ['cookie', 'x-request-id', 'traceparent', 'tracestate', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'user-agent', 'origin', 'accept-language'];
+
+const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
+
+/**
+ * Subgraph fetches go round-robin over the service's replicas (keep-alive pools of Node's fetch), bounded by
+ * the timeout; a replica that refuses the connection is marked down and the fetch goes to another one once
+ * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error.
+ */
+function subgraphFetcher(pool: UpstreamPool, timeoutMs: number): Fetcher {
+  return (async (_url: string, init: RequestInit) => {
+    const tried = new Set<ReturnType<UpstreamPool['pick']>>();
+    for (;;) {
+      const replica = pool.pick(tried as never);
+      if (!replica) throw errors.serviceUnavailable(pool.service, 'no replica configured');
+      tried.add(replica);
+      const base = replica.url.pathname === '/' ? '' : replica.url.pathname;
+      try {
+        return await fetch(`${replica.url.origin}${base}/graphql`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+      } catch (e) {
+        const code = (e as { cause?: { code?: string } }).cause?.code ?? '';
+        if (CONNECT_CODES.has(code)) {
+          pool.markDown(replica);
+          if (tried.size < Math.min(2, pool.replicas.length)) continue;
+        }
+        const reason = (e as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : `upstream unreachable: ${code || (e as Error).message}`;
+        throw errors.serviceUnavailable(pool.service, reason);
+      }
+    }
+  }) as unknown as Fetcher;
+}
+
+export async function createFederation(opts: FederationOptions): Promise<Federation> {
+  disableApolloTelemetry();
+  const gateway = new ApolloGateway({
+    supergraphSdl: opts.supergraphSdl,
+    logger: opts.logger,
+    buildService: ({ name, url }) => {
+      const pool = opts.pools[name];
+      if (!pool) throw new Error(`No upstream configured for subgraph "${name}"`);
+      return new RemoteGraphQLDataSource<GraphQLContext>({
+        url,
+        fetcher: subgraphFetcher(pool, opts.timeoutMs),
+        willSendRequest({ request, context }) {
+          const headers = request.http!.headers;
+          const req = context.req;
+          if (!req) return; // gateway-internal requests (none with a static supergraph)
+          const up = upstreamRequestHeaders(req);
+          for (const h of FORWARDED) {
+            const v = up[h];
+            if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
+          }
+          // The subgraph must see the caller's token by one method only: a ?access_token= travels as a bearer.
+          const q = req.query?.access_token;
+          if (req.headers.authorization) headers.set('authorization', req.headers.authorization);
+          else if (typeof q === 'string' && q) headers.set('authorization', `Bearer ${q}`);
+        },
+        didReceiveResponse({ response, context }) {
+          // auth_login/auth_refresh in cookie/session mode set cookies: every Set-Cookie goes back to the caller.
+          const h = response.http?.headers as unknown as { getSetCookie?: () => string[] } | undefined;
+          const cookies = h?.getSetCookie?.() ?? [];
+          if (cookies.length && context.res && !context.res.headersSent) context.res.append('Set-Cookie', cookies);
+          return response;
+        },
+      });
+    },
+  });
+  let apiSdl = '';
+  gateway.onSchemaLoadOrUpdate(({ apiSchema }) => {
+    apiSdl = printSchema(apiSchema);
+  });
+  const server = new ApolloServer<GraphQLContext>({
+    gateway,
+    introspection: opts.introspection,
+    includeStacktraceInErrorResponses: false,
+    // GET is allowed for queries; a GET carrying only a cookie needs a header a browser form cannot set.
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'authorization'] },
+    formatError: (formatted, error) => {
+      const original = (error as { originalError?: unknown })?.originalError;
+      if (!(original instanceof AppError)) opts.logger.debug({ err: error }, 'graphql error');
+      return formatGraphQLError(formatted, error);
+    },
+    logger: opts.logger,
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginUsageReportingDisabled(),
+      ApolloServerPluginSchemaReportingDisabled(),
+    ],
+  });
+  await server.start();
+  const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
+  const json = express.json({ limit: '1mb' });
+  const handler: RequestHandler = (req, res, next) => json(req, res, (err?: unknown) => (err ? next(err) : middleware(req, res, next)));
+  return {
+    handler,
+    apiSchemaSdl: () => apiSdl,
+    stop: () => server.stop(),
+  };
+}
