@@ -1,0 +1,89 @@
+import type { Express } from 'express';
+import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import type { Logger } from '@vellum/logger';
+import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { Router } from 'express';
+import type { AuthConfig } from './config';
+import type { Db } from './data/prisma';
+import { sessionRepository } from './data/session.repository';
+import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
+import { systemClock, type Clock } from './domain/clock';
+import type { AuthContext } from './domain/context';
+import { PasswordHasher } from './domain/password-hasher';
+import { TokenIssuer } from './domain/token-issuer';
+import { createSubgraph } from './graphql/subgraph';
+import { adminRoutes } from './http/admin.routes';
+import { authRoutes } from './http/auth.routes';
+import { rateLimiter } from './http/rate-limiter';
+
+export interface AuthAppDeps {
+  db: Db;
+  config: AuthConfig;
+  logger: Logger;
+  keys?: SigningKeys;
+  clock?: Clock;
+  hasher?: PasswordHasher;
+  /** Extra health probes (messaging, outbox relay). */
+  probes?: Record<string, HealthProbe>;
+}
+
+export interface AuthApp {
+  app: Express;
+  ctx: AuthContext;
+  routes: RouteTable['routes'];
+  /** Stops the GraphQL server. */
+  close(): Promise<void>;
+}
+
+export function createApp(deps: AuthAppDeps): AuthApp {
+  const { config, logger, db } = deps;
+  const keys = deps.keys ?? loadSigningKeys(config, (where) => logger.warn({ where }, 'generated a new ES256 signing key'));
+  const hasher =
+    deps.hasher ??
+    new PasswordHasher(
+      { memoryKib: config.ARGON2_MEMORY_KIB, iterations: config.ARGON2_ITERATIONS, parallelism: config.ARGON2_PARALLELISM },
+      { concurrency: config.HASH_CONCURRENCY, queueLimit: config.HASH_QUEUE_LIMIT },
+    );
+  const ctx: AuthContext = { db, config, logger, keys, hasher, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+
+  const app = createServiceApp();
+  const probes: Record<string, HealthProbe> = {
+    database: async () => {
+      await db.$queryRaw`SELECT 1`;
+      return 'ok';
+    },
+    ...deps.probes,
+  };
+  const server = Router() as Router & RouteTable;
+  route(server, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
+  route(server, 'get', '/server/health', 'public', healthHandler(probes));
+  app.use(server);
+
+  if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
+  const auth = authRoutes(ctx);
+  app.use(auth);
+
+  const authenticated = authenticate({
+    verifier: createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })),
+    sessionCookieName: config.SESSION_COOKIE_NAME,
+    isSessionRevoked: async (id) => !(await sessionRepository.isLive(db, id, ctx.clock.now())),
+  });
+  const admin = adminRoutes(ctx);
+  app.use(['/users', '/roles', '/permissions'], authenticated);
+  app.use(admin);
+
+  const graphql = createSubgraph(ctx);
+  const gqlRoutes = Router() as Router & RouteTable;
+  // GraphQL operations carry their own rules (auth mutations public, users_me needs a user, entities filtered).
+  route(gqlRoutes, 'post', '/graphql', 'public', authenticated, graphql.middleware);
+  route(gqlRoutes, 'get', '/graphql', 'public', authenticated, graphql.middleware);
+  app.use(gqlRoutes);
+
+  finishServiceApp(app, logger);
+  return {
+    app,
+    ctx,
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    close: () => graphql.server.stop(),
+  };
+}

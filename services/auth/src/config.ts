@@ -1,0 +1,62 @@
+import { loadConfig, z, duration, bool, int, list, type Env } from '@vellum/config';
+
+const shape = {
+  PORT: int(0, { min: 0, max: 65535 }),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1),
+  PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
+  LOG_LEVEL: z.string().default('info'),
+
+  ACCESS_TOKEN_TTL: duration('15m'),
+  REFRESH_TOKEN_TTL: duration('7d'),
+  SESSION_COOKIE_TTL: duration('1d'),
+  SESSION_MAX_LIFETIME: duration('30d'),
+  REFRESH_TOKEN_REUSE_INTERVAL: duration('10s'),
+  REFRESH_TOKEN_COOKIE_NAME: z.string().default('vellum_refresh_token'),
+  SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
+  /** Unset = on when PUBLIC_URL is https. */
+  COOKIE_SECURE: z.enum(['true', 'false', '1', '0']).optional(),
+  COOKIE_DOMAIN: z.string().optional(),
+
+  LOGIN_STALL_TIME: duration('500'),
+  AUTH_LOGIN_ATTEMPTS: int(25, { min: 1 }),
+  AUTH_LOCK_DURATION: duration('1m'),
+  AUTH_LOCK_MAX_DURATION: duration('1h'),
+  AUTH_PASSWORD_POLICY: z.string().optional(),
+  PASSWORD_RESET_TOKEN_TTL: duration('1h'),
+  PASSWORD_RESET_URL_ALLOW_LIST: list(),
+
+  RATE_LIMITER_ENABLED: bool(true),
+  RATE_LIMITER_POINTS: int(50, { min: 1 }),
+  RATE_LIMITER_DURATION: duration('1s'),
+
+  /** argon2id parameters (OWASP minimum: m = 19 MiB, t = 2, p = 1). */
+  ARGON2_MEMORY_KIB: int(19456, { min: 19456 }),
+  ARGON2_ITERATIONS: int(2, { min: 2 }),
+  ARGON2_PARALLELISM: int(1, { min: 1 }),
+  /** Hashes computed at once (default: the number of CPUs) and waiting at most; beyond → 503. */
+  HASH_CONCURRENCY: int(0, { min: 0 }),
+  HASH_QUEUE_LIMIT: int(0, { min: 0 }),
+
+  /** ES256 private key (PEM); AUTH_PRIVATE_KEY_FILE works too. */
+  AUTH_PRIVATE_KEY: z.string().optional(),
+  AUTH_KEY_ID: z.string().optional(),
+  /** JSON: a JWKS `{"keys":[…]}` or an array of JWKs with `kid` — old keys still accepted for verification. */
+  AUTH_PREVIOUS_PUBLIC_KEYS: z.string().optional(),
+  /** Without AUTH_PRIVATE_KEY: a key pair is generated once into this directory (e.g. ./data/keys). */
+  AUTH_KEYS_DIR: z.string().optional(),
+
+  ADMIN_EMAIL: z.string().email().optional(),
+  ADMIN_PASSWORD: z.string().optional(),
+};
+
+export type AuthConfig = Omit<ReturnType<typeof loadConfig<typeof shape>>, 'COOKIE_SECURE'> & { COOKIE_SECURE: boolean };
+
+export function loadAuthConfig(env: Env = process.env): AuthConfig {
+  const c = loadConfig(shape, env);
+  const secure = c.COOKIE_SECURE === undefined ? c.PUBLIC_URL.startsWith('https:') : ['true', '1'].includes(c.COOKIE_SECURE);
+  return { ...c, COOKIE_SECURE: secure };
+}
+
+/** NATS_URL, read by main.ts only (the embedded topology hands in its in-process messaging instead). */
+export const loadNatsUrl = (env: Env = process.env): string => loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;

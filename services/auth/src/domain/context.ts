@@ -1,0 +1,27 @@
+import type { Logger } from '@vellum/logger';
+import type { AuthConfig } from '../config';
+import type { Db } from '../data/prisma';
+import type { SigningKeys } from '../data/signing-keys';
+import type { Clock } from './clock';
+import type { PasswordHasher } from './password-hasher';
+import type { TokenIssuer } from './token-issuer';
+
+/** Everything a use case needs. */
+export interface AuthContext {
+  db: Db;
+  config: AuthConfig;
+  clock: Clock;
+  keys: SigningKeys;
+  tokens: TokenIssuer;
+  hasher: PasswordHasher;
+  logger: Logger;
+}
+
+export type Mode = 'json' | 'cookie' | 'session';
+export const MODES: readonly Mode[] = ['json', 'cookie', 'session'];
+
+export interface ClientInfo {
+  ip: string | null;
+  userAgent: string | null;
+  origin: string | null;
+}

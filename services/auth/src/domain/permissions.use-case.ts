@@ -1,0 +1,103 @@
+import { ACTIONS } from '@vellum/contracts';
+import { errors } from '@vellum/errors';
+import { enqueue, itemChange, type Actor } from '../events/auth-events';
+import { publishRoleAccess } from './access-rules';
+import type { AuthContext } from './context';
+import { checkPayload, paging, type FieldSpec } from './payload';
+import { presentPermission } from './presenters';
+
+const FIELDS: FieldSpec = {
+  role: 'uuid-or-null',
+  collection: 'string',
+  action: 'string',
+  fields: 'string-array',
+  permissions: 'json',
+  validation: 'json',
+  presets: 'json',
+};
+
+function toData(body: unknown, required: string[] = []) {
+  const raw = { ...(body as Record<string, unknown>) };
+  if (typeof raw?.fields === 'string') raw.fields = raw.fields.split(',').map((s: string) => s.trim()).filter(Boolean);
+  const data = checkPayload(raw, FIELDS, required);
+  if (data.action !== undefined && !(ACTIONS as readonly string[]).includes(data.action as string)) {
+    throw errors.invalidPayload(`"action" must be one of ${ACTIONS.join(', ')}`);
+  }
+  const out: Record<string, unknown> = { ...data };
+  if ('role' in data) {
+    delete out.role;
+    out.role_id = data.role;
+  }
+  if ('fields' in data) out.fields = data.fields ?? ['*'];
+  return out;
+}
+
+const parseId = (id: string) => {
+  const n = Number(id);
+  if (!Number.isInteger(n) || n < 1 || n > 2_147_483_647) throw errors.forbidden();
+  return n;
+};
+
+async function guard<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (e) {
+    if ((e as { code?: string }).code === 'P2003') throw errors.invalidPayload('"role" does not exist');
+    throw e;
+  }
+}
+
+export const permissionsUseCase = {
+  async list(ctx: AuthContext, query: Record<string, unknown>) {
+    const { take, skip } = paging(query);
+    return (await ctx.db.permission.findMany({ orderBy: { id: 'asc' }, take, skip })).map(presentPermission);
+  },
+
+  async get(ctx: AuthContext, id: string) {
+    const p = await ctx.db.permission.findUnique({ where: { id: parseId(id) } });
+    if (!p) throw errors.forbidden();
+    return presentPermission(p);
+  },
+
+  async create(ctx: AuthContext, body: unknown, actor: Actor) {
+    const data = toData(body, ['collection', 'action']);
+    const now = ctx.clock.now();
+    return guard(() =>
+      ctx.db.$transaction(async (tx) => {
+        const p = await tx.permission.create({ data: { fields: ['*'], ...data } as Parameters<typeof tx.permission.create>[0]['data'] });
+        await enqueue(tx, itemChange('vellum_permissions', 'create', String(p.id), presentPermission(p), actor, now));
+        await publishRoleAccess(tx, p.role_id, now);
+        return presentPermission(p);
+      }),
+    );
+  },
+
+  async update(ctx: AuthContext, id: string, body: unknown, actor: Actor) {
+    const pid = parseId(id);
+    const data = toData(body);
+    const now = ctx.clock.now();
+    return guard(() =>
+      ctx.db.$transaction(async (tx) => {
+        const before = await tx.permission.findUnique({ where: { id: pid } });
+        if (!before) throw errors.forbidden();
+        const p = await tx.permission.update({ where: { id: pid }, data });
+        await enqueue(tx, itemChange('vellum_permissions', 'update', String(p.id), presentPermission(p), actor, now));
+        await publishRoleAccess(tx, p.role_id, now);
+        if (before.role_id !== p.role_id) await publishRoleAccess(tx, before.role_id, now);
+        return presentPermission(p);
+      }),
+    );
+  },
+
+  async remove(ctx: AuthContext, id: string, actor: Actor) {
+    const pid = parseId(id);
+    const now = ctx.clock.now();
+    await ctx.db.$transaction(async (tx) => {
+      const before = await tx.permission.findUnique({ where: { id: pid } });
+      if (!before) throw errors.forbidden();
+      await tx.permission.delete({ where: { id: pid } });
+      await enqueue(tx, itemChange('vellum_permissions', 'delete', String(pid), null, actor, now));
+      await publishRoleAccess(tx, before.role_id, now);
+    });
+  },
+};

@@ -1,0 +1,69 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '@vellum/errors';
+import { accessRules, enqueue, itemChange, type Actor } from '../events/auth-events';
+import { publishRoleAccess } from './access-rules';
+import type { AuthContext } from './context';
+import { checkPayload, isUuid, paging, type FieldSpec } from './payload';
+import { presentRole } from './presenters';
+
+const FIELDS: FieldSpec = {
+  name: 'string',
+  icon: 'string',
+  description: 'nullable-string',
+  admin_access: 'boolean',
+  app_access: 'boolean',
+  enforce_tfa: 'boolean',
+};
+
+export const rolesUseCase = {
+  async list(ctx: AuthContext, query: Record<string, unknown>) {
+    const { take, skip } = paging(query);
+    return (await ctx.db.role.findMany({ orderBy: { name: 'asc' }, take, skip })).map(presentRole);
+  },
+
+  async get(ctx: AuthContext, id: string) {
+    const r = isUuid(id) ? await ctx.db.role.findUnique({ where: { id } }) : null;
+    if (!r) throw errors.forbidden();
+    return presentRole(r);
+  },
+
+  async create(ctx: AuthContext, body: unknown, actor: Actor) {
+    const data = checkPayload(body, FIELDS, ['name']);
+    const now = ctx.clock.now();
+    return ctx.db.$transaction(async (tx) => {
+      const r = await tx.role.create({ data: { id: randomUUID(), ...(data as { name: string }) } });
+      await enqueue(tx, itemChange('vellum_roles', 'create', r.id, presentRole(r), actor, now));
+      await publishRoleAccess(tx, r.id, now);
+      return presentRole(r);
+    });
+  },
+
+  async update(ctx: AuthContext, id: string, body: unknown, actor: Actor) {
+    if (!isUuid(id)) throw errors.forbidden();
+    const data = checkPayload(body, FIELDS);
+    const now = ctx.clock.now();
+    return ctx.db.$transaction(async (tx) => {
+      if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+      const r = await tx.role.update({ where: { id }, data });
+      await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
+      await publishRoleAccess(tx, id, now);
+      return presentRole(r);
+    });
+  },
+
+  async remove(ctx: AuthContext, id: string, actor: Actor) {
+    if (!isUuid(id)) throw errors.forbidden();
+    const now = ctx.clock.now();
+    await ctx.db.$transaction(async (tx) => {
+      if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+      const perms = await tx.permission.findMany({ where: { role_id: id } });
+      await tx.role.delete({ where: { id } }); // permissions cascade, users' role becomes null
+      await enqueue(tx, [
+        ...perms.map((p) => itemChange('vellum_permissions', 'delete', String(p.id), null, actor, now)),
+        itemChange('vellum_roles', 'delete', id, null, actor, now),
+        accessRules(id, null),
+      ]);
+    });
+  },
+};
+

@@ -1,0 +1,5 @@
+/** Resolve no earlier than `ms` after `startedAt` (every outcome of a login takes the same minimum time). */
+export async function stallUntil(startedAt: number, ms: number): Promise<void> {
+  const left = startedAt + ms - performance.now();
+  if (left > 0) await new Promise((r) => setTimeout(r, left));
+}

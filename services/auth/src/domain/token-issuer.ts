@@ -1,0 +1,95 @@
+import { createHash, createHmac, randomBytes } from 'node:crypto';
+import jwt from 'jsonwebtoken';
+import { errors } from '@vellum/errors';
+import { ISSUER } from '@vellum/tokens';
+import type { SigningKeys } from '../data/signing-keys';
+
+export interface AccessClaimsInput {
+  id: string;
+  role: string | null;
+  app_access: boolean;
+  admin_access: boolean;
+  session?: string;
+}
+
+export const RESET_SCOPE = 'password-reset';
+
+/** sha256 of an opaque refresh token: what the sessions table stores. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+/** A new opaque refresh token (256 bits). */
+export const newRefreshToken = () => randomBytes(32).toString('base64url');
+
+/** Fingerprint of the current password hash a reset token is bound to (it dies with any password change). */
+export const passwordFingerprint = (passwordHash: string | null) =>
+  createHash('sha256').update(`vellum-reset:${passwordHash ?? ''}`).digest('base64url').slice(0, 22);
+
+export class TokenIssuer {
+  constructor(private readonly keys: SigningKeys) {}
+
+  /** An ES256 access (or session) token with `kid`, iss "vellum", iat/exp from `now`. */
+  signAccess(claims: AccessClaimsInput, ttlMs: number, now: Date): string {
+    const iat = Math.floor(now.getTime() / 1000);
+    const payload: Record<string, unknown> = {
+      id: claims.id,
+      role: claims.role,
+      app_access: claims.app_access,
+      admin_access: claims.admin_access,
+      iat,
+      exp: iat + Math.floor(ttlMs / 1000),
+    };
+    if (claims.session) payload.session = claims.session;
+    return jwt.sign(payload, this.keys.privateKey, { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER });
+  }
+
+  /**
+   * The successor of a rotated refresh token: HMAC(rotation key, token). Deterministic, so a reuse of the
+   * predecessor within the reuse interval can answer with the same successor without storing it in clear.
+   */
+  successorOf(token: string): string {
+    return createHmac('sha256', this.keys.rotationKey).update(`rotate:${token}`).digest('base64url');
+  }
+
+  private decode(token: string, opts: jwt.VerifyOptions & { now: Date }): jwt.JwtPayload {
+    const decoded = jwt.decode(token, { complete: true });
+    if (!decoded || typeof decoded.payload === 'string') throw errors.invalidToken();
+    const key = decoded.header.kid ? this.keys.verificationKeys.get(decoded.header.kid) : undefined;
+    if (!key || decoded.header.alg !== 'ES256') throw errors.invalidToken();
+    try {
+      return jwt.verify(token, key, {
+        algorithms: ['ES256'],
+        issuer: ISSUER,
+        clockTimestamp: Math.floor(opts.now.getTime() / 1000),
+        ignoreExpiration: opts.ignoreExpiration,
+      }) as jwt.JwtPayload;
+    } catch (e) {
+      if ((e as Error).name === 'TokenExpiredError') throw errors.tokenExpired();
+      throw errors.invalidToken();
+    }
+  }
+
+  /** The session id inside a session cookie (signature checked, expiry not: the session row decides). */
+  sessionIdOf(sessionJwt: string, now: Date): string | undefined {
+    try {
+      const p = this.decode(sessionJwt, { now, ignoreExpiration: true });
+      return typeof p.session === 'string' ? p.session : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+
+  signReset(user: { id: string; email: string; password: string | null }, ttlMs: number, now: Date): string {
+    const iat = Math.floor(now.getTime() / 1000);
+    return jwt.sign(
+      { scope: RESET_SCOPE, id: user.id, email: user.email, fp: passwordFingerprint(user.password), iat, exp: iat + Math.floor(ttlMs / 1000) },
+      this.keys.privateKey,
+      { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER },
+    );
+  }
+
+  /** Expired → TOKEN_EXPIRED; forged/garbage → INVALID_TOKEN; wrong scope → FORBIDDEN. */
+  verifyReset(token: string, now: Date): { id: string; fp: string } {
+    const p = this.decode(token, { now });
+    if (p.scope !== RESET_SCOPE || typeof p.id !== 'string' || typeof p.fp !== 'string') throw errors.forbidden();
+    return { id: p.id, fp: p.fp };
+  }
+}

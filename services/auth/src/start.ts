@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { migrate } from '@vellum/db';
+import { listen, runHealthChecks, type HealthProbe, type RunningService } from '@vellum/http';
+import type { Logger } from '@vellum/logger';
+import type { Messaging } from '@vellum/messaging';
+import { startOutboxRelay } from '@vellum/outbox';
+import { createApp } from './app';
+import type { AuthConfig } from './config';
+import { createPrisma } from './data/prisma';
+import { bootstrap } from './domain/bootstrap';
+import type { Clock } from './domain/clock';
+import type { AuthContext } from './domain/context';
+import { authOutboxDestinations } from './events/auth-events';
+
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
+
+export interface StartAuthDeps {
+  logger: Logger;
+  messaging: Messaging;
+  clock?: Clock;
+}
+
+export type RunningAuth = RunningService & { ctx: AuthContext };
+
+/** Migrate, connect, bootstrap, start the outbox relay, listen. `stop()` drains in reverse order. */
+export async function startAuth(config: AuthConfig, { logger, messaging, clock }: StartAuthDeps): Promise<RunningAuth> {
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  const db = createPrisma(config.DATABASE_URL);
+  const relay = await startOutboxRelay({
+    connectionString: config.DATABASE_URL,
+    messaging,
+    destinations: authOutboxDestinations,
+    logger,
+  });
+  const probes: Record<string, HealthProbe> = {
+    messaging: async () => messaging.health(),
+    outbox: async () => {
+      const h = await relay.health();
+      return { status: h.status, reason: h.reason };
+    },
+  };
+  const built = createApp({ db, config, logger, clock, probes });
+  try {
+    const created = await bootstrap(built.ctx);
+    if (created.created) logger.info({ email: created.email }, 'bootstrapped the admin role and user');
+  } catch (err) {
+    await Promise.allSettled([relay.stop(), built.close(), db.$disconnect()]);
+    throw err;
+  }
+  relay.wake();
+  const server = await listen(built.app, config.PORT, config.HOST);
+  logger.info({ url: server.url }, 'auth service listening');
+  let stopped: Promise<void> | undefined;
+  return {
+    name: 'auth',
+    url: server.url,
+    ctx: built.ctx,
+    health: () => runHealthChecks({ database: async () => ((await db.$queryRaw`SELECT 1`), 'ok'), ...probes }),
+    stop: () =>
+      (stopped ??= (async () => {
+        await server.close();
+        await built.close();
+        await relay.stop();
+        await db.$disconnect();
+      })()),
+  };
+}

@@ -1,0 +1,80 @@
+import { Client } from 'pg';
+import request from 'supertest';
+import { createLogger } from '@vellum/logger';
+import { createTestDatabase, fixedClock, type FixedClock, type TestDatabase } from '@vellum/testing';
+import { createApp, type AuthApp } from '../src/app';
+import { loadAuthConfig, type AuthConfig } from '../src/config';
+import { createPrisma, type Db } from '../src/data/prisma';
+import { bootstrap } from '../src/domain/bootstrap';
+import { MIGRATIONS_DIR } from '../src/start';
+
+export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
+
+export interface Harness {
+  db: TestDatabase;
+  prisma: Db;
+  config: AuthConfig;
+  built: AuthApp;
+  app: AuthApp['app'];
+  clock?: FixedClock;
+  /** Raw SQL on the test database. */
+  sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock } = {}): Promise<Harness> {
+  const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
+  const config = loadAuthConfig({
+    DATABASE_URL: db.url,
+    LOGIN_STALL_TIME: '0',
+    RATE_LIMITER_ENABLED: 'false',
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    PUBLIC_URL: 'http://vellum.local:8055',
+    ...env,
+  });
+  const prisma = createPrisma(db.url, 5);
+  const built = createApp({ db: prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock });
+  await bootstrap(built.ctx);
+  const pg = new Client({ connectionString: db.url });
+  await pg.connect();
+  return {
+    db,
+    prisma,
+    config,
+    built,
+    app: built.app,
+    clock: opts.clock,
+    sql: async (text, values) => (await pg.query(text, values)).rows,
+    close: async () => {
+      await built.close();
+      await pg.end();
+      await prisma.$disconnect();
+      await db.drop();
+    },
+  };
+}
+
+export const testClock = () => fixedClock(new Date());
+
+export async function loginAs(app: AuthApp['app'], email = ADMIN.email, password = ADMIN.password, mode = 'json') {
+  const r = await request(app).post('/auth/login').send({ email, password, mode });
+  if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
+  return r;
+}
+
+export const code = (r: request.Response) => r.body?.errors?.[0]?.extensions?.code;
+
+/** Cookie "name=value" pairs from a response's Set-Cookie. */
+export function cookiesOf(r: request.Response): Record<string, string> {
+  const raw = r.headers['set-cookie'] as unknown as string[] | undefined;
+  const out: Record<string, string> = {};
+  for (const c of raw ?? []) {
+    const [pair] = c.split(';');
+    const i = pair.indexOf('=');
+    out[pair.slice(0, i)] = pair.slice(i + 1);
+  }
+  return out;
+}
+
+export const setCookieHeaders = (r: request.Response) => (r.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
