@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { formatGraphQLError } from '@vellum/errors';
@@ -73,6 +74,7 @@ export function createSubgraph(ctx: AuthContext) {
     schema: buildSubgraphSchema({ typeDefs: parse(AUTH_SDL), resolvers: resolvers as never }),
     formatError: formatGraphQLError,
     introspection: true,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
   });
   server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
   const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
