@@ -1,0 +1,137 @@
+import { parseQuery } from './parse-query';
+import { planQuery, type PlanOptions } from './plan-query';
+import { schema } from '../test/fixtures';
+
+const now = new Date('2026-03-10T12:00:00.000Z');
+const plan = (raw: Record<string, unknown>, opts: PlanOptions = {}) =>
+  planQuery(schema, 'revisions', parseQuery(raw), { now, user: 'u-1', role: 'r-1', ...opts });
+const where = (raw: Record<string, unknown>) => plan(raw).count('filter');
+const code = (fn: () => unknown) => {
+  try {
+    fn();
+  } catch (e) {
+    return (e as { code?: string }).code;
+  }
+  return 'ok';
+};
+
+describe('planQuery', () => {
+  it('plans the default list', () => {
+    const sql = plan({}).list();
+    expect(sql.text).toBe(
+      'SELECT r."id" AS "c0", r."activity" AS "c1", r."collection" AS "c2", r."item" AS "c3", r."data" AS "c4", r."delta" AS "c5", r."parent" AS "c6", r."version" AS "c7", r."id" AS "_k" FROM "revisions" AS r ORDER BY r."id" ASC LIMIT $1::int8',
+    );
+    expect(sql.values).toEqual([100]);
+  });
+  it('expands relations and shapes nested rows', () => {
+    const p = plan({ fields: 'id,activity.*,parent.id' });
+    expect(p.list().text).toContain('LEFT JOIN "activity" AS j1 ON j1."id" = r."activity"');
+    expect(p.list().text).toContain('LEFT JOIN "revisions" AS j2 ON j2."id" = r."parent"');
+    const rows = p.shape([
+      { c0: '5', c1: '9', c2: '9', c3: 'update', c4: null, c5: new Date('2026-01-01T00:00:00Z'), c6: null, c7: null, c8: null, c9: null, c10: null, c11: null, c12: null },
+    ]);
+    expect(rows[0]).toEqual({
+      id: 5,
+      activity: { id: 9, action: 'update', user: null, timestamp: '2026-01-01T00:00:00.000Z', ip: null, user_agent: null, collection: null, item: null, origin: null },
+      parent: null,
+    });
+  });
+  it('puts values only in parameters', () => {
+    const s = where({ filter: { collection: { _eq: "x'; DROP TABLE revisions; --" }, item: { _icontains: '50%_' } } });
+    expect(s.text).toBe(
+      'SELECT count(*)::int8 AS n FROM "revisions" AS r WHERE (r."collection" = $1::text AND r."item" ILIKE $2::text)',
+    );
+    expect(s.values).toEqual(["x'; DROP TABLE revisions; --", '%50\\%\\_%']);
+  });
+  it('compiles every operator family', () => {
+    const t = (filter: unknown) => where({ filter });
+    expect(t({ id: { _between: '1,5' } }).text).toContain('r."id" BETWEEN $1::int8 AND $2::int8');
+    expect(t({ id: { _nin: [1, 2] } }).text).toContain('NOT (r."id" = ANY($1::int8[]))');
+    expect(t({ id: { _gte: 3, _lt: 9 } }).text).toContain('(r."id" >= $1::int8 AND r."id" < $2::int8)');
+    expect(t({ parent: { _null: 'true' } }).text).toContain('r."parent" IS NULL');
+    expect(t({ parent: { _nnull: true } }).text).toContain('r."parent" IS NOT NULL');
+    expect(t({ data: { _null: false } }).text).toContain('r."data" IS NOT NULL');
+    expect(t({ version: { _eq: 'null' } }).text).toContain('r."version" IS NULL');
+    expect(t({ item: { _empty: true } }).text).toContain(`(r."item" IS NULL OR r."item" = '')`);
+    expect(t({ item: { _nstarts_with: 'a' } }).values).toEqual(['a%']);
+    expect(t({ item: { _iends_with: 'a' } }).text).toContain('ILIKE');
+    expect(t({ _or: [{ id: { _eq: 1 } }, { _and: [{ item: { _eq: 'a' } }, { collection: { _neq: 'b' } }] }] }).text).toContain(
+      '(r."id" = $1::int8 OR (r."item" = $2::text AND r."collection" <> $3::text))',
+    );
+  });
+  it('resolves dynamic values', () => {
+    const s = where({ filter: { activity: { timestamp: { _gt: '$NOW(-7 days)' }, user: { _eq: '$CURRENT_USER' } } } });
+    expect(s.text).toContain('LEFT JOIN "activity" AS j1');
+    expect(s.values).toEqual(['2026-03-03T12:00:00.000Z', 'u-1']);
+    expect(where({ filter: { activity: { timestamp: { _lte: '$NOW' } } } }).values).toEqual(['2026-03-10T12:00:00.000Z']);
+    expect(where({ filter: { activity: { timestamp: { _lte: '$NOW(+1 month)' } } } }).values).toEqual(['2026-04-10T12:00:00.000Z']);
+    expect(where({ filter: { version: { _eq: '$CURRENT_ROLE' } } }).values).toEqual(['r-1']);
+    expect(code(() => where({ filter: { id: { _lt: '$NOW(-7 fortnights)' } } }))).toBe('INVALID_QUERY');
+  });
+  it('answers 400 for bad operators and values, 403 for unknown fields', () => {
+    expect(code(() => where({ filter: { data: { _eq: 'x' } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: { _contains: '1' } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: { _eq: 'abc' } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { item: { _eq: '' } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: { _in: [] } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: { _between: [1] } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: { _between: [1, 2, 3] } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: { _bogus: 1 } } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { id: 1 } }))).toBe('INVALID_QUERY');
+    expect(code(() => where({ filter: { nope: { _eq: 1 } } }))).toBe('FORBIDDEN');
+    expect(code(() => where({ filter: { activity: { nope: { _eq: 1 } } } }))).toBe('FORBIDDEN');
+    expect(code(() => plan({ fields: 'nope' }))).toBe('FORBIDDEN');
+    expect(code(() => plan({ fields: 'item.x' }))).toBe('FORBIDDEN');
+    expect(code(() => plan({ sort: 'constructor' }))).toBe('FORBIDDEN');
+    expect(code(() => plan({ sort: 'activity.nope' }))).toBe('FORBIDDEN');
+  });
+  it('searches strings and numbers', () => {
+    expect(where({ search: 'Art' }).text).toContain('(r."collection" ILIKE $1::text OR r."item" ILIKE $2::text)');
+    expect(where({ search: '42' }).text).toContain('r."id" = $1::int8');
+  });
+  it('sorts by several keys, relations and at random', () => {
+    expect(plan({ sort: '-activity.timestamp,item' }).list().text).toContain(
+      'ORDER BY j1."timestamp" DESC, r."item" ASC, r."id" ASC',
+    );
+    expect(plan({ sort: '?' }).list().text).toContain('ORDER BY random()');
+  });
+  it('uses a deferred join for deep offsets and a keyset cursor', () => {
+    const deep = plan({ offset: '900000', limit: '25', sort: '-id' }).list().text;
+    expect(deep).toContain('JOIN (SELECT r."id" AS "_d" FROM "revisions" AS r ORDER BY r."id" DESC LIMIT $1::int8 OFFSET $2::int8) AS d');
+    const p = plan({ limit: '2', sort: '-id' });
+    const cursor = p.nextCursor([{ _k: '10' }, { _k: '9' }]);
+    expect(cursor).toBeTruthy();
+    const next = plan({ limit: '2', sort: '-id', after: cursor });
+    expect(next.list().text).toContain('WHERE r."id" < $1::int8');
+    expect(next.list().values[0]).toBe('9');
+    expect(code(() => plan({ sort: 'item', after: cursor }))).toBe('INVALID_QUERY');
+    expect(code(() => plan({ sort: 'id', after: cursor }))).toBe('INVALID_QUERY');
+  });
+  it('applies row filters and projections', () => {
+    const p = plan(
+      { fields: 'id,data,parent.data' },
+      {
+        rowFilter: (t, alias, params) => (t.name === 'revisions' ? `${alias}."collection" = ANY(${params.add(['a'], 'text[]')})` : null),
+        project: ({ def, expr, params }) => (def.type === 'json' ? `pick(${expr}, ${params.add('{}', 'jsonb')})` : expr),
+      },
+    );
+    const s = p.list();
+    expect(s.text).toMatch(/LEFT JOIN "revisions" AS j1 ON j1."id" = r."parent" AND \(j1."collection" = ANY\(\$\d::text\[\]\)\)/);
+    expect(s.text).toContain('pick(r."data", $1::jsonb)');
+    expect(s.text).toContain('WHERE (r."collection" = ANY(');
+    expect(p.one('7').text).toContain('WHERE r."id" = ');
+    expect(code(() => p.one('x'))).toBe('FORBIDDEN');
+  });
+  it('plans aggregates with groupBy', () => {
+    const p = plan({ aggregate: { count: '*', max: 'id', countDistinct: 'item' }, groupBy: 'collection', sort: '-collection' });
+    expect(p.kind).toBe('aggregate');
+    expect(p.list().text).toBe(
+      'SELECT r."collection" AS "g0", count(*)::int8 AS "a0", max(r."id") AS "a1", count(DISTINCT r."item")::int8 AS "a2" FROM "revisions" AS r GROUP BY 1 ORDER BY r."collection" DESC LIMIT $1::int8',
+    );
+    expect(p.shape([{ g0: 'a', a0: '3', a1: '9', a2: '2' }])).toEqual([{ collection: 'a', count: 3, max: { id: 9 }, countDistinct: { item: 2 } }]);
+    expect(code(() => plan({ aggregate: { sum: 'item' } }))).toBe('INVALID_QUERY');
+    expect(code(() => plan({ aggregate: { avg: '*' } }))).toBe('INVALID_QUERY');
+    expect(code(() => plan({ aggregate: { count: 'nope' } }))).toBe('FORBIDDEN');
+    expect(code(() => plan({ aggregate: { count: '*' }, groupBy: 'collection', sort: 'item' }))).toBe('INVALID_QUERY');
+  });
+});
