@@ -11,6 +11,11 @@ import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayHealth } from './health/gateway-health';
 import { createFederation, type Federation } from './graphql/federation';
 import { readCommittedSupergraph } from './graphql/compose-supergraph';
+import type { RateLimitStore } from './limits/rate-limit-store';
+import { createRateLimitStore } from './limits/create-rate-limit-store';
+import { rateLimit } from './limits/rate-limit.middleware';
+import { cors } from './limits/cors.middleware';
+import { securityHeaders } from './limits/security-headers.middleware';
 
 /** Request bodies above this answer 413 (contract §1). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -24,6 +29,8 @@ export interface GatewayDeps {
   isSessionRevoked?: (sessionId: string) => boolean;
   /** The static supergraph; default the committed gateway/src/graphql/supergraph.graphql. */
   supergraphSdl?: string;
+  /** Rate-limit counters (when RATE_LIMITER_ENABLED); default from config (memory, or redis with REDIS_URL). */
+  rateLimitStore?: RateLimitStore;
   /** Extra health probes for the gateway's own dependencies. */
   healthProbes?: Record<string, HealthProbe>;
 }
@@ -65,8 +72,24 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
   app.use(requestIdMiddleware);
+  app.use(securityHeaders({ hsts: config.PUBLIC_URL?.startsWith('https:') ?? false }));
+  if (config.CORS_ENABLED) {
+    app.use(
+      cors({
+        origin: config.CORS_ORIGIN,
+        credentials: config.CORS_CREDENTIALS,
+        allowedHeaders: config.CORS_ALLOWED_HEADERS,
+        exposedHeaders: config.CORS_EXPOSED_HEADERS,
+        maxAgeSeconds: config.CORS_MAX_AGE,
+      }),
+    );
+  }
 
-  const health = gatewayHealth(Object.values(pools), deps.healthProbes ?? {}, config.HEALTH_TIMEOUT);
+  const ownsStore = config.RATE_LIMITER_ENABLED && !deps.rateLimitStore;
+  const store = config.RATE_LIMITER_ENABLED ? (deps.rateLimitStore ?? createRateLimitStore(config)) : undefined;
+  const ownProbes: Record<string, HealthProbe> = { ...deps.healthProbes };
+  if (store) ownProbes[`ratelimit:${store.kind}`] = () => store.health();
+  const health = gatewayHealth(Object.values(pools), ownProbes, config.HEALTH_TIMEOUT);
   app.get('/server/ping', (_req, res) => {
     res.type('text/plain').send('pong');
   });
@@ -74,6 +97,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     const report = await health();
     res.status(report.status === 'error' ? 503 : 200).json(report);
   });
+
+  // Everything below is rate limited per client IP; ping and health (probes, load balancers) are not.
+  if (store) {
+    app.use(rateLimit({ store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger }));
+  }
 
   const checkToken: RequestHandler = tokenCheck({
     verifier,
@@ -112,6 +140,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   });
   app.use(
     '/graphql/system',
+    express.json({ limit: BODY_LIMIT_BYTES, type: ['application/json', 'application/graphql-response+json'] }),
     tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked, checkCookie: false }),
     federation ? federation.handler : noSupergraph,
   );
@@ -126,6 +155,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     async close() {
       await federation?.stop();
       for (const p of Object.values(pools)) p.close();
+      if (ownsStore) await store?.close();
     },
   };
 }

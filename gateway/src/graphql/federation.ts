@@ -1,4 +1,4 @@
-import express, { type Request, type RequestHandler, type Response } from 'express';
+import type { Request, RequestHandler, Response } from 'express';
 import { printSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -30,7 +30,7 @@ export interface FederationOptions {
 }
 
 export interface Federation {
-  /** POST and GET /graphql/system (mount after the token check). */
+  /** POST and GET /graphql/system (mount after express.json and the token check). */
   handler: RequestHandler;
   /** The composed API schema (what clients see), as SDL. */
   apiSchemaSdl(): string;
@@ -129,10 +129,8 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
-  const json = express.json({ limit: '1mb' });
-  const handler: RequestHandler = (req, res, next) => json(req, res, (err?: unknown) => (err ? next(err) : middleware(req, res, next)));
   return {
-    handler,
+    handler: middleware,
     apiSchemaSdl: () => apiSdl,
     stop: () => server.stop(),
   };

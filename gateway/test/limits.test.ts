@@ -1,0 +1,148 @@
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import request from 'supertest';
+import { createGateway, type Gateway } from '../src/app';
+import { createRedisRateLimitStore } from '../src/limits/redis-rate-limit.store';
+import { silentLogger, sleep, startUpstream, testConfig, type Upstream } from './helpers';
+
+let upstream: Upstream;
+const gateways: Gateway[] = [];
+const make = async (env: Record<string, string>, extra: Partial<Parameters<typeof createGateway>[0]> = {}) => {
+  const gw = await createGateway({ config: testConfig({ REVISIONS_URLS: upstream.url, ...env }), logger: silentLogger(), ...extra });
+  gateways.push(gw);
+  return gw;
+};
+const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
+
+beforeAll(async () => {
+  upstream = await startUpstream('revisions', (app) => {
+    app.get('/revisions', (_req, res) => {
+      res.json({ data: [] });
+    });
+  });
+});
+afterAll(async () => {
+  for (const g of gateways) await g.close();
+  await upstream.close();
+});
+
+describe('rate limiting (memory store)', () => {
+  it('answers 429 REQUESTS_EXCEEDED with Retry-After past the limit, per client IP, then recovers', async () => {
+    const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '1s' });
+    const client = ip();
+    for (let i = 0; i < 3; i++) await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
+    const r = await request(gw.app).get('/revisions').set('X-Forwarded-For', client);
+    expect(r.status).toBe(429);
+    expect(r.headers['retry-after']).toBe('1');
+    expect(r.body.errors[0].extensions).toMatchObject({ code: 'REQUESTS_EXCEEDED', limit: 3 });
+    expect(Date.parse(r.body.errors[0].extensions.reset)).toBeGreaterThan(Date.now() - 10);
+    // another client (through the trusted loopback proxy) is not affected; ping and health never limited
+    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
+    await request(gw.app).get('/server/ping').set('X-Forwarded-For', client).expect(200);
+    await sleep(1050);
+    await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
+  });
+
+  it('ignores X-Forwarded-For from an untrusted peer (TRUST_PROXY=false): the socket address counts', async () => {
+    const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '2', RATE_LIMITER_DURATION: '5s', TRUST_PROXY: 'false' });
+    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
+    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
+    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(429);
+  });
+});
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const redisReachable = () =>
+  new Promise<boolean>((resolve) => {
+    const u = new URL(redisUrl);
+    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    s.setTimeout(300);
+    s.once('connect', () => {
+      s.destroy();
+      resolve(true);
+    });
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => {
+      s.destroy();
+      resolve(false);
+    });
+  });
+
+describe('rate limiting (redis store, shared by gateway replicas)', () => {
+  let available = false;
+  beforeAll(async () => {
+    available = await redisReachable();
+    if (!available) {
+      console.warn(`\n!!! REDIS RATE-LIMIT TEST SKIPPED: no Redis at ${redisUrl} (set REDIS_URL to run it) !!!\n`);
+    }
+  });
+
+  it('counts across two gateways sharing Redis → 429 + Retry-After', async () => {
+    if (!available) return;
+    const env = { RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '4', RATE_LIMITER_DURATION: '2s', REDIS_URL: redisUrl };
+    const a = await make(env);
+    const b = await make(env);
+    const client = `${ip()}-${randomUUID()}`.split('-')[0];
+    const statuses: number[] = [];
+    for (let i = 0; i < 6; i++) statuses.push((await request(i % 2 ? b.app : a.app).get('/revisions').set('X-Forwarded-For', client)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
+    const r = await request(a.app).get('/revisions').set('X-Forwarded-For', client);
+    expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    expect(Number(r.headers['retry-after'])).toBeLessThanOrEqual(2);
+    expect((await a.health()).checks['ratelimit:redis'].status).toBe('ok');
+  });
+
+  it('fails open (with a warn in health) when Redis is down', async () => {
+    const store = createRedisRateLimitStore({ url: 'redis://127.0.0.1:1' });
+    try {
+      const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '1', RATE_LIMITER_DURATION: '10s' }, { rateLimitStore: store });
+      const client = ip();
+      for (let i = 0; i < 3; i++) await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
+      const health = await gw.health();
+      expect(health.checks['ratelimit:redis'].status).toBe('warn');
+      expect(health.status).toBe('warn');
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('CORS, security headers, body limit', () => {
+  it('answers preflights for allowed origins with credentials; nothing for others', async () => {
+    const gw = await make({ CORS_ENABLED: 'true', CORS_ORIGIN: 'https://app.example.com,https://b.example.com' });
+    const pre = await request(gw.app)
+      .options('/revisions')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'GET')
+      .set('Access-Control-Request-Headers', 'authorization');
+    expect(pre.status).toBe(204);
+    expect(pre.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(pre.headers['access-control-allow-credentials']).toBe('true');
+    expect(pre.headers['access-control-allow-methods']).toContain('SEARCH');
+    expect(pre.headers['access-control-allow-headers']).toMatch(/Authorization/);
+    const get = await request(gw.app).get('/revisions').set('Origin', 'https://app.example.com');
+    expect(get.headers['access-control-allow-origin']).toBe('https://app.example.com');
+    expect(get.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    const evil = await request(gw.app).get('/revisions').set('Origin', 'https://evil.example.com');
+    expect(evil.headers['access-control-allow-origin']).toBeUndefined();
+    const off = await make({});
+    expect((await request(off.app).get('/revisions').set('Origin', 'https://app.example.com')).headers['access-control-allow-origin']).toBeUndefined();
+  });
+
+  it('sets security headers, HSTS only for an https public URL', async () => {
+    const plain = await request((await make({})).app).get('/revisions');
+    expect(plain.headers['x-content-type-options']).toBe('nosniff');
+    expect(plain.headers['x-frame-options']).toBe('DENY');
+    expect(plain.headers['content-security-policy']).toBe("frame-ancestors 'none'");
+    expect(plain.headers['referrer-policy']).toBe('no-referrer');
+    expect(plain.headers['strict-transport-security']).toBeUndefined();
+    const https = await request((await make({ PUBLIC_URL: 'https://api.example.com' })).app).get('/server/ping');
+    expect(https.headers['strict-transport-security']).toMatch(/max-age=\d+/);
+  });
+
+  it('refuses GraphQL bodies over 1 MB with 413', async () => {
+    const gw = await make({});
+    const r = await request(gw.app).post('/graphql/system').set('content-type', 'application/json').send(JSON.stringify({ query: 'x'.repeat(1024 * 1024 + 1) }));
+    expect([r.status, r.body.errors[0].extensions.code]).toEqual([413, 'CONTENT_TOO_LARGE']);
+  });
+});
