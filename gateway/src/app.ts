@@ -16,6 +16,8 @@ import { createRateLimitStore } from './limits/create-rate-limit-store';
 import { rateLimit } from './limits/rate-limit.middleware';
 import { cors } from './limits/cors.middleware';
 import { securityHeaders } from './limits/security-headers.middleware';
+import { createGatewayMetrics } from './metrics/gateway-metrics';
+import { buildOpenApi } from './specs/openapi';
 
 /** Request bodies above this answer 413 (contract §1). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -72,6 +74,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
   app.use(requestIdMiddleware);
+  const metrics = config.METRICS_ENABLED ? createGatewayMetrics() : undefined;
+  if (metrics) app.use(metrics.middleware);
   app.use(securityHeaders({ hsts: config.PUBLIC_URL?.startsWith('https:') ?? false }));
   if (config.CORS_ENABLED) {
     app.use(
@@ -98,6 +102,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     res.status(report.status === 'error' ? 503 : 200).json(report);
   });
 
+  if (metrics) app.get('/metrics', metrics.handler(config.METRICS_TOKEN));
+
   // Everything below is rate limited per client IP; ping and health (probes, load balancers) are not.
   if (store) {
     app.use(rateLimit({ store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger }));
@@ -112,13 +118,20 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT,
     responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
     bodyLimit: BODY_LIMIT_BYTES,
-    onUpstreamError: (service: string, reason: string, replica: string) =>
-      logger.warn({ service, reason, replica }, 'upstream call failed'),
+    onUpstreamError: (service: string, reason: string, replica: string) => {
+      metrics?.upstreamError(service, reason);
+      logger.warn({ service, reason, replica }, 'upstream call failed');
+    },
   };
   for (const { prefix, service } of SERVICE_ROUTES) {
     const handlers: RequestHandler[] = prefix === '/auth' ? [] : [checkToken];
     app.use(prefix, ...handlers, proxyTo(pools[service], proxyOpts));
   }
+
+  const openapi = JSON.stringify(buildOpenApi({ serverUrl: config.PUBLIC_URL }));
+  app.get('/server/specs/oas', (_req, res) => {
+    res.type('application/json').send(openapi);
+  });
 
   const supergraphSdl = deps.supergraphSdl ?? readCommittedSupergraph();
   let federation: Federation | undefined;
@@ -129,6 +142,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       timeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
+      onUpstreamError: (service, reason) => metrics?.upstreamError(service, reason),
     });
   } else {
     logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');

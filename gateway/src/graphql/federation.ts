@@ -27,6 +27,7 @@ export interface FederationOptions {
   timeoutMs: number;
   logger: Logger;
   introspection: boolean;
+  onUpstreamError?: (service: string, reason: string) => void;
 }
 
 export interface Federation {
@@ -47,7 +48,7 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
  * the timeout; a replica that refuses the connection is marked down and the fetch goes to another one once
  * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error.
  */
-function subgraphFetcher(pool: UpstreamPool, timeoutMs: number): Fetcher {
+function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (service: string, reason: string) => void): Fetcher {
   return (async (_url: string, init: RequestInit) => {
     const tried = new Set<ReturnType<UpstreamPool['pick']>>();
     for (;;) {
@@ -59,6 +60,7 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number): Fetcher {
         return await fetch(`${replica.url.origin}${base}/graphql`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
         const code = (e as { cause?: { code?: string } }).cause?.code ?? '';
+        onError?.(pool.service, (e as Error).name === 'TimeoutError' ? 'timeout' : code || 'error');
         if (CONNECT_CODES.has(code)) {
           pool.markDown(replica);
           if (tried.size < Math.min(2, pool.replicas.length)) continue;
@@ -80,7 +82,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       if (!pool) throw new Error(`No upstream configured for subgraph "${name}"`);
       return new RemoteGraphQLDataSource<GraphQLContext>({
         url,
-        fetcher: subgraphFetcher(pool, opts.timeoutMs),
+        fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError),
         willSendRequest({ request, context }) {
           const headers = request.http!.headers;
           const req = context.req;

@@ -1,0 +1,91 @@
+/** Every public route of the contract (§3–§7): what the OpenAPI document is generated from. */
+export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete' | 'search';
+export type Access = 'public' | 'authenticated' | 'admin';
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. /revisions/{id} */
+  path: string;
+  summary: string;
+  tag: string;
+  access: Access;
+  /** Component schema name of the JSON body. */
+  body?: string;
+  /** status → component schema name (or null for no body). */
+  responses: Record<string, string | null>;
+  /** Takes the §5 query parameters. */
+  query?: boolean;
+}
+
+const r = (method: HttpMethod, path: string, tag: string, access: Access, summary: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
+  method,
+  path,
+  tag,
+  access,
+  summary,
+  responses: { '200': 'Item' },
+  ...extra,
+});
+
+const list = { query: true, responses: { '200': 'List' } };
+const one = { responses: { '200': 'One' } };
+const none = { responses: { '204': null } };
+
+export const ROUTES: RouteDefinition[] = [
+  // §3 authentication
+  r('post', '/auth/login', 'auth', 'public', 'Log in', { body: 'LoginRequest', responses: { '200': 'Tokens' } }),
+  r('post', '/auth/refresh', 'auth', 'public', 'Rotate the refresh token / session', { body: 'RefreshRequest', responses: { '200': 'Tokens' } }),
+  r('post', '/auth/logout', 'auth', 'public', 'Log out (delete the session)', { body: 'RefreshRequest', ...none }),
+  r('post', '/auth/password/request', 'auth', 'public', 'Request a password reset mail', { body: 'PasswordRequest', ...none }),
+  r('post', '/auth/password/reset', 'auth', 'public', 'Reset the password with a reset token', { body: 'PasswordReset', ...none }),
+  r('get', '/auth', 'auth', 'public', 'List providers (Directus shape)', { responses: { '200': 'Providers' } }),
+  r('get', '/auth/oauth', 'auth', 'public', 'List OAuth provider keys', { responses: { '200': 'ProviderKeys' } }),
+  r('get', '/auth/login/{provider}', 'auth', 'public', 'Start an OAuth/OpenID login', { responses: { '302': null } }),
+  r('get', '/auth/oauth/{provider}', 'auth', 'public', 'Start an OAuth/OpenID login (alias)', { responses: { '302': null } }),
+  r('get', '/auth/login/{provider}/callback', 'auth', 'public', 'OAuth/OpenID callback', { responses: { '200': 'Tokens', '302': null } }),
+  r('post', '/users/me/tfa/generate', 'users', 'authenticated', 'Generate a TFA secret', { body: 'Item', responses: { '200': 'TfaGenerate' } }),
+  r('post', '/users/me/tfa/enable', 'users', 'authenticated', 'Enable TFA', { body: 'Item', ...none }),
+  r('post', '/users/me/tfa/disable', 'users', 'authenticated', 'Disable TFA', { body: 'Item', ...none }),
+  // §4 users, roles, permissions
+  r('get', '/users', 'users', 'admin', 'List users', { ...list, responses: { '200': 'List:User' } }),
+  r('post', '/users', 'users', 'admin', 'Create a user', { body: 'User', responses: { '200': 'One:User' } }),
+  r('get', '/users/me', 'users', 'authenticated', 'The current user', { responses: { '200': 'One:User' } }),
+  r('patch', '/users/me', 'users', 'authenticated', 'Update the current user', { body: 'User', responses: { '200': 'One:User' } }),
+  r('post', '/users/invite', 'users', 'admin', 'Invite a user (mail via the queue)', { body: 'Invite', ...none }),
+  r('post', '/users/invite/accept', 'users', 'public', 'Accept an invitation', { body: 'InviteAccept', ...none }),
+  r('get', '/users/{id}', 'users', 'admin', 'One user', { responses: { '200': 'One:User' } }),
+  r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'User', responses: { '200': 'One:User' } }),
+  r('delete', '/users/{id}', 'users', 'admin', 'Delete a user', none),
+  r('get', '/roles', 'roles', 'admin', 'List roles', { ...list, responses: { '200': 'List:Role' } }),
+  r('post', '/roles', 'roles', 'admin', 'Create a role', { body: 'Role', responses: { '200': 'One:Role' } }),
+  r('get', '/roles/{id}', 'roles', 'admin', 'One role', { responses: { '200': 'One:Role' } }),
+  r('patch', '/roles/{id}', 'roles', 'admin', 'Update a role', { body: 'Role', responses: { '200': 'One:Role' } }),
+  r('delete', '/roles/{id}', 'roles', 'admin', 'Delete a role', none),
+  r('get', '/permissions', 'permissions', 'admin', 'List permissions', { ...list, responses: { '200': 'List:Permission' } }),
+  r('post', '/permissions', 'permissions', 'admin', 'Create a permission', { body: 'Permission', responses: { '200': 'One:Permission' } }),
+  r('get', '/permissions/{id}', 'permissions', 'admin', 'One permission', { responses: { '200': 'One:Permission' } }),
+  r('patch', '/permissions/{id}', 'permissions', 'admin', 'Update a permission', { body: 'Permission', responses: { '200': 'One:Permission' } }),
+  r('delete', '/permissions/{id}', 'permissions', 'admin', 'Delete a permission', none),
+  // §5 revisions
+  r('get', '/revisions', 'revisions', 'public', 'List revisions the caller may read', { ...list, responses: { '200': 'List:Revision' } }),
+  r('search', '/revisions', 'revisions', 'public', 'Query revisions with the query in the body', { body: 'SearchBody', responses: { '200': 'List:Revision' } }),
+  r('get', '/revisions/{id}', 'revisions', 'public', 'One revision (403 when unreadable or missing)', { responses: { '200': 'One:Revision' } }),
+  // §6 items
+  r('get', '/collections', 'collections', 'public', 'List collections', { responses: { '200': 'List:Collection' } }),
+  r('post', '/collections', 'collections', 'admin', 'Create a collection', { body: 'Collection', responses: { '200': 'One:Collection' } }),
+  r('get', '/collections/{name}', 'collections', 'public', 'One collection', { responses: { '200': 'One:Collection' } }),
+  r('delete', '/collections/{name}', 'collections', 'admin', 'Delete a collection', none),
+  r('get', '/items/{collection}', 'items', 'public', 'List items', { ...list, responses: { '200': 'List:Item' } }),
+  r('post', '/items/{collection}', 'items', 'public', 'Create one item or many', { body: 'Item', responses: { '200': 'One:Item' } }),
+  r('patch', '/items/{collection}', 'items', 'public', 'Update many items by keys', { body: 'BulkUpdate', responses: { '200': 'List:Item' } }),
+  r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { responses: { '200': 'One:Item' } }),
+  r('patch', '/items/{collection}/{id}', 'items', 'public', 'Update an item', { body: 'Item', responses: { '200': 'One:Item' } }),
+  r('delete', '/items/{collection}/{id}', 'items', 'public', 'Delete an item', none),
+  // §7 server + GraphQL
+  r('get', '/server/ping', 'server', 'public', 'Liveness', { responses: { '200': 'Text' } }),
+  r('get', '/server/health', 'server', 'public', 'Health per service and dependency (503 on error)', { responses: { '200': 'Health', '503': 'Health' } }),
+  r('get', '/server/specs/oas', 'server', 'public', 'This OpenAPI document', { responses: { '200': 'Item' } }),
+  r('get', '/server/specs/graphql/system', 'server', 'public', 'The composed GraphQL SDL', { responses: { '200': 'Text' } }),
+  r('post', '/graphql/system', 'graphql', 'public', 'Federated GraphQL (auth + revisions)', { body: 'GraphQLRequest', responses: { '200': 'GraphQLResponse' } }),
+  r('get', '/graphql/system', 'graphql', 'public', 'Federated GraphQL query by GET', { responses: { '200': 'GraphQLResponse' } }),
+];

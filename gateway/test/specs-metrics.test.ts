@@ -1,0 +1,120 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import request from 'supertest';
+import { createGateway, type Gateway } from '../src/app';
+import { silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
+
+let upstream: Upstream;
+const gateways: Gateway[] = [];
+beforeAll(async () => {
+  upstream = await startUpstream('revisions', (app) => {
+    app.get('/revisions', (_req, res) => {
+      res.json({ data: [] });
+    });
+  });
+});
+afterAll(async () => {
+  for (const g of gateways) await g.close();
+  await upstream.close();
+});
+const make = async (env: Record<string, string> = {}) => {
+  const gw = await createGateway({ config: testConfig({ REVISIONS_URLS: upstream.url, ...env }), logger: silentLogger() });
+  gateways.push(gw);
+  return gw;
+};
+
+/** Routes the contract names in prose ("/roles and /permissions CRUD", "POST or GET /graphql/system"). */
+const PROSE_ROUTES = [
+  'GET /users', 'POST /users', 'PATCH /users/{id}', 'DELETE /users/{id}', 'GET /users/{id}', 'PATCH /users/me',
+  'GET /roles', 'POST /roles', 'GET /roles/{id}', 'PATCH /roles/{id}', 'DELETE /roles/{id}',
+  'GET /permissions', 'POST /permissions', 'GET /permissions/{id}', 'PATCH /permissions/{id}', 'DELETE /permissions/{id}',
+  'POST /graphql/system', 'GET /graphql/system',
+];
+const CONTRACT = path.resolve(__dirname, '../../../shared/spec/api-contract.md');
+
+/** Every "METHOD /path" written in the contract, normalised to OpenAPI templates (:id, <provider> → {id}, {provider}). */
+function contractRoutes(): string[] {
+  if (!existsSync(CONTRACT)) {
+    console.warn(`!!! ${CONTRACT} not found: checking the OpenAPI document against the built-in list only !!!`);
+    return [];
+  }
+  const text = readFileSync(CONTRACT, 'utf8');
+  const out: string[] = [];
+  for (const m of text.matchAll(/\b((?:GET|POST|PATCH|DELETE|SEARCH|PUT)(?:\/(?:GET|POST|PATCH|DELETE|SEARCH|PUT))*) (\/[a-z/<>:._-]+)/g)) {
+    const p = m[2].replace(/:(\w+)/g, '{$1}').replace(/<(\w+)>/g, '{$1}').replace(/[.]$/, '');
+    for (const method of m[1].split('/')) out.push(`${method} ${p}`);
+  }
+  return out;
+}
+
+describe('GET /server/specs/oas', () => {
+  it('is an OpenAPI 3.1 document with every route of the contract', async () => {
+    const r = await request((await make()).app).get('/server/specs/oas');
+    expect(r.status).toBe(200);
+    const doc = r.body;
+    expect(doc.openapi).toBe('3.1.0');
+    expect(doc.info).toMatchObject({ title: 'Vellum', version: expect.any(String) });
+    const expected = [...new Set([...contractRoutes(), ...PROSE_ROUTES])];
+    expect(expected.length).toBeGreaterThan(40);
+    const missing = expected.filter((route) => {
+      const [method, p] = route.split(' ');
+      const item = doc.paths[p];
+      return !item?.[method === 'SEARCH' ? 'x-search' : method.toLowerCase()];
+    });
+    expect(missing).toEqual([]);
+  });
+
+  it('is valid-shaped: unique operation ids, resolvable $refs, path params declared, error responses', async () => {
+    const doc = (await request((await make()).app).get('/server/specs/oas')).body;
+    const ids = new Set<string>();
+    const refs: string[] = [];
+    const walk = (v: unknown) => {
+      if (Array.isArray(v)) v.forEach(walk);
+      else if (v && typeof v === 'object') {
+        for (const [k, x] of Object.entries(v)) {
+          if (k === '$ref') refs.push(x as string);
+          else walk(x);
+        }
+      }
+    };
+    walk(doc);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/schemas\//);
+      expect(doc.components.schemas[ref.split('/').pop()!]).toBeDefined();
+    }
+    for (const [p, item] of Object.entries<Record<string, Record<string, unknown>>>(doc.paths)) {
+      expect(p.startsWith('/')).toBe(true);
+      const params = [...p.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+      for (const op of Object.values(item)) {
+        expect(ids.has(op.operationId as string)).toBe(false);
+        ids.add(op.operationId as string);
+        const declared = (op.parameters as { name: string; in: string }[]).filter((x) => x.in === 'path').map((x) => x.name);
+        expect(declared.sort()).toEqual([...params].sort());
+        expect(Object.keys(op.responses as object)).toEqual(expect.arrayContaining(['4XX', '5XX']));
+      }
+    }
+  });
+});
+
+describe('GET /metrics', () => {
+  it('is off by default', async () => {
+    expect((await request((await make()).app).get('/metrics')).status).toBe(404);
+  });
+
+  it('needs the bearer token, then serves request counts, latency histograms and upstream errors', async () => {
+    const gw = await make({ METRICS_ENABLED: 'true', METRICS_TOKEN: 'm-secret', ITEMS_URLS: 'http://127.0.0.1:1' });
+    await request(gw.app).get('/revisions?x=1').expect(200);
+    await request(gw.app).get('/revisions/42');
+    await request(gw.app).get('/items/articles').expect(503);
+    await request(gw.app).get('/nope').expect(404);
+    expect((await request(gw.app).get('/metrics')).status).toBe(403);
+    const r = await request(gw.app).get('/metrics').set('Authorization', 'Bearer m-secret');
+    expect(r.status).toBe(200);
+    expect(r.headers['content-type']).toMatch(/text\/plain/);
+    expect(r.text).toMatch(/vellum_gateway_http_requests_total\{method="GET",route="\/revisions",status="200"\} 1/);
+    expect(r.text).toMatch(/vellum_gateway_http_requests_total\{method="GET",route="\/revisions",status="404"\} 1/);
+    expect(r.text).toMatch(/vellum_gateway_http_requests_total\{method="GET",route="unmatched",status="404"\} 1/);
+    expect(r.text).toMatch(/vellum_gateway_http_request_duration_seconds_bucket\{le="0.1",method="GET",route="\/revisions",status="200"\} 1/);
+    expect(r.text).toMatch(/vellum_gateway_upstream_errors_total\{service="items",reason="ECONNREFUSED"\} 1/);
+  });
+});
