@@ -28,7 +28,6 @@ const r = (method: HttpMethod, path: string, tag: string, access: Access, summar
 });
 
 const list = { query: true, responses: { '200': 'List' } };
-const one = { responses: { '200': 'One' } };
 const none = { responses: { '204': null } };
 
 export const ROUTES: RouteDefinition[] = [
