@@ -1,0 +1,31 @@
+import { loadConfig, z, duration, int, type Env } from '@vellum/config';
+
+const shape = {
+  PORT: int(0, { min: 0, max: 65535 }),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1),
+  PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
+  LOG_LEVEL: z.string().default('info'),
+  /** Internal base URL of the auth service: its JWKS verifies access tokens. */
+  AUTH_URL: z.string().url().optional(),
+  /** Default and maximum `limit` of GET /items/:collection (-1 = no maximum). */
+  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
+  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+  /** Connections of the items pool (dynamic tables) and of Prisma (catalogue). */
+  DB_POOL_MAX: int(10, { min: 1 }),
+  /** The outbox relay's polling fallback (it is woken by LISTEN/NOTIFY otherwise). */
+  OUTBOX_POLL_INTERVAL: duration('1s'),
+};
+
+export type ItemsConfig = ReturnType<typeof loadConfig<typeof shape>>;
+
+export function loadItemsConfig(env: Env = process.env): ItemsConfig {
+  return loadConfig(shape, env);
+}
+
+/** NATS_URL (main.ts only: the embedded topology hands startItems its messaging). */
+export function natsUrl(env: Env = process.env): string {
+  const url = env.NATS_URL;
+  if (!url) throw new Error('Invalid configuration:\n  - NATS_URL: is required');
+  return url;
+}

@@ -1,0 +1,41 @@
+import { errors } from '@vellum/errors';
+import { enqueueOutbox } from '@vellum/outbox';
+import { loadCollection } from '../data/catalogue.repository';
+import { withTransaction } from '../data/items-pool';
+import { itemsRepository } from '../data/items.repository';
+import type { CollectionDef } from './collection';
+import { mapWriteError } from './db-errors';
+import { itemChangeMessage, pick, type ChangeContext } from './item-change';
+import type { ItemsDeps } from './items-deps';
+import { validateWrite } from './validate-write';
+
+/**
+ * POST /items/:collection: one object or an array. All items and one `create` event per item commit in one
+ * transaction; any invalid item aborts the whole write (and so produces no event).
+ */
+export async function createItems(
+  deps: ItemsDeps,
+  ctx: ChangeContext,
+  collection: string,
+  body: unknown,
+): Promise<{ def: CollectionDef; keys: unknown[] }> {
+  const allowed = deps.rules.fields(ctx.accountability, collection, 'create');
+  if (!allowed) throw errors.forbidden();
+  if (body === undefined || body === null || typeof body !== 'object') throw errors.invalidPayload('The body must be an item or an array of items');
+  const payloads = Array.isArray(body) ? body : [body];
+  return withTransaction(deps.pool, async (db) => {
+    const def = await loadCollection(db, collection, true);
+    if (!def) throw errors.forbidden();
+    const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
+    const keys: unknown[] = [];
+    const messages = [];
+    for (const values of all) {
+      const row = await itemsRepository.insert(db, def, values).catch(mapWriteError);
+      const key = row[def.primaryKey];
+      keys.push(key);
+      messages.push(itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))));
+    }
+    await enqueueOutbox(db, messages);
+    return { def, keys };
+  });
+}

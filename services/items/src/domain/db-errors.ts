@@ -1,0 +1,21 @@
+import { errors } from '@vellum/errors';
+
+/** PostgreSQL constraint errors of a write → 400 FAILED_VALIDATION (anything else is rethrown as is). */
+export function mapWriteError(e: unknown): never {
+  const err = e as { code?: string; column?: string; detail?: string; constraint?: string };
+  const fieldFromDetail = () => /Key \("?([a-z0-9_]+)"?\)=/.exec(err.detail ?? '')?.[1] ?? err.column ?? 'unknown';
+  switch (err.code) {
+    case '23505':
+      throw errors.failedValidation(fieldFromDetail(), 'unique', `Value for field "${fieldFromDetail()}" has to be unique.`);
+    case '23502':
+      throw errors.failedValidation(err.column ?? 'unknown', 'nnull', `Value for field "${err.column}" can't be null.`);
+    case '22003': // numeric out of range
+    case '22P02': // invalid text representation
+    case '22007': // invalid datetime format
+    case '22008': // datetime out of range
+    case '22001': // string too long
+      throw errors.failedValidation(err.column ?? 'unknown', 'type', 'A value does not fit its field type.');
+    default:
+      throw e;
+  }
+}

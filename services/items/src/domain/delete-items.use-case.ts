@@ -1,0 +1,26 @@
+import { errors } from '@vellum/errors';
+import { enqueueOutbox } from '@vellum/outbox';
+import { loadCollection } from '../data/catalogue.repository';
+import { withTransaction } from '../data/items-pool';
+import { itemsRepository } from '../data/items.repository';
+import { itemChangeMessage, type ChangeContext } from './item-change';
+import type { ItemsDeps } from './items-deps';
+import { primaryKeyValue } from './validate-write';
+
+/** DELETE /items/:collection[/:id]: every key must exist (else 403, nothing is deleted); one `delete` event each. */
+export async function deleteItems(deps: ItemsDeps, ctx: ChangeContext, collection: string, rawKeys: unknown[]): Promise<void> {
+  if (!deps.rules.fields(ctx.accountability, collection, 'delete')) throw errors.forbidden();
+  await withTransaction(deps.pool, async (db) => {
+    const def = await loadCollection(db, collection, true);
+    if (!def) throw errors.forbidden();
+    const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
+    if (keys.some((k) => k === undefined)) throw errors.forbidden();
+    if (keys.length === 0) return;
+    const deleted = new Set((await itemsRepository.delete(db, def, keys)).map(String));
+    if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
+    await enqueueOutbox(
+      db,
+      keys.map((k) => itemChangeMessage(ctx, collection, 'delete', k, null, null)),
+    );
+  });
+}

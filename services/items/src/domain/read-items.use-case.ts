@@ -1,0 +1,74 @@
+import { errors } from '@vellum/errors';
+import { parseQuery, planQuery, type Plan } from '@vellum/query';
+import type { Accountability } from '@vellum/http';
+import { loadCollection } from '../data/catalogue.repository';
+import type { CollectionDef } from './collection';
+import type { ItemsDeps } from './items-deps';
+import { toQuerySchema } from './query-schema';
+
+type Item = Record<string, unknown>;
+
+async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, def?: CollectionDef) {
+  const readable = deps.rules.fields(a, collection, 'read');
+  if (!readable) throw errors.forbidden();
+  const d = def ?? (await loadCollection(deps.pool, collection));
+  if (!d) throw errors.forbidden();
+  const query = parseQuery(rawQuery, deps.limits);
+  const plan = planQuery(toQuerySchema(d, readable), collection, query, { now: deps.now(), user: a?.user ?? null, role: a?.role ?? null });
+  return { plan, def: d };
+}
+
+/** GET /items/:collection → `{data, meta?}` with only readable fields. */
+export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
+  const { plan } = await readPlan(deps, a, collection, rawQuery);
+  const [rows, total, filtered] = await Promise.all([
+    deps.pool.query(plan.list()),
+    plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
+    plan.query.meta.includes('filter_count') ? deps.pool.query(plan.count('filter')) : undefined,
+  ]);
+  const data = plan.shape(rows.rows);
+  const meta: Record<string, number> = {};
+  if (total) meta.total_count = Number(total.rows[0].n);
+  if (filtered) meta.filter_count = Number(filtered.rows[0].n);
+  return plan.query.meta.length ? { data, meta } : { data };
+}
+
+/** GET /items/:collection/:id → the item; a missing and an unreadable item are both 403. */
+export async function readItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown): Promise<Item> {
+  const { plan } = await readPlan(deps, a, collection, onlyFields(rawQuery));
+  const r = await deps.pool.query(plan.one(id));
+  if (r.rowCount === 0) throw errors.forbidden();
+  return plan.shape(r.rows)[0]!;
+}
+
+const onlyFields = (rawQuery: unknown) => {
+  const q = rawQuery as Record<string, unknown> | undefined;
+  return q && q.fields !== undefined ? { fields: q.fields } : {};
+};
+
+/**
+ * The items a write returns, read with the caller's read permission, in the order of `keys`. Undefined when the
+ * caller may not read the collection (the route then answers 204, as Directus does).
+ */
+export async function readBack(
+  deps: ItemsDeps,
+  a: Accountability | undefined,
+  def: CollectionDef,
+  keys: unknown[],
+  rawQuery: unknown,
+): Promise<Item[] | undefined> {
+  if (!deps.rules.fields(a, def.collection, 'read')) return undefined;
+  if (keys.length === 0) return [];
+  let plan: Plan;
+  try {
+    ({ plan } = await readPlan(deps, a, def.collection, { ...onlyFields(rawQuery), limit: -1, filter: { [def.primaryKey]: { _in: keys } } }, def));
+  } catch (e) {
+    // A `fields` the caller may not read on a write: the write happened; answer as Directus does without read access.
+    if ((e as { code?: string }).code === 'FORBIDDEN') return undefined;
+    throw e;
+  }
+  const r = await deps.pool.query(plan.list());
+  const shaped = plan.shape(r.rows);
+  const byKey = new Map(r.rows.map((row, i) => [String(row._k), shaped[i]!]));
+  return keys.map((k) => byKey.get(String(k))).filter((x): x is Item => x !== undefined);
+}

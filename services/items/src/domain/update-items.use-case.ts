@@ -1,0 +1,59 @@
+import { errors } from '@vellum/errors';
+import { enqueueOutbox } from '@vellum/outbox';
+import { loadCollection } from '../data/catalogue.repository';
+import { withTransaction } from '../data/items-pool';
+import { itemsRepository } from '../data/items.repository';
+import type { CollectionDef } from './collection';
+import { mapWriteError } from './db-errors';
+import { itemChangeMessage, pick, type ChangeContext } from './item-change';
+import type { ItemsDeps } from './items-deps';
+import { isPlainObject, primaryKeyValue, validateWrite } from './validate-write';
+
+/** One change: the raw key and the payload for it (no key: the payload carries its primary key). */
+export interface ItemUpdate {
+  key?: unknown;
+  data: unknown;
+}
+
+/**
+ * PATCH /items/:collection[/:id]: every listed item must exist (else 403, nothing changes). One `update` event
+ * per item with the full item after the change and `delta` = the fields the write set.
+ */
+export async function updateItems(
+  deps: ItemsDeps,
+  ctx: ChangeContext,
+  collection: string,
+  updates: ItemUpdate[],
+): Promise<{ def: CollectionDef; keys: unknown[] }> {
+  const allowed = deps.rules.fields(ctx.accountability, collection, 'update');
+  if (!allowed) throw errors.forbidden();
+  return withTransaction(deps.pool, async (db) => {
+    const def = await loadCollection(db, collection, true);
+    if (!def) throw errors.forbidden();
+    const planned = updates.map((u) => {
+      if (!isPlainObject(u.data)) throw errors.invalidPayload('"data" must be an object');
+      if (!('key' in u) && !Object.hasOwn(u.data, def.primaryKey)) throw errors.invalidPayload(`Every item needs its primary key "${def.primaryKey}"`);
+      const key = primaryKeyValue(def, 'key' in u ? u.key : u.data[def.primaryKey]);
+      if (key === undefined) throw errors.forbidden();
+      const data = { ...u.data };
+      if (Object.hasOwn(data, def.primaryKey)) {
+        // Sending the item's own key back is harmless; changing a key is not supported.
+        if (primaryKeyValue(def, data[def.primaryKey]) !== key) throw errors.invalidPayload(`The primary key "${def.primaryKey}" can't be changed`);
+        delete data[def.primaryKey];
+      }
+      return { key, values: validateWrite(def, data, allowed, 'update') };
+    });
+    const keys = planned.map((p) => p.key);
+    const messages = [];
+    for (const { key, values } of planned) {
+      const changed = Object.keys(values);
+      const rows = changed.length
+        ? await itemsRepository.update(db, def, [key], values).catch(mapWriteError)
+        : await itemsRepository.select(db, def, [key], true);
+      if (rows.length === 0) throw errors.forbidden();
+      if (changed.length) messages.push(itemChangeMessage(ctx, collection, 'update', key, rows[0]!, pick(rows[0]!, changed)));
+    }
+    await enqueueOutbox(db, messages);
+    return { def, keys };
+  });
+}

@@ -1,0 +1,20 @@
+import { Router } from 'express';
+import { route, type RouteTable } from '@vellum/http';
+import type { CollectionsUseCase } from '../domain/collections.use-case';
+
+export function collectionsRoutes(router: Router & Partial<RouteTable>, collections: CollectionsUseCase) {
+  route(router, 'post', '/collections', 'admin', async (req, res) => {
+    res.json({ data: await collections.create(req.body) });
+  });
+  // Listing is open to every caller, filtered by what their role may use (admins: everything).
+  route(router, 'get', '/collections', 'public', async (req, res) => {
+    res.json({ data: await collections.list(req.accountability) });
+  });
+  route(router, 'get', '/collections/:name', 'public', async (req, res) => {
+    res.json({ data: await collections.get(req.accountability, String(req.params.name)) });
+  });
+  route(router, 'delete', '/collections/:name', 'admin', async (req, res) => {
+    await collections.delete(String(req.params.name));
+    res.status(204).end();
+  });
+}

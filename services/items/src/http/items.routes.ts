@@ -1,0 +1,77 @@
+import { Router, type Request } from 'express';
+import { errors } from '@vellum/errors';
+import { route, type RouteTable } from '@vellum/http';
+import { createItems } from '../domain/create-items.use-case';
+import { deleteItems } from '../domain/delete-items.use-case';
+import type { ChangeContext } from '../domain/item-change';
+import type { ItemsDeps } from '../domain/items-deps';
+import { readBack, readItem, readItems } from '../domain/read-items.use-case';
+import { updateItems, type ItemUpdate } from '../domain/update-items.use-case';
+import { isPlainObject } from '../domain/validate-write';
+
+const ctxOf = (deps: ItemsDeps, req: Request): ChangeContext => ({ accountability: req.accountability, now: deps.now(), requestId: req.requestId });
+const collectionOf = (req: Request) => String(req.params.collection);
+
+/** The items routes: every one is open to all callers and checks the caller's permissions itself. */
+export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDeps) {
+  route(router, 'get', '/items/:collection', 'public', async (req, res) => {
+    res.json(await readItems(deps, req.accountability, collectionOf(req), req.query));
+  });
+
+  route(router, 'search', '/items/:collection', 'public', async (req, res) => {
+    const body = req.body as { query?: unknown } | undefined;
+    res.json(await readItems(deps, req.accountability, collectionOf(req), body?.query ?? {}));
+  });
+
+  route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
+    res.json({ data: await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query) });
+  });
+
+  route(router, 'post', '/items/:collection', 'public', async (req, res) => {
+    const { def, keys } = await createItems(deps, ctxOf(deps, req), collectionOf(req), req.body);
+    const items = await readBack(deps, req.accountability, def, keys, req.query);
+    if (!items) return void res.status(204).end();
+    res.json({ data: Array.isArray(req.body) ? items : (items[0] ?? null) });
+  });
+
+  route(router, 'patch', '/items/:collection/:id', 'public', async (req, res) => {
+    const { def, keys } = await updateItems(deps, ctxOf(deps, req), collectionOf(req), [{ key: req.params.id, data: req.body }]);
+    const items = await readBack(deps, req.accountability, def, keys, req.query);
+    if (!items) return void res.status(204).end();
+    res.json({ data: items[0] ?? null });
+  });
+
+  // `{keys, data}` (the same change to several items) or an array of items that carry their primary key.
+  route(router, 'patch', '/items/:collection', 'public', async (req, res) => {
+    const body: unknown = req.body;
+    let updates: ItemUpdate[];
+    if (isPlainObject(body) && Array.isArray(body.keys)) {
+      if (!isPlainObject(body.data)) throw errors.invalidPayload('"data" must be an object');
+      updates = [...new Set(body.keys.map((k) => (typeof k === 'number' ? String(k) : k)))].map((key) => ({ key, data: body.data }));
+    } else if (Array.isArray(body)) {
+      updates = body.map((data) => ({ data })); // each item names itself by its primary key
+    } else {
+      throw errors.invalidPayload('The body must be {"keys": [...], "data": {...}} or an array of items with their primary key');
+    }
+    const ctx = ctxOf(deps, req);
+    const collection = collectionOf(req);
+    const { def, keys } = await updateItems(deps, ctx, collection, updates);
+    const items = await readBack(deps, req.accountability, def, keys, req.query);
+    if (!items) return void res.status(204).end();
+    res.json({ data: items });
+  });
+
+  route(router, 'delete', '/items/:collection/:id', 'public', async (req, res) => {
+    await deleteItems(deps, ctxOf(deps, req), collectionOf(req), [req.params.id]);
+    res.status(204).end();
+  });
+
+  // A keys array, or `{keys: [...]}`.
+  route(router, 'delete', '/items/:collection', 'public', async (req, res) => {
+    const body: unknown = req.body;
+    const keys = Array.isArray(body) ? body : isPlainObject(body) && Array.isArray(body.keys) ? body.keys : undefined;
+    if (!keys) throw errors.invalidPayload('The body must be an array of keys or {"keys": [...]}');
+    await deleteItems(deps, ctxOf(deps, req), collectionOf(req), keys);
+    res.status(204).end();
+  });
+}

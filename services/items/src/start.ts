@@ -1,0 +1,72 @@
+import path from 'node:path';
+import { ITEMS_STREAM, ITEMS_SUBJECTS } from '@vellum/contracts';
+import { migrate } from '@vellum/db';
+import { listen, type RunningService } from '@vellum/http';
+import type { Logger } from '@vellum/logger';
+import type { Messaging } from '@vellum/messaging';
+import { startOutboxRelay } from '@vellum/outbox';
+import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
+import { createApp } from './app';
+import type { ItemsConfig } from './config';
+import { createItemsPool } from './data/items-pool';
+import { createPrisma } from './data/prisma';
+import { AccessRules } from './domain/access-rules';
+import { watchAccessRules } from './events/access-rules.watcher';
+import { watchRevokedSessions } from './events/revoked-sessions.watcher';
+
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
+
+export interface StartItemsDeps {
+  logger: Logger;
+  messaging: Messaging;
+  /** Public keys for access tokens; default: the auth service's JWKS at AUTH_URL. */
+  keySource?: KeySource;
+}
+
+/** Migrate, connect, watch the access rules, start the outbox relay and listen; stop() drains and closes all. */
+export async function startItems(config: ItemsConfig, { logger, messaging, keySource }: StartItemsDeps): Promise<RunningService> {
+  const keys =
+    keySource ??
+    (config.AUTH_URL ? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` }) : undefined);
+  if (!keys) throw new Error('items: AUTH_URL is required to verify access tokens');
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  const pool = createItemsPool(config.DATABASE_URL, config.DB_POOL_MAX);
+  pool.on('error', (err) => logger.warn({ err }, 'items pool: idle connection error'));
+  const prisma = createPrisma(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)));
+  const rules = new AccessRules();
+  const access = await watchAccessRules(messaging, rules, logger);
+  const sessions = await watchRevokedSessions(messaging);
+  const relay = await startOutboxRelay({
+    connectionString: config.DATABASE_URL,
+    messaging,
+    destinations: { [ITEMS_STREAM]: { type: 'stream', subjects: ITEMS_SUBJECTS } },
+    logger,
+    pollMs: config.OUTBOX_POLL_INTERVAL,
+  });
+  const { app, health } = createApp({
+    pool,
+    prisma,
+    rules,
+    verifier: createTokenVerifier(keys),
+    isSessionRevoked: (s) => sessions.revoked.has(s),
+    logger,
+    limits: { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined },
+    healthProbes: {
+      messaging: async () => messaging.health(),
+      outbox: async () => relay.health(),
+    },
+  });
+  const listening = await listen(app, config.PORT, config.HOST);
+  logger.info({ url: listening.url }, 'items listening');
+  return {
+    name: 'items',
+    url: listening.url,
+    health,
+    async stop() {
+      await listening.close();
+      await relay.stop();
+      await Promise.allSettled([access.stop(), sessions.subscription.stop()]);
+      await Promise.allSettled([pool.end(), prisma.$disconnect()]);
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { Pool } from 'pg';
+import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
+import { createInProcessMessaging, type Messaging, type Subscription } from '@vellum/messaging';
+import { createTestDatabase, type TestDatabase } from '@vellum/testing';
+import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { AccessRules, createApp, createItemsPool, createPrisma } from '../src';
+import { watchAccessRules } from '../src/events/access-rules.watcher';
+
+export const MIGRATIONS = path.join(__dirname, '..', 'prisma', 'migrations');
+
+/** An ES256 key pair (kid) whose public half the app trusts; tokens signed here as auth would. */
+export function testKeys() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const kid = `k-${randomUUID().slice(0, 8)}`;
+  const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
+  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  const sign = (claims: Record<string, unknown>) => {
+    const now = Math.floor(Date.now() / 1000);
+    const input = `${b64({ alg: 'ES256', typ: 'JWT', kid })}.${b64({ iat: now, exp: now + 900, iss: 'vellum', app_access: true, admin_access: false, role: null, ...claims })}`;
+    const sig = createSign('SHA256').update(input).sign({ key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
+    return `${input}.${sig}`;
+  };
+  return { jwks: { keys: [jwk] }, sign, keySource: staticKeySource({ keys: [jwk] }) };
+}
+
+export interface Harness {
+  db: TestDatabase;
+  pool: Pool;
+  messaging: Messaging;
+  app: ReturnType<typeof createApp>['app'];
+  keys: ReturnType<typeof testKeys>;
+  admin: string;
+  tokenFor(role: string, user?: string): string;
+  /** Publish a role's access rules to the KV bucket and wait until the app has them. */
+  grant(key: string, permissions: RoleAccess['permissions']): Promise<void>;
+  rules: AccessRules;
+  outbox(): Promise<{ id: string; subject: string; payload: Record<string, unknown>; published_at: Date | null }[]>;
+  close(): Promise<void>;
+}
+
+export async function harness(): Promise<Harness> {
+  const db = await createTestDatabase({ migrationsDir: MIGRATIONS });
+  const pool = createItemsPool(db.url, 5);
+  const prisma = createPrisma(db.url, 2);
+  const messaging = createInProcessMessaging();
+  const rules = new AccessRules();
+  const sub: Subscription = await watchAccessRules(messaging, rules);
+  const keys = testKeys();
+  const { app } = createApp({ pool, prisma, rules, verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined } });
+  const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
+  return {
+    db,
+    pool,
+    messaging,
+    app,
+    keys,
+    rules,
+    admin: keys.sign({ id: randomUUID(), role: randomUUID(), admin_access: true }),
+    tokenFor: (role, user = randomUUID()) => keys.sign({ id: user, role }),
+    async grant(key, permissions) {
+      const updated_at = new Date().toISOString();
+      await kv.put(key, { role: key === 'public' ? null : key, admin: false, app: true, permissions, updated_at });
+      for (let i = 0; i < 100 && rules.forCaller({ user: null, role: key === 'public' ? null : key, admin: false, app: false })?.updated_at !== updated_at; i++) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+    },
+    async outbox() {
+      const r = await pool.query(`SELECT "id", "subject", "payload", "published_at" FROM "outbox" ORDER BY "seq"`);
+      return r.rows;
+    },
+    async close() {
+      await sub.stop();
+      await messaging.close();
+      await Promise.allSettled([pool.end(), prisma.$disconnect()]);
+      await db.drop();
+    },
+  };
+}
+
+export const articlesCollection = (name = 'articles') => ({
+  collection: name,
+  meta: { icon: 'article', note: 'kept as sent' },
+  schema: {},
+  fields: [
+    { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true }, meta: { hidden: true } },
+    { field: 'title', type: 'string', schema: { is_nullable: false, max_length: 80 } },
+    { field: 'body', type: 'text' },
+    { field: 'views', type: 'integer', schema: { default_value: 0 } },
+    { field: 'rating', type: 'float' },
+    { field: 'price', type: 'decimal', schema: { numeric_precision: 10, numeric_scale: 2 } },
+    { field: 'big', type: 'bigInteger' },
+    { field: 'published', type: 'boolean', schema: { default_value: false } },
+    { field: 'ref', type: 'uuid' },
+    { field: 'extra', type: 'json' },
+    { field: 'day', type: 'date' },
+    { field: 'local_time', type: 'dateTime' },
+    { field: 'at', type: 'timestamp' },
+  ],
+});
