@@ -1,0 +1,30 @@
+import { loadConfig, z, int, type Env } from '@vellum/config';
+
+const shape = {
+  PORT: int(0, { min: 0, max: 65535 }),
+  HOST: z.string().default('127.0.0.1'),
+  DATABASE_URL: z.string().min(1),
+  /** Internal base URL of the auth service (its JWKS at /auth/.well-known/jwks.json). */
+  AUTH_URL: z.string().url().default('http://127.0.0.1:8056'),
+  PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
+  LOG_LEVEL: z.string().default('info'),
+  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
+  /** -1 = no cap. */
+  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+  DB_POOL_MAX: int(10, { min: 1 }),
+  /** Item events in flight (and so the largest batch written in one transaction). */
+  REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
+  /** Lists from this offset on use an index-only deferred join. */
+  QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
+};
+
+export type RevisionsConfig = ReturnType<typeof loadConfig<typeof shape>>;
+
+export function loadRevisionsConfig(env: Env = process.env): RevisionsConfig {
+  return loadConfig(shape, env);
+}
+
+/** NATS_URL, read by main.ts only (the embedded topology passes its messaging in). */
+export function loadNatsUrl(env: Env = process.env): string {
+  return loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;
+}

@@ -1,0 +1,131 @@
+import type { Pool } from 'pg';
+import { errors } from '@vellum/errors';
+import type { Accountability } from '@vellum/http';
+import { parseQuery, planQuery, type Plan, type PlanOptions, type Query } from '@vellum/query';
+import { countFromCounters, type CountedEntity } from '../data/record-counts.repository';
+import type { AccessRules } from '../events/access-rules.store';
+import { revisionsSchema } from './query-schema';
+import { ACTIVITY_COLLECTION, visibilityOf, visibleCollections, type Visibility } from './visibility';
+
+export type Entity = CountedEntity;
+
+export interface ReaderLimits {
+  limitDefault: number;
+  /** -1 or undefined = no cap. */
+  limitMax?: number;
+  deferredJoinOffset?: number;
+}
+
+export interface ListResult {
+  data: Record<string, unknown>[];
+  meta?: Record<string, number | string | null>;
+}
+
+/** A filter that only restricts `collection` (`_eq` / `_in`), as the counters can answer it. */
+function collectionOnly(filter: Record<string, unknown> | null): string[] | undefined {
+  if (!filter) return undefined;
+  let f: unknown = filter;
+  while (f && typeof f === 'object' && !Array.isArray(f) && Object.keys(f).length === 1 && Array.isArray((f as { _and?: unknown })._and)) {
+    const and = (f as { _and: unknown[] })._and;
+    if (and.length !== 1) return undefined;
+    f = and[0];
+  }
+  if (!f || typeof f !== 'object' || Array.isArray(f)) return undefined;
+  const keys = Object.keys(f);
+  if (keys.length !== 1 || keys[0] !== 'collection') return undefined;
+  const ops = (f as { collection: Record<string, unknown> }).collection;
+  const opKeys = Object.keys(ops);
+  if (opKeys.length !== 1) return undefined;
+  const plain = (v: unknown): v is string => typeof v === 'string' && v !== '' && !v.startsWith('$') && !['null', 'true', 'false'].includes(v);
+  if (opKeys[0] === '_eq' && plain(ops._eq)) return [ops._eq];
+  if (opKeys[0] === '_in') {
+    const list = typeof ops._in === 'string' ? ops._in.split(',') : ops._in;
+    if (Array.isArray(list) && list.length > 0 && list.every(plain)) return list;
+  }
+  return undefined;
+}
+
+/** Reads revisions and activity with the query language, the caller's permissions pushed into SQL. */
+export class RecordsReader {
+  constructor(
+    private readonly pool: Pool,
+    private readonly rules: AccessRules,
+    private readonly limits: ReaderLimits,
+    private readonly now: () => Date = () => new Date(),
+  ) {}
+
+  visibility(acc: Accountability | undefined): Visibility {
+    return visibilityOf(acc, this.rules);
+  }
+
+  private guard(entity: Entity, vis: Visibility): void {
+    if (entity === 'activity' && !vis.all && !Object.hasOwn(vis.fields, ACTIVITY_COLLECTION)) throw errors.forbidden();
+  }
+
+  private options(entity: Entity, vis: Visibility, acc: Accountability | undefined): PlanOptions {
+    const opts: PlanOptions = {
+      now: this.now(),
+      user: acc?.user ?? null,
+      role: acc?.role ?? null,
+      deferredJoinOffset: this.limits.deferredJoinOffset,
+    };
+    if (vis.all) return opts;
+    const collections = Object.keys(vis.fields);
+    let fieldsParam: string | undefined;
+    opts.rowFilter = (table, alias, params) =>
+      table.name === 'revisions' ? `${alias}."collection" = ANY(${params.add(collections, 'text[]')})` : null;
+    opts.project = ({ table, field, expr, alias, params }) => {
+      if (table.name !== 'revisions' || (field !== 'data' && field !== 'delta')) return expr;
+      fieldsParam ??= JSON.stringify(vis.fields);
+      return `vellum_pick(${expr}, ${params.add(fieldsParam, 'jsonb')} -> ${alias}."collection")`;
+    };
+    return opts;
+  }
+
+  parse(raw: unknown): Query {
+    const max = this.limits.limitMax;
+    return parseQuery(raw, { limitDefault: this.limits.limitDefault, limitMax: max !== undefined && max >= 0 ? max : undefined });
+  }
+
+  plan(entity: Entity, acc: Accountability | undefined, query: Query): { plan: Plan; vis: Visibility } {
+    const vis = this.visibility(acc);
+    this.guard(entity, vis);
+    return { plan: planQuery(revisionsSchema, entity, query, this.options(entity, vis, acc)), vis };
+  }
+
+  /** The list (or aggregate) with the requested meta. `withCursor`: add `meta.next_cursor` (keyset pagination). */
+  async list(entity: Entity, acc: Accountability | undefined, query: Query, withCursor = false): Promise<ListResult> {
+    const { plan, vis } = this.plan(entity, acc, query);
+    const visible = entity === 'revisions' ? visibleCollections(vis) : '*';
+    const rowsP =
+      query.limit === 0 && plan.kind === 'list' ? Promise.resolve([]) : this.pool.query(plan.list()).then((r) => r.rows);
+    const meta: Record<string, number | string | null> = {};
+    const counts: Promise<void>[] = [];
+    if (query.meta.includes('total_count'))
+      counts.push(countFromCounters(this.pool, entity, visible).then((n) => void (meta.total_count = n)));
+    if (query.meta.includes('filter_count')) {
+      const only = entity === 'revisions' && !query.search ? collectionOnly(query.filter) : undefined;
+      if (!query.filter && !query.search) {
+        counts.push(countFromCounters(this.pool, entity, visible).then((n) => void (meta.filter_count = n)));
+      } else if (only) {
+        const cols = visible === '*' ? only : only.filter((c) => visible.includes(c));
+        counts.push(countFromCounters(this.pool, entity, cols).then((n) => void (meta.filter_count = n)));
+      } else {
+        counts.push(this.pool.query<{ n: number }>(plan.count('filter')).then((r) => void (meta.filter_count = Number(r.rows[0]?.n ?? 0))));
+      }
+    }
+    const [rows] = await Promise.all([rowsP, ...counts]);
+    const data = plan.shape(rows);
+    if (withCursor) meta.next_cursor = plan.nextCursor(rows);
+    return Object.keys(meta).length || query.meta.length ? { data, meta } : { data };
+  }
+
+  /** One record by id; 403 when it does not exist, is not readable, or the id is not an integer. */
+  async one(entity: Entity, acc: Accountability | undefined, id: string, query: Query): Promise<Record<string, unknown>> {
+    if (!/^\d{1,18}$/.test(id)) throw errors.forbidden();
+    const { plan } = this.plan(entity, acc, { ...query, aggregate: null, groupBy: [] });
+    const { rows } = await this.pool.query(plan.one(id));
+    if (rows.length === 0) throw errors.forbidden();
+    return plan.shape(rows)[0]!;
+  }
+}

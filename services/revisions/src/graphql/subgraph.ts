@@ -1,0 +1,162 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Request, Response } from 'express';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { formatGraphQLError } from '@vellum/errors';
+import { GraphQLScalarType, Kind, parse, type GraphQLResolveInfo, type SelectionSetNode, type ValueNode } from 'graphql';
+import type { RecordsReader } from '../domain/records-reader';
+
+export const REVISIONS_SDL = readFileSync(path.join(__dirname, 'schema.graphql'), 'utf8');
+
+interface GqlContext {
+  req: Request;
+  res: Response;
+}
+type Args = Record<string, unknown>;
+
+const literal = (node: ValueNode, variables?: Record<string, unknown> | null): unknown => {
+  switch (node.kind) {
+    case Kind.STRING:
+    case Kind.ENUM:
+      return node.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(node.value);
+    case Kind.BOOLEAN:
+      return node.value;
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return node.values.map((v) => literal(v, variables));
+    case Kind.OBJECT:
+      return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value, variables)]));
+    case Kind.VARIABLE:
+      return variables?.[node.name.value];
+  }
+};
+
+const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  serialize: (v) => v,
+  parseValue: (v) => v,
+  parseLiteral: (node, variables) => literal(node, variables),
+});
+const StringOrFloat = new GraphQLScalarType({
+  name: 'GraphQLStringOrFloat',
+  serialize: (v) => v,
+  parseValue: (v) => {
+    if (typeof v === 'string' || typeof v === 'number') return v;
+    throw new TypeError('GraphQLStringOrFloat must be a string or a number');
+  },
+  parseLiteral: (node) => {
+    if (node.kind === Kind.STRING) return node.value;
+    if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
+    throw new TypeError('GraphQLStringOrFloat must be a string or a number');
+  },
+});
+
+const RELATIONS: Record<string, Record<string, string>> = {
+  vellum_revisions: { activity: 'vellum_activity', parent: 'vellum_revisions' },
+  vellum_activity: {},
+};
+
+/** The selection set → query-language field paths (`activity { user { id } }` → `activity.user`). */
+function fieldPaths(set: SelectionSetNode | undefined, type: string, info: GraphQLResolveInfo, prefix = '', out = new Set<string>()): Set<string> {
+  for (const sel of set?.selections ?? []) {
+    if (sel.kind === Kind.INLINE_FRAGMENT) fieldPaths(sel.selectionSet, type, info, prefix, out);
+    else if (sel.kind === Kind.FRAGMENT_SPREAD) fieldPaths(info.fragments[sel.name.value]?.selectionSet, type, info, prefix, out);
+    else {
+      const name = sel.name.value;
+      if (name.startsWith('__')) continue;
+      const rel = RELATIONS[type]?.[name];
+      if (rel && sel.selectionSet) {
+        const before = out.size;
+        fieldPaths(sel.selectionSet, rel, info, `${prefix}${name}.`, out);
+        if (out.size === before) out.add(`${prefix}${name}.id`);
+      } else out.add(`${prefix}${name}`);
+    }
+  }
+  return out;
+}
+
+function selected(info: GraphQLResolveInfo): Map<string, SelectionSetNode | undefined> {
+  const out = new Map<string, SelectionSetNode | undefined>();
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const sel of set?.selections ?? []) {
+      if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else if (sel.kind === Kind.FRAGMENT_SPREAD) walk(info.fragments[sel.name.value]?.selectionSet);
+      else out.set(sel.name.value, sel.selectionSet);
+    }
+  };
+  for (const node of info.fieldNodes) walk(node.selectionSet);
+  return out;
+}
+
+const listArgs = (args: Args) => ({
+  filter: args.filter ?? undefined,
+  sort: args.sort ?? undefined,
+  limit: args.limit ?? undefined,
+  offset: args.offset ?? undefined,
+  page: args.page ?? undefined,
+  search: args.search ?? undefined,
+});
+
+export function createSubgraph(reader: RecordsReader) {
+  const resolvers = {
+    JSON: JSONScalar,
+    GraphQLStringOrFloat: StringOrFloat,
+    Query: {
+      revisions: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
+        const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];
+        const q = reader.parse({ ...listArgs(args), fields: fields.length ? fields : ['id'] });
+        return (await reader.list('revisions', req.accountability, q)).data;
+      },
+      revisions_by_id: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
+        const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];
+        return reader.one('revisions', req.accountability, String(args.id), reader.parse({ fields: fields.length ? fields : ['id'] }));
+      },
+      revisions_aggregated: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
+        const sel = selected(info);
+        const aggregate: Record<string, string[]> = {};
+        if (sel.has('countAll')) aggregate.count = ['*'];
+        for (const fn of ['count', 'countDistinct', 'avg', 'sum', 'min', 'max']) {
+          const set = sel.get(fn);
+          if (!set) continue;
+          const names = set.selections.flatMap((s) => (s.kind === Kind.FIELD && !s.name.value.startsWith('__') ? [s.name.value] : []));
+          if (names.length) aggregate[fn] = [...(aggregate[fn] ?? []), ...names];
+        }
+        const groupBy = (args.groupBy as string[] | null | undefined) ?? [];
+        const q = reader.parse({
+          ...listArgs(args),
+          groupBy,
+          aggregate: Object.keys(aggregate).length ? aggregate : groupBy.length ? undefined : { count: ['*'] },
+        });
+        const { data } = await reader.list('revisions', req.accountability, q);
+        return data.map((row) => {
+          const count = row.count as number | Record<string, number> | undefined;
+          return {
+            ...row,
+            group: Object.fromEntries(groupBy.map((g) => [g, row[g]])),
+            countAll: typeof count === 'number' ? count : count?.['*'],
+            count: typeof count === 'number' ? null : count,
+          };
+        });
+      },
+    },
+    vellum_activity: {
+      user: (a: { user?: string | null }) => (a.user ? { id: a.user } : null),
+    },
+  };
+  const server = new ApolloServer<GqlContext>({
+    schema: buildSubgraphSchema({ typeDefs: parse(REVISIONS_SDL), resolvers: resolvers as never }),
+    formatError: formatGraphQLError,
+    introspection: true,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
+  });
+  server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
+  const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
+  return { server, middleware };
+}

@@ -1,0 +1,76 @@
+import path from 'node:path';
+import { migrate } from '@vellum/db';
+import { listen, type RunningService, runHealthChecks } from '@vellum/http';
+import type { Logger } from '@vellum/logger';
+import type { Messaging } from '@vellum/messaging';
+import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
+import { createApp } from './app';
+import type { RevisionsConfig } from './config';
+import { EventWriter } from './data/event.writer';
+import { createPool } from './data/pool';
+import { watchAccessRules } from './events/access-rules.store';
+import { startItemEventsConsumer } from './events/item-events.consumer';
+import { watchRevokedSessions } from './events/revoked-sessions.store';
+
+export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
+
+export interface StartRevisionsDeps {
+  logger: Logger;
+  messaging: Messaging;
+  /** Default: the auth service's JWKS at AUTH_URL. */
+  keySource?: KeySource;
+}
+
+/** Migrate, connect, watch access rules, start the item-event consumer and listen. */
+export async function startRevisions(config: RevisionsConfig, deps: StartRevisionsDeps): Promise<RunningService> {
+  const { logger, messaging } = deps;
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  const pool = createPool(config.DATABASE_URL, config.DB_POOL_MAX);
+  pool.on('error', (err) => logger.error({ err }, 'idle database client failed'));
+  const rules = await watchAccessRules(messaging, logger);
+  const sessions = await watchRevokedSessions(messaging);
+  const consumer = await startItemEventsConsumer({
+    messaging,
+    writer: new EventWriter(pool),
+    logger,
+    concurrency: config.REVISIONS_CONSUMER_CONCURRENCY,
+  });
+  const keySource = deps.keySource ?? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` });
+  const built = createApp({
+    pool,
+    rules,
+    verifier: createTokenVerifier(keySource),
+    logger,
+    config,
+    isSessionRevoked: sessions.isRevoked,
+    probes: {
+      messaging: async () => {
+        const h = await messaging.health();
+        return h.status === 'ok' ? 'ok' : { status: 'error', reason: h.reason };
+      },
+    },
+  });
+  const listening = await listen(built.app, config.PORT, config.HOST);
+  logger.info({ url: listening.url }, 'revisions service listening');
+  const probes = {
+    database: async () => {
+      await pool.query('SELECT 1');
+      return 'ok' as const;
+    },
+  };
+  let stopped: Promise<void> | undefined;
+  return {
+    name: 'revisions',
+    url: listening.url,
+    health: () => runHealthChecks(probes),
+    stop: () =>
+      (stopped ??= (async () => {
+        await listening.close();
+        await consumer.stop();
+        await rules.stop();
+        await sessions.stop();
+        await built.close();
+        await pool.end();
+      })()),
+  };
+}

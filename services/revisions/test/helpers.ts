@@ -1,0 +1,109 @@
+import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
+import type { Pool } from 'pg';
+import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
+import { createLogger } from '@vellum/logger';
+import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
+import { createTestDatabase, type TestDatabase } from '@vellum/testing';
+import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { createApp, type RevisionsApp } from '../src/app';
+import type { RevisionsConfig } from '../src/config';
+import { EventWriter, type RecordableEvent } from '../src/data/event.writer';
+import { createPool } from '../src/data/pool';
+import { watchAccessRules } from '../src/events/access-rules.store';
+import { MIGRATIONS_DIR } from '../src/start';
+
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+export const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'test-key', alg: 'ES256', use: 'sig' }] };
+
+/** An ES256 access token as auth mints them (contract §3 claims). */
+export function signToken(claims: { id: string; role: string | null; admin_access?: boolean; app_access?: boolean; exp?: number }): string {
+  const now = Math.floor(Date.now() / 1000);
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'test-key' })}.${b64({
+    admin_access: false,
+    app_access: true,
+    iat: now,
+    exp: now + 900,
+    iss: 'vellum',
+    ...claims,
+  })}`;
+  const sig = cryptoSign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${data}.${sig.toString('base64url')}`;
+}
+
+export const logger = createLogger({ name: 'revisions-test', level: 'silent' });
+
+export const access = (role: string | null, permissions: RoleAccess['permissions'], admin = false): RoleAccess => ({
+  role,
+  admin,
+  app: true,
+  permissions,
+  updated_at: '2026-01-01T00:00:00.000Z',
+});
+
+export interface Harness {
+  db: TestDatabase;
+  pool: Pool;
+  messaging: Messaging;
+  writer: EventWriter;
+  app: RevisionsApp;
+  setRules(key: string, value: RoleAccess | undefined): Promise<void>;
+  /** Another app over the same database with other limits. */
+  appWith(config: Partial<AppConfig>): RevisionsApp;
+  close(): Promise<void>;
+}
+type AppConfig = Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'>;
+
+export async function createHarness(now?: () => Date): Promise<Harness> {
+  const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
+  const pool = createPool(db.url, 8);
+  const messaging = createInProcessMessaging();
+  const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
+  const rules = await watchAccessRules(messaging);
+  const verifier = createTokenVerifier(staticKeySource(jwks));
+  const apps: RevisionsApp[] = [];
+  const appWith = (config: Partial<AppConfig>) => {
+    const a = createApp({
+      pool,
+      rules,
+      verifier,
+      logger,
+      now,
+      config: { QUERY_LIMIT_DEFAULT: 100, QUERY_LIMIT_MAX: -1, QUERY_DEFERRED_JOIN_OFFSET: 1000, ...config },
+    });
+    apps.push(a);
+    return a;
+  };
+  return {
+    db,
+    pool,
+    messaging,
+    writer: new EventWriter(pool),
+    app: appWith({}),
+    appWith,
+    setRules: async (key, value) => (value ? kv.put(key, value) : kv.delete(key)),
+    close: async () => {
+      for (const a of apps) await a.close();
+      await rules.stop();
+      await messaging.close();
+      await pool.end();
+      await db.drop();
+    },
+  };
+}
+
+let seq = 0;
+/** An item-change event with defaults. */
+export function itemEvent(p: Partial<Extract<RecordableEvent, { kind: 'item' }>> & { collection: string; item: string; at: string }): RecordableEvent {
+  const { at, ...rest } = p;
+  return {
+    kind: 'item',
+    v: 1,
+    id: `e-${++seq}-${Math.random().toString(36).slice(2, 8)}`,
+    action: 'update',
+    data: {},
+    actor: { user: null },
+    timestamp: at,
+    ...rest,
+  } as RecordableEvent;
+}
