@@ -6,7 +6,7 @@ import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellu
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { proxyTo } from './proxy/proxy.handler';
-import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
+import { SERVICE_ROUTES, serviceFor, type ServiceName } from './proxy/service-routes';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayHealth } from './health/gateway-health';
 import { createFederation, type Federation } from './graphql/federation';
@@ -123,10 +123,17 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       logger.warn({ service, reason, replica }, 'upstream call failed');
     },
   };
-  for (const { prefix, service } of SERVICE_ROUTES) {
-    const handlers: RequestHandler[] = prefix === '/auth' ? [] : [checkToken];
-    app.use(prefix, ...handlers, proxyTo(pools[service], proxyOpts));
-  }
+  // One dispatcher for every proxied prefix (cheaper than a router layer per prefix). /auth/* is not
+  // pre-checked: see token-check.middleware.ts for why.
+  const proxies = Object.fromEntries(SERVICE_ROUTES.map(({ service }) => [service, proxyTo(pools[service], proxyOpts)])) as Record<ServiceName, RequestHandler>;
+  app.use((req, res, next) => {
+    const service = serviceFor(req.path);
+    if (!service) return next();
+    const proxy = proxies[service];
+    if (service === 'auth' && (req.path === '/auth' || req.path.startsWith('/auth/'))) return proxy(req, res, next);
+    const checked = checkToken(req, res, (err?: unknown) => (err ? next(err) : proxy(req, res, next))) as unknown;
+    if (checked instanceof Promise) checked.catch(next);
+  });
 
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: config.PUBLIC_URL }));
   app.get('/server/specs/oas', (_req, res) => {

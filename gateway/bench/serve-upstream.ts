@@ -1,0 +1,14 @@
+// A stand-in revisions service for the overhead benchmark: GET /revisions → a 20-row JSON list.
+import express from 'express';
+import { listen } from '@vellum/http';
+
+const rows = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, activity: i + 100, collection: 'articles', item: String(i), data: { title: `t${i}` }, delta: null, parent: null, version: null }));
+const app = express();
+app.disable('x-powered-by');
+app.get('/revisions', (_req, res) => {
+  res.json({ data: rows });
+});
+app.get('/server/health', (_req, res) => {
+  res.json({ status: 'ok', checks: {} });
+});
+void listen(app, 0).then((l) => console.log(`listening ${l.url}`));
