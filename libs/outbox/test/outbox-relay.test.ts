@@ -129,8 +129,8 @@ describe('outbox relay', () => {
         };
       },
     };
-    await start(flaky, { backoffMs: [20, 40] });
-    await start(flaky, { backoffMs: [20, 40] });
+    const r1 = await start(flaky, { backoffMs: [20, 40] });
+    const r2 = await start(flaky, { backoffMs: [20, 40] });
     await pg.query('BEGIN');
     await enqueueOutbox(pg, Array.from({ length: 50 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } })));
     await pg.query('COMMIT');
@@ -143,6 +143,7 @@ describe('outbox relay', () => {
     await until(() => got.length === 50);
     expect(new Set(published).size).toBe(50);
     expect(published).toHaveLength(50);
+    await Promise.all([r1.idle(), r2.idle()]); // the batch commits published_at after its publishes
     expect((await pg.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n).toBe(0);
     await real.close();
   });

@@ -3,8 +3,10 @@ import { ADMIN, harness, type Harness } from './helpers';
 
 // 50 trials each, interleaved so drift hits both sides alike. The stall time is shortened from 500 ms to keep
 // the test fast; the work behind it is unchanged (an unknown e-mail still runs a full argon2id verify).
+jest.setTimeout(120_000);
+
 const TRIALS = 50;
-const STALL = 80;
+const STALL = 120;
 
 let h: Harness;
 beforeAll(async () => {
