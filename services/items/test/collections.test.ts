@@ -39,6 +39,8 @@ describe('collections', () => {
       ['at', 'timestamp with time zone'],
     ]);
     expect(cols.rows[0].is_identity).toBe('YES');
+    const idx = await h.pool.query(`SELECT indexname FROM pg_indexes WHERE schemaname = 'content' AND tablename = 'articles' ORDER BY indexname`);
+    expect(idx.rows.map((i) => i.indexname)).toEqual(['articles_pkey', 'articles_views_idx']);
     expect(cols.rows[1].is_nullable).toBe('NO');
 
     const one = await request(h.app).get('/collections/articles').set(bearer(h.admin));

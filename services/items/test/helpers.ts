@@ -87,7 +87,7 @@ export const articlesCollection = (name = 'articles') => ({
     { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true }, meta: { hidden: true } },
     { field: 'title', type: 'string', schema: { is_nullable: false, max_length: 80 } },
     { field: 'body', type: 'text' },
-    { field: 'views', type: 'integer', schema: { default_value: 0 } },
+    { field: 'views', type: 'integer', schema: { default_value: 0, is_indexed: true } },
     { field: 'rating', type: 'float' },
     { field: 'price', type: 'decimal', schema: { numeric_precision: 10, numeric_scale: 2 } },
     { field: 'big', type: 'bigInteger' },

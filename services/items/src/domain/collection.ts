@@ -21,6 +21,7 @@ export interface FieldSchema {
   has_auto_increment?: boolean;
   is_nullable?: boolean;
   is_unique?: boolean;
+  is_indexed?: boolean;
   max_length?: number | null;
   numeric_precision?: number | null;
   numeric_scale?: number | null;

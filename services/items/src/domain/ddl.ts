@@ -53,9 +53,13 @@ function columnSql(def: CollectionDef, f: FieldDef): string {
   return parts.join(' ');
 }
 
-/** The DDL that creates a collection's table. */
-export function createTableSql(def: CollectionDef): string {
-  return `CREATE TABLE ${tableName(def.collection)} (\n  ${def.fields.map((f) => columnSql(def, f)).join(',\n  ')}\n)`;
+/** The DDL that creates a collection's table, then a btree index per `schema.is_indexed` field (one statement each). */
+export function createTableSql(def: CollectionDef): string[] {
+  const table = `CREATE TABLE ${tableName(def.collection)} (\n  ${def.fields.map((f) => columnSql(def, f)).join(',\n  ')}\n)`;
+  const indexes = def.fields
+    .filter((f) => f.field !== def.primaryKey && f.schema.is_indexed === true && !f.schema.is_unique)
+    .map((f) => `CREATE INDEX ${escapeIdentifier(`${def.collection}_${f.field}_idx`.slice(0, 63))} ON ${tableName(def.collection)} (${escapeIdentifier(f.field)})`);
+  return [table, ...indexes];
 }
 
 export const dropTableSql = (collection: string) => `DROP TABLE IF EXISTS ${tableName(collection)}`;

@@ -33,7 +33,7 @@ export function parseCollection(body: unknown): CollectionDef {
     if (raw.schema !== undefined && raw.schema !== null && !isObject(raw.schema)) throw errors.invalidPayload(`field "${name}": "schema" must be an object`);
     if (raw.meta !== undefined && raw.meta !== null && !isObject(raw.meta)) throw errors.invalidPayload(`field "${name}": "meta" must be an object`);
     const schema: FieldSchema = { ...((raw.schema as Record<string, unknown> | undefined) ?? {}) };
-    for (const flag of ['is_primary_key', 'has_auto_increment', 'is_nullable', 'is_unique'] as const) {
+    for (const flag of ['is_primary_key', 'has_auto_increment', 'is_nullable', 'is_unique', 'is_indexed'] as const) {
       if (schema[flag] !== undefined && schema[flag] !== null && typeof schema[flag] !== 'boolean') {
         throw errors.invalidPayload(`field "${name}": schema.${flag} must be a boolean`);
       }
