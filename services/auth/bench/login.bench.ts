@@ -59,11 +59,12 @@ async function serve(stall: string) {
       await server.close(15_000);
       await built.close();
       await db.$disconnect();
-      await dropDatabase(admin, name);
+      dropLater.push(name);
     },
   };
 }
 
+const dropLater: string[] = [];
 const body = JSON.stringify({ email: 'bench@vellum.local', password: 'bench-password-1' });
 const run = (url: string, opts: Partial<autocannon.Options>) =>
   autocannon({
@@ -102,6 +103,9 @@ async function main() {
     `overload ${offered} req/s offered (stall ${stall} ms): ${(ok / seconds).toFixed(1)} ok/s, shed ${shed} (503), ` +
       `p50 ${over.latency.p50} ms, p99 ${over.latency.p99} ms, max ${over.latency.max} ms, errors ${over.errors}, timeouts ${over.timeouts}`,
   );
+  await new Promise((r) => setTimeout(r, 500));
+  for (const name of dropLater) await dropDatabase(admin, name).catch(() => undefined);
+  process.exit(0);
 }
 
 main().catch((e) => {
