@@ -1,0 +1,81 @@
+import { loadConfig, z, duration, bool, int, list, parseDuration, ConfigError, type Env } from '@vellum/config';
+
+const shape = {
+  PORT: int(0, { min: 0, max: 65535 }),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.string().default('info'),
+  /** Shown in the mails ("Reset your password for <PROJECT_NAME>"). */
+  PROJECT_NAME: z.string().default('Vellum'),
+
+  EMAIL_FROM: z.string().min(3).default('no-reply@example.com'),
+  /** Default: smtp when EMAIL_SMTP_HOST is set, else file. */
+  EMAIL_TRANSPORT: z.enum(['smtp', 'file']).optional(),
+  EMAIL_SMTP_HOST: z.string().optional(),
+  /** Default: 465 when EMAIL_SMTP_SECURE, else 587 (nodemailer's choice). */
+  EMAIL_SMTP_PORT: int(undefined, { min: 1, max: 65535 }).optional(),
+  EMAIL_SMTP_USER: z.string().optional(),
+  /** EMAIL_SMTP_PASSWORD_FILE works too. */
+  EMAIL_SMTP_PASSWORD: z.string().optional(),
+  /** TLS from the first byte (port 465). */
+  EMAIL_SMTP_SECURE: bool(false),
+  /** Never upgrade with STARTTLS (local relays, test sinks). */
+  EMAIL_SMTP_IGNORE_TLS: bool(false),
+  /** Reuse connections (nodemailer's pool). */
+  EMAIL_SMTP_POOL: bool(true),
+  EMAIL_SMTP_MAX_CONNECTIONS: int(5, { min: 1 }),
+  /** Connection, greeting and socket-inactivity timeout of one SMTP conversation. */
+  EMAIL_SMTP_TIMEOUT: duration('20s'),
+  /** One send as a whole; longer → aborted and retried as a temporary failure. Keep it below EMAIL_ACK_WAIT. */
+  EMAIL_SEND_TIMEOUT: duration('30s'),
+  /** File transport: each message as `<job id>.eml` here. */
+  EMAIL_FILE_DIR: z.string().default('./data/mail'),
+  /** A directory whose `<template>.subject.txt|.html|.txt` files replace the built-in ones (file by file). */
+  EMAIL_TEMPLATES_PATH: z.string().optional(),
+
+  /** Deliveries of one job before it is dead-lettered (temporary failures). */
+  EMAIL_MAX_ATTEMPTS: int(8, { min: 1 }),
+  /** Delays between attempts ("1s,5s,30s,2m,5m": exponential; the last one repeats). */
+  EMAIL_RETRY_BACKOFF: list(['1s', '5s', '30s', '2m', '5m']),
+  /** Unacknowledged this long → the job is redelivered (the mailer holding it died). */
+  EMAIL_ACK_WAIT: duration('60s'),
+  /** Jobs in flight per replica. */
+  EMAIL_CONCURRENCY: int(4, { min: 1, max: 100 }),
+};
+
+type Raw = ReturnType<typeof loadConfig<typeof shape>>;
+
+export type MailerConfig = Omit<Raw, 'EMAIL_TRANSPORT' | 'EMAIL_RETRY_BACKOFF'> & {
+  EMAIL_TRANSPORT: 'smtp' | 'file';
+  /** Milliseconds. */
+  EMAIL_RETRY_BACKOFF: number[];
+};
+
+/** Fails fast with every problem named. */
+export function loadMailerConfig(env: Env = process.env): MailerConfig {
+  const c = loadConfig(shape, env);
+  const problems: string[] = [];
+  const backoff = c.EMAIL_RETRY_BACKOFF.map((s) => {
+    const ms = parseDuration(s);
+    if (ms === undefined) problems.push(`EMAIL_RETRY_BACKOFF: "${s}" is not a duration (e.g. 500, 30s, 15m)`);
+    return ms ?? 0;
+  });
+  if (backoff.length === 0) problems.push('EMAIL_RETRY_BACKOFF: needs at least one delay');
+  const transport = c.EMAIL_TRANSPORT ?? (c.EMAIL_SMTP_HOST ? 'smtp' : 'file');
+  if (transport === 'smtp' && !c.EMAIL_SMTP_HOST) problems.push('EMAIL_SMTP_HOST: is required when EMAIL_TRANSPORT=smtp');
+  if (c.EMAIL_SMTP_PASSWORD && !c.EMAIL_SMTP_USER) problems.push('EMAIL_SMTP_USER: is required with EMAIL_SMTP_PASSWORD');
+  if (problems.length) throw new ConfigError(problems);
+  return { ...c, EMAIL_TRANSPORT: transport, EMAIL_RETRY_BACKOFF: backoff };
+}
+
+/** NATS settings, read by main.ts only (the embedded topology hands in its in-process messaging instead). */
+export function loadNatsSettings(env: Env = process.env): { servers: string; prefix: string } {
+  const c = loadConfig(
+    {
+      NATS_URL: z.string().default('nats://127.0.0.1:4222'),
+      /** Prepended to stream/bucket names and subjects (several installations on one NATS account). */
+      NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
+    },
+    env,
+  );
+  return { servers: c.NATS_URL, prefix: c.NATS_PREFIX };
+}
