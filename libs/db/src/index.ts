@@ -1,1 +1,12 @@
-export {};
+export {
+  migrate,
+  MigrationChecksumError,
+  MigrationFailedError,
+  readMigrations,
+  migrationChecksum,
+  MIGRATION_LOCK_KEY,
+} from './migrate';
+export type { MigrateOptions, MigrationFile } from './migrate';
+export { ensureDatabases, databaseUrl, databaseName, dropDatabase, withClient } from './databases';
+export { startEmbeddedPostgres, stopOrphanedPostgres, EmbeddedPostgresBusyError } from './embedded-postgres';
+export type { EmbeddedPostgresOptions, EmbeddedPostgresHandle } from './embedded-postgres';

@@ -1,1 +1,5 @@
-export {};
+export { createTestDatabase } from './test-database';
+export type { TestDatabase } from './test-database';
+export { fixedClock } from './clock';
+export type { Clock, FixedClock } from './clock';
+export { testNatsUrl, freePort, uniqueId } from './env';

@@ -1,0 +1,32 @@
+import net from 'node:net';
+import { freePort, testNatsUrl, uniqueId } from '../src';
+
+test('testNatsUrl prefers NATS_URL, then TEST_NATS_URL', () => {
+  const saved = { NATS_URL: process.env.NATS_URL, TEST_NATS_URL: process.env.TEST_NATS_URL };
+  try {
+    process.env.NATS_URL = 'nats://a:4222';
+    process.env.TEST_NATS_URL = 'nats://b:4222';
+    expect(testNatsUrl()).toBe('nats://a:4222');
+    delete process.env.NATS_URL;
+    expect(testNatsUrl()).toBe('nats://b:4222');
+    delete process.env.TEST_NATS_URL;
+    expect(testNatsUrl()).toBeUndefined();
+  } finally {
+    for (const [k, v] of Object.entries(saved))
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+  }
+});
+
+test('freePort returns a port that can be listened on', async () => {
+  const port = await freePort();
+  const srv = net.createServer();
+  await new Promise<void>((resolve, reject) => srv.once('error', reject).listen(port, '127.0.0.1', resolve));
+  await new Promise((r) => srv.close(r));
+});
+
+test('uniqueId is unique and prefixed', () => {
+  const ids = new Set(Array.from({ length: 1000 }, () => uniqueId('user')));
+  expect(ids.size).toBe(1000);
+  expect([...ids][0]).toMatch(/^user_[0-9a-z]+$/);
+});
