@@ -1,22 +1,40 @@
-// `npm test`: generate Prisma clients (offline), type-check every package, then run every Jest project once.
-// Extra arguments go to Jest (`npm test -- libs/messaging`).
+// `npm test`: generate Prisma clients (offline), type-check every package, then run every Jest project once
+// and print one plain summary line. Extra arguments go to Jest (`npm test -- services/auth`).
 import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 
 const env = {
   ...process.env,
   TURBO_TELEMETRY_DISABLED: '1',
   CHECKPOINT_DISABLE: '1',
   PRISMA_SCHEMA_ENGINE_BINARY: '/bin/false',
+  PRISMA_HIDE_UPDATE_MESSAGE: '1',
   APOLLO_TELEMETRY_DISABLED: 'true',
 };
 const run = (cmd, args) => {
   console.log(`\n$ ${cmd} ${args.join(' ')}`);
   const r = spawnSync(cmd, args, { stdio: 'inherit', env });
-  if (r.status !== 0) {
-    console.error(`\n✗ ${cmd} ${args.join(' ')} failed (exit ${r.status ?? r.signal})`);
-    process.exit(r.status ?? 1);
-  }
+  return r.status ?? 1;
 };
+const fail = (what, code) => {
+  console.error(`\n✗ ${what} failed (exit ${code})`);
+  process.exit(code || 1);
+};
+
 const args = process.argv.slice(2);
-if (!process.env.SKIP_TYPECHECK) run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']);
-run('npx', ['jest', '--ci', ...args]);
+let code = run('npx', ['turbo', 'run', 'generate', '--output-logs=errors-only']);
+if (code !== 0) fail('prisma generate', code);
+if (!process.env.SKIP_TYPECHECK) {
+  code = run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']);
+  if (code !== 0) fail('typecheck', code);
+}
+mkdirSync('.cache', { recursive: true });
+const out = '.cache/jest-results.json';
+rmSync(out, { force: true });
+code = run('npx', ['jest', '--ci', '--json', `--outputFile=${out}`, ...args]);
+if (existsSync(out)) {
+  const r = JSON.parse(readFileSync(out, 'utf8'));
+  console.log(`\njest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  if (r.numTotalTests === 0) fail('jest ran no test', 1);
+}
+if (code !== 0) fail('jest', code);
