@@ -14,7 +14,9 @@ module.exports = function preset(dir) {
         '@swc/jest',
         {
           jsc: { parser: { syntax: 'typescript' }, target: 'es2022', keepClassNames: true },
-          module: { type: 'commonjs', ignoreDynamic: true },
+          // dynamic import() compiled to require(): Prisma's generated client loads its query compiler with import(),
+          // which Jest's module registry cannot run without --experimental-vm-modules.
+          module: { type: 'commonjs', ignoreDynamic: false },
         },
       ],
     },

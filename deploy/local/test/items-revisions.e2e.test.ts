@@ -1,0 +1,107 @@
+import request from 'supertest';
+import { startTestPlatform, eventually, type TestPlatform } from './platform-harness';
+
+// Issue 4's "done when", through the gateway of the composed platform: every item write has its revision,
+// and a role that cannot read the collection sees none of them (meta agrees).
+describe('items → revisions, end to end through the gateway', () => {
+  let p: TestPlatform;
+  let admin: string;
+  beforeAll(async () => {
+    p = await startTestPlatform();
+    admin = (await p.login()).access_token;
+  });
+  afterAll(() => p?.close());
+
+  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+
+  it('records 6 revisions for 3 creates, 2 updates and 1 delete, in order, hidden from a role without access', async () => {
+    const api = request(p.url);
+    expect(
+      (
+        await api
+          .post('/collections')
+          .set(as(admin))
+          .send({
+            collection: 'articles',
+            fields: [
+              { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+              { field: 'title', type: 'string' },
+              { field: 'body', type: 'text' },
+            ],
+          })
+      ).status,
+    ).toBe(200);
+    const ids: number[] = [];
+    for (const title of ['one', 'two', 'three']) {
+      const r = await api.post('/items/articles').set(as(admin)).send({ title, body: `${title} body` });
+      expect(r.status).toBe(200);
+      ids.push(r.body.data.id);
+    }
+    await api.patch(`/items/articles/${ids[0]}`).set(as(admin)).send({ title: 'one v2' }).expect(200);
+    await api.patch(`/items/articles/${ids[0]}`).set(as(admin)).send({ title: 'one v3' }).expect(200);
+    await api.delete(`/items/articles/${ids[1]}`).set(as(admin)).expect(204);
+    // A write that fails validation produces no revision.
+    await api.post('/items/articles').set(as(admin)).send({ nope: 1 }).expect(400);
+
+    const list = await eventually(async () => {
+      const r = await api
+        .get('/revisions')
+        .query({ filter: JSON.stringify({ collection: { _eq: 'articles' } }), meta: '*', fields: 'id,item,data,delta,activity.action,activity.user', sort: 'id' })
+        .set(as(admin));
+      return r.body.data?.length >= 6 ? r.body : undefined;
+    });
+    expect(list.data).toHaveLength(6);
+    expect(list.meta.filter_count).toBe(6);
+    expect(list.data.map((r: { activity: { action: string } }) => r.activity.action)).toEqual([
+      'create',
+      'create',
+      'create',
+      'update',
+      'update',
+      'delete',
+    ]);
+    expect(list.data.map((r: { item: string }) => r.item)).toEqual([ids[0], ids[1], ids[2], ids[0], ids[0], ids[1]].map(String));
+    expect(list.data[0].data).toEqual({ id: ids[0], title: 'one', body: 'one body' });
+    expect(list.data[3]).toMatchObject({ data: { id: ids[0], title: 'one v2', body: 'one body' }, delta: { title: 'one v2' } });
+    expect(list.data[4]).toMatchObject({ data: { title: 'one v3' }, delta: { title: 'one v3' } });
+    expect(list.data[5]).toMatchObject({ data: null, delta: null });
+    const me = (await api.get('/users/me').set(as(admin))).body.data;
+    expect(list.data.every((r: { activity: { user: string } }) => r.activity.user === me.id)).toBe(true);
+
+    // A restricted role that cannot read `articles` sees none of it, and meta agrees.
+    const role = (await api.post('/roles').set(as(admin)).send({ name: 'Reader', app_access: true, admin_access: false })).body.data;
+    await api.post('/permissions').set(as(admin)).send({ role: role.id, collection: 'notes', action: 'read', fields: ['*'] }).expect(200);
+    await api
+      .post('/users')
+      .set(as(admin))
+      .send({ email: 'reader@example.com', password: 'reader-password-1', role: role.id, status: 'active' })
+      .expect(200);
+    const reader = (await p.login('reader@example.com', 'reader-password-1')).access_token;
+    const hidden = await api
+      .get('/revisions')
+      .query({ filter: JSON.stringify({ collection: { _eq: 'articles' } }), meta: '*' })
+      .set(as(reader));
+    expect(hidden.status).toBe(200);
+    expect(hidden.body).toEqual({ data: [], meta: { total_count: 0, filter_count: 0 } });
+    expect((await api.get(`/revisions/${list.data[0].id}`).set(as(reader))).status).toBe(403);
+
+    // Granting read on `articles` (title only) makes them visible within a second, with `body` stripped.
+    await api.post('/permissions').set(as(admin)).send({ role: role.id, collection: 'articles', action: 'read', fields: ['id', 'title'] }).expect(200);
+    const visible = await eventually(async () => {
+      const r = await api.get('/revisions').query({ 'filter[collection][_eq]': 'articles', meta: 'filter_count' }).set(as(reader));
+      return r.body.data?.length === 6 ? r.body : undefined;
+    }, 5000);
+    expect(visible.meta.filter_count).toBe(6);
+    expect(visible.data[0].data).toEqual({ id: ids[0], title: 'one' });
+  });
+
+  it('joins a revision, its activity and the acting user across subgraphs over GraphQL', async () => {
+    const r = await request(p.url)
+      .post('/graphql/system')
+      .set(as(admin))
+      .send({ query: '{ revisions(limit: 1, sort: ["-id"], filter: { collection: { _eq: "articles" } }) { id collection activity { action user { email } } } }' });
+    expect(r.status).toBe(200);
+    expect(r.body.errors).toBeUndefined();
+    expect(r.body.data.revisions[0]).toMatchObject({ collection: 'articles', activity: { action: 'delete', user: { email: 'admin@example.com' } } });
+  });
+});
