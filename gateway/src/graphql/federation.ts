@@ -112,6 +112,8 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
     apiSdl = printSchema(apiSchema);
   });
   const server = new ApolloServer<GraphQLContext>({
+    // The composition root owns shutdown; Apollo would otherwise stop itself and re-send the signal.
+    stopOnTerminationSignals: false,
     gateway,
     introspection: opts.introspection,
     includeStacktraceInErrorResponses: false,

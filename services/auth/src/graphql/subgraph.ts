@@ -71,6 +71,8 @@ export function createSubgraph(ctx: AuthContext) {
     },
   };
   const server = new ApolloServer<GqlContext>({
+    // The composition root owns shutdown; Apollo would otherwise stop itself and re-send the signal.
+    stopOnTerminationSignals: false,
     schema: buildSubgraphSchema({ typeDefs: parse(AUTH_SDL), resolvers: resolvers as never }),
     formatError: formatGraphQLError,
     introspection: true,

@@ -151,6 +151,8 @@ export function createSubgraph(reader: RecordsReader) {
     },
   };
   const server = new ApolloServer<GqlContext>({
+    // The composition root owns shutdown; Apollo would otherwise stop itself and re-send the signal.
+    stopOnTerminationSignals: false,
     schema: buildSubgraphSchema({ typeDefs: parse(REVISIONS_SDL), resolvers: resolvers as never }),
     formatError: formatGraphQLError,
     introspection: true,
