@@ -14,6 +14,8 @@ const shape = {
   /** Use NATS JetStream instead of in-process messaging. */
   NATS_URL: z.string().optional(),
   LOG_LEVEL: z.string().default('info'),
+  /** The first administrator, created on first start (password generated and printed once when unset). */
+  ADMIN_EMAIL: z.string().email().default('admin@example.com'),
 };
 
 export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & { dataDir: string; publicUrl: string; env: Env };
@@ -24,6 +26,6 @@ export function loadLocalConfig(env: Env = process.env): LocalConfig {
     ...c,
     dataDir: path.resolve(c.DATA_DIR),
     publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
-    env: { ...env },
+    env: { ...env, ADMIN_EMAIL: c.ADMIN_EMAIL },
   };
 }

@@ -1,0 +1,52 @@
+import { GraphQLError } from 'graphql';
+import { AppError, catalogue, errors, formatGraphQLError, normalizeError, toErrorBody } from './index';
+
+describe('error catalogue', () => {
+  it('gives every contract code its status', () => {
+    expect(catalogue.INVALID_PAYLOAD.status).toBe(400);
+    expect(catalogue.INVALID_CREDENTIALS.status).toBe(401);
+    expect(catalogue.TOKEN_EXPIRED.status).toBe(401);
+    expect(catalogue.INVALID_TOKEN.status).toBe(403);
+    expect(catalogue.FORBIDDEN.status).toBe(403);
+    expect(catalogue.ROUTE_NOT_FOUND.status).toBe(404);
+    expect(catalogue.REQUESTS_EXCEEDED.status).toBe(429);
+    expect(catalogue.SERVICE_UNAVAILABLE.status).toBe(503);
+    for (const [code, { status }] of Object.entries(catalogue)) {
+      expect(code).toMatch(/^[A-Z][A-Z_]+$/);
+      expect(status).toBeGreaterThanOrEqual(400);
+    }
+  });
+
+  it('builds the envelope with extensions, and the request id only on 500', () => {
+    expect(toErrorBody(errors.invalidQuery('limit must be an integer'), 'r1')).toEqual({
+      errors: [{ message: 'Invalid query. limit must be an integer', extensions: { code: 'INVALID_QUERY', reason: 'limit must be an integer' } }],
+    });
+    expect(toErrorBody(errors.internal(), 'r1').errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', request_id: 'r1' });
+  });
+
+  it('carries Retry-After on REQUESTS_EXCEEDED', () => {
+    const e = errors.requestsExceeded(50, new Date(Date.now() + 2500));
+    expect(e.status).toBe(429);
+    expect(e.headers['Retry-After']).toBe('3');
+    expect(e.extensions).toMatchObject({ limit: 50 });
+  });
+
+  it('normalises body-parser errors and hides unknown ones', () => {
+    expect(normalizeError(Object.assign(new Error('x'), { type: 'entity.too.large' })).code).toBe('CONTENT_TOO_LARGE');
+    expect(normalizeError(Object.assign(new Error('Unexpected end'), { type: 'entity.parse.failed' })).code).toBe('INVALID_PAYLOAD');
+    const hidden = normalizeError(new Error('db password is hunter2'));
+    expect(hidden.code).toBe('INTERNAL_SERVER_ERROR');
+    expect(hidden.message).not.toMatch(/hunter2/);
+  });
+
+  it('formats GraphQL errors with the same codes', () => {
+    const fromApp = formatGraphQLError({ message: 'x', path: ['a'] }, new GraphQLError('x', { originalError: errors.forbidden() }));
+    expect(fromApp.extensions).toEqual({ code: 'FORBIDDEN' });
+    expect(formatGraphQLError({ message: 'bad', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }, new GraphQLError('bad')).extensions).toEqual({
+      code: 'GRAPHQL_VALIDATION',
+    });
+    const unknown = formatGraphQLError({ message: 'secret', path: ['a'] }, new GraphQLError('secret', { originalError: new Error('secret') }));
+    expect(unknown).toMatchObject({ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    expect(new AppError('INVALID_OTP').message).toBe('Invalid user OTP.');
+  });
+});
