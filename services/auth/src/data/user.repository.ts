@@ -1,0 +1,26 @@
+import type { Db, Role, Tx, User } from './prisma';
+
+export type UserWithRole = User & { role: Role | null };
+
+type Row = User & { r_id: string | null; r_name: string; r_icon: string; r_description: string | null; r_admin_access: boolean; r_app_access: boolean; r_enforce_tfa: boolean };
+
+export const userRepository = {
+  /** Case-insensitive e-mail lookup (the unique index is on lower(email)), with the role, in one query (login hot path). */
+  async findByEmail(db: Db | Tx, email: string): Promise<UserWithRole | null> {
+    const rows = await db.$queryRaw<Row[]>`
+      SELECT u.*, r."id" AS r_id, r."name" AS r_name, r."icon" AS r_icon, r."description" AS r_description,
+             r."admin_access" AS r_admin_access, r."app_access" AS r_app_access, r."enforce_tfa" AS r_enforce_tfa
+        FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
+       WHERE lower(u."email") = lower(${email}) LIMIT 1`;
+    const row = rows[0];
+    if (!row) return null;
+    const { r_id, r_name, r_icon, r_description, r_admin_access, r_app_access, r_enforce_tfa, ...user } = row;
+    const role = r_id
+      ? { id: r_id, name: r_name, icon: r_icon, description: r_description, admin_access: r_admin_access, app_access: r_app_access, enforce_tfa: r_enforce_tfa }
+      : null;
+    return { ...(user as User), role };
+  },
+  findById(db: Db | Tx, id: string): Promise<UserWithRole | null> {
+    return db.user.findUnique({ where: { id }, include: { role: true } });
+  },
+};

@@ -1,0 +1,75 @@
+import { errors } from '@vellum/errors';
+import type { CollectionDef } from '../domain/collection';
+import { createTableSql, dropTableSql } from '../domain/ddl';
+import { toCollectionDef } from './catalogue.repository';
+import { Prisma, type Db } from './prisma';
+
+const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+
+/** The catalogue (Prisma) and the collections' tables (DDL), changed together in one transaction. */
+export class CollectionsRepository {
+  constructor(private readonly prisma: Db) {}
+
+  async create(def: CollectionDef): Promise<CollectionDef> {
+    try {
+      await this.prisma.$transaction(async (tx) => {
+        await tx.collection.create({
+          data: {
+            name: def.collection,
+            primary_key: def.primaryKey,
+            meta: json(def.meta),
+            schema: json(def.schema),
+            fields: {
+              create: def.fields.map((f, sort) => ({
+                field: f.field,
+                type: f.type,
+                sort: sort + 1,
+                schema: f.schema as Prisma.InputJsonValue,
+                meta: json(f.meta),
+              })),
+            },
+          },
+        });
+        for (const statement of createTableSql(def)) await tx.$executeRawUnsafe(statement);
+      });
+    } catch (e) {
+      const code = (e as { code?: string }).code;
+      if (code === 'P2002' || code === '23505' || code === '42P07') {
+        throw errors.invalidPayload(`Collection "${def.collection}" already exists`);
+      }
+      throw e;
+    }
+    return (await this.get(def.collection))!;
+  }
+
+  async list(): Promise<CollectionDef[]> {
+    const rows = await this.prisma.collection.findMany({ include: { fields: { orderBy: [{ sort: 'asc' }, { field: 'asc' }] } }, orderBy: { name: 'asc' } });
+    return rows.map((r) =>
+      toCollectionDef(
+        { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },
+        r.fields.map((f) => ({ ...f, schema: f.schema as Record<string, unknown>, meta: f.meta as Record<string, unknown> | null })),
+      ),
+    );
+  }
+
+  async get(name: string): Promise<CollectionDef | undefined> {
+    const r = await this.prisma.collection.findUnique({ where: { name }, include: { fields: { orderBy: [{ sort: 'asc' }, { field: 'asc' }] } } });
+    if (!r) return undefined;
+    return toCollectionDef(
+      { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },
+      r.fields.map((f) => ({ ...f, schema: f.schema as Record<string, unknown>, meta: f.meta as Record<string, unknown> | null })),
+    );
+  }
+
+  /** Drops the table and the catalogue rows; false when there was no such collection. */
+  async delete(name: string): Promise<boolean> {
+    return this.prisma.$transaction(async (tx) => {
+      // FOR UPDATE waits for in-flight item writes (they hold the row FOR SHARE).
+      const found = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "collections" WHERE "name" = ${name} FOR UPDATE`;
+      if (found.length === 0) return false;
+      await tx.collection.delete({ where: { name } });
+      await tx.$executeRawUnsafe(dropTableSql(name));
+      return true;
+    });
+  }
+}

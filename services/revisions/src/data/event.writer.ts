@@ -1,0 +1,121 @@
+import { createHash } from 'node:crypto';
+import type { Pool, PoolClient } from 'pg';
+import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
+import { addCounts } from './record-counts.repository';
+
+export type RecordableEvent = ({ kind: 'item' } & ItemChangeEvent) | ({ kind: 'audit' } & AuditEvent);
+export type WriteOutcome = 'recorded' | 'duplicate';
+
+/**
+ * One statement per item change: the activity row (skipped when the event id is known), the revision with its
+ * delta against the item's previous revision (by event time), the parent link, and — when an earlier event
+ * arrives late — the next revision's computed delta and any children waiting for this parent.
+ */
+const ITEM_SQL = `
+WITH a AS (
+  INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
+  VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)
+  ON CONFLICT (event_id) DO NOTHING
+  RETURNING id
+),
+prev AS (
+  SELECT data FROM revisions
+   WHERE collection = $6 AND item = $7 AND (timestamp, event_id) < ($3::timestamptz, $9)
+   ORDER BY timestamp DESC, event_id DESC LIMIT 1
+),
+nxt AS (
+  SELECT id FROM revisions
+   WHERE collection = $6 AND item = $7 AND (timestamp, event_id) > ($3::timestamptz, $9)
+   ORDER BY timestamp ASC, event_id ASC LIMIT 1
+),
+r AS (
+  INSERT INTO revisions (activity, collection, item, data, delta, parent, parent_event, version, event_id, timestamp, delta_computed)
+  SELECT a.id, $6, $7, $10::jsonb,
+         CASE WHEN $1 = 'delete' THEN NULL WHEN $11::jsonb IS NOT NULL THEN $11::jsonb ELSE vellum_delta((SELECT data FROM prev), $10::jsonb) END,
+         (SELECT id FROM revisions WHERE event_id = $12), $12, $13, $9, $3::timestamptz,
+         $1 <> 'delete' AND $11::jsonb IS NULL
+    FROM a
+  RETURNING id
+),
+fix_next AS (
+  UPDATE revisions n SET delta = vellum_delta($10::jsonb, n.data)
+   WHERE n.id = (SELECT id FROM nxt) AND n.delta_computed AND EXISTS (SELECT 1 FROM a)
+  RETURNING 1
+),
+children AS (
+  UPDATE revisions c SET parent = (SELECT id FROM r)
+   WHERE c.parent_event = $9 AND c.parent IS NULL AND EXISTS (SELECT 1 FROM r)
+  RETURNING 1
+)
+SELECT (SELECT id FROM a) AS activity, (SELECT id FROM r) AS revision`;
+
+const AUDIT_SQL = `
+INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
+VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)
+ON CONFLICT (event_id) DO NOTHING
+RETURNING id`;
+
+/** 64-bit advisory lock key of an item (serialises writers of the same item across batches and replicas). */
+function itemLockKey(collection: string, item: string): string {
+  return createHash('sha256').update(`${collection}\0${item}`).digest().readBigInt64BE(0).toString();
+}
+
+const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
+
+/** Writes a batch of events in one transaction; each event's effect is exactly-once by its id. */
+export class EventWriter {
+  constructor(private readonly pool: Pool) {}
+
+  async write(events: RecordableEvent[]): Promise<WriteOutcome[]> {
+    const client = await this.pool.connect();
+    let broken = false;
+    // A connection dying between statements (database restart, failover) must fail this batch, not the process.
+    const onError = () => {
+      broken = true;
+    };
+    client.on('error', onError);
+    try {
+      await client.query('BEGIN');
+      const keys = [...new Set(events.filter((e) => e.kind === 'item').map((e) => itemLockKey(e.collection, (e as ItemChangeEvent).item)))].sort();
+      if (keys.length) await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k', [keys]);
+      const outcomes: WriteOutcome[] = [];
+      const revisions = new Map<string, number>();
+      const activities = new Map<string, number>();
+      for (const e of events) {
+        const recorded = await this.writeOne(client, e);
+        outcomes.push(recorded ? 'recorded' : 'duplicate');
+        if (!recorded) continue;
+        activities.set(e.collection, (activities.get(e.collection) ?? 0) + 1);
+        if (e.kind === 'item') revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
+      }
+      await addCounts(client, 'revisions', revisions);
+      await addCounts(client, 'activity', activities);
+      await client.query('COMMIT');
+      return outcomes;
+    } catch (err) {
+      await client.query('ROLLBACK').catch(() => {
+        broken = true;
+      });
+      throw err;
+    } finally {
+      client.off('error', onError);
+      client.release(broken);
+    }
+  }
+
+  private async writeOne(client: PoolClient, e: RecordableEvent): Promise<boolean> {
+    const common = [e.action, e.actor.user, e.timestamp, e.actor.ip ?? null, e.actor.user_agent ?? null, e.collection, e.item, e.actor.origin ?? null, e.id];
+    if (e.kind === 'audit') {
+      const { rowCount } = await client.query(AUDIT_SQL, common);
+      return (rowCount ?? 0) > 0;
+    }
+    const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL, [
+      ...common,
+      e.action === 'delete' ? null : json(e.data),
+      e.action === 'delete' ? null : json(e.delta),
+      e.parent_event ?? null,
+      e.version ?? null,
+    ]);
+    return rows[0]?.activity !== null && rows[0]?.activity !== undefined;
+  }
+}

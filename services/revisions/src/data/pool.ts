@@ -1,0 +1,20 @@
+import pg from 'pg';
+
+const INT8 = 20;
+const parseInt8 = (v: string) => {
+  const n = Number(v);
+  return Number.isSafeInteger(n) ? n : v;
+};
+
+/** A pg Pool whose bigints come back as numbers (ids are far below 2^53). */
+export function createPool(connectionString: string, max = 10): pg.Pool {
+  return new pg.Pool({
+    connectionString,
+    max,
+    idleTimeoutMillis: 30_000,
+    types: {
+      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+        oid === INT8 ? parseInt8 : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+}
