@@ -98,6 +98,11 @@ describe('planQuery', () => {
   it('uses a deferred join for deep offsets and a keyset cursor', () => {
     const deep = plan({ offset: '900000', limit: '25', sort: '-id' }).list().text;
     expect(deep).toContain('JOIN (SELECT r."id" AS "_d" FROM "revisions" AS r ORDER BY r."id" DESC LIMIT $1::int8 OFFSET $2::int8) AS d');
+    const rev = plan({ offset: '900000', limit: '25' }, { totalHint: 1_000_000 }).list();
+    expect(rev.text).toContain('(SELECT r."id" AS "_d" FROM "revisions" AS r ORDER BY r."id" DESC LIMIT $1::int8 OFFSET $2::int8) AS d ON d."_d" = r."id" ORDER BY r."id" ASC');
+    expect(rev.values).toEqual([25, 99975]);
+    expect(plan({ offset: '999990', limit: '25' }, { totalHint: 1_000_000 }).list().values).toEqual([10]);
+    expect(plan({ offset: '2000000', limit: '25' }, { totalHint: 1_000_000 }).list().values).toEqual([0]);
     const p = plan({ limit: '2', sort: '-id' });
     const cursor = p.nextCursor([{ _k: '10' }, { _k: '9' }]);
     expect(cursor).toBeTruthy();

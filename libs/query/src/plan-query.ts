@@ -43,6 +43,11 @@ export interface PlanOptions {
   deferredJoinOffset?: number;
   /** Max relation depth in a path (default 3). */
   maxDepth?: number;
+  /**
+   * The exact number of rows matching (row filter + filter + search), when the caller knows it without a scan
+   * (counters). A deep offset past the middle is then read from the other end of the index (fewer entries).
+   */
+  totalHint?: number;
 }
 
 export interface Plan {
@@ -259,17 +264,18 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       return parts.length ? ` WHERE ${parts.join(' AND ')}` : '';
     }
 
-    orderBy(): string {
+    orderBy(reverse = false): string {
       if (query.random) return ' ORDER BY random()';
-      const terms = sortKeys.map((k) => `${this.resolve(k.path).expr} ${k.desc ? 'DESC' : 'ASC'}`);
-      if (!sortKeys.some((k) => k.path === root.primaryKey)) terms.push(`${ROOT}.${col(root.primaryKey, rootPk)} ASC`);
+      const dir = (desc: boolean) => (desc !== reverse ? 'DESC' : 'ASC');
+      const terms = sortKeys.map((k) => `${this.resolve(k.path).expr} ${dir(k.desc)}`);
+      if (!sortKeys.some((k) => k.path === root.primaryKey)) terms.push(`${ROOT}.${col(root.primaryKey, rootPk)} ${dir(false)}`);
       return ` ORDER BY ${terms.join(', ')}`;
     }
 
-    page(): string {
+    page(limit = query.limit, offset = query.offset): string {
       let s = '';
-      if (query.limit !== -1) s += ` LIMIT ${this.params.add(query.limit, 'int8')}`;
-      if (query.offset > 0) s += ` OFFSET ${this.params.add(query.offset, 'int8')}`;
+      if (limit !== -1) s += ` LIMIT ${this.params.add(limit, 'int8')}`;
+      if (offset > 0) s += ` OFFSET ${this.params.add(offset, 'int8')}`;
       return s;
     }
 
@@ -493,10 +499,21 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
     cols.push(`${pkExpr} AS "_k"`);
     const where = s.where(true, true);
     const order = s.orderBy();
-    const page = s.page();
+    const total = opts.totalHint;
+    const deferred = query.offset >= deferFrom && !query.random;
+    const reverse = deferred && total !== undefined && query.limit !== -1 && after === undefined && query.offset > total / 2;
+    let innerOrder = order;
+    let page: string;
+    if (reverse) {
+      // rows [offset, offset + limit) of `total` are rows [total - offset - limit, total - offset) read backwards
+      const remaining = Math.max(0, total - query.offset);
+      const revOffset = Math.max(0, remaining - query.limit);
+      innerOrder = s.orderBy(true);
+      page = s.page(remaining - revOffset, revOffset);
+    } else page = s.page();
     const joins = s.joinText();
-    if (query.offset >= deferFrom && !query.random) {
-      const inner = `SELECT ${pkExpr} AS "_d" FROM ${rootFrom}${joins}${where}${order}${page}`;
+    if (deferred) {
+      const inner = `SELECT ${pkExpr} AS "_d" FROM ${rootFrom}${joins}${where}${innerOrder}${page}`;
       return {
         text: `SELECT ${cols.join(', ')} FROM ${rootFrom} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${order}`,
         values: s.params.values,

@@ -7,6 +7,7 @@ import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import type { AccessRules } from './events/access-rules.store';
 import { createSubgraph } from './graphql/subgraph';
+import { cachedTokenVerifier } from './http/cached-token-verifier';
 import { recordsRoutes } from './http/records.routes';
 
 export interface RevisionsAppDeps {
@@ -54,7 +55,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   route(server, 'get', '/server/health', 'public', healthHandler(probes));
   app.use(server);
 
-  const authenticated = authenticate({ verifier: deps.verifier, isSessionRevoked: deps.isSessionRevoked });
+  const authenticated = authenticate({ verifier: cachedTokenVerifier(deps.verifier), isSessionRevoked: deps.isSessionRevoked });
   const records = recordsRoutes(reader);
   app.use(['/revisions', '/activity'], authenticated);
   app.use(records);

@@ -79,11 +79,24 @@ describe('GET /revisions query parameters (admin)', () => {
     expect(errorCode(await get('/revisions?offset=-1'))).toBe('INVALID_QUERY');
     // the deferred join gives the same pages
     const deferred = h.appWith({ QUERY_DEFERRED_JOIN_OFFSET: 0 });
-    for (const q of ['limit=2&offset=3&sort=-id', 'limit=3&offset=1&sort=-activity.timestamp&fields=id,activity.user', 'limit=2&offset=1&filter[collection][_eq]=articles']) {
-      const a = await get(`/revisions?${q}`);
-      const b = await request(deferred.app).get(`/revisions?${q}`).set('Authorization', admin);
-      expect(b.body).toEqual(a.body);
-    }
+    const pages = [
+      'limit=2&offset=3&sort=-id',
+      'limit=3&offset=5',
+      'limit=3&offset=6&sort=-id&meta=filter_count',
+      'limit=2&offset=9',
+      'limit=3&offset=1&sort=-activity.timestamp&fields=id,activity.user',
+      'limit=2&offset=1&filter[collection][_eq]=articles',
+      'limit=2&offset=3&filter[collection][_in]=articles,notes&meta=*',
+      'limit=2&offset=4&sort=collection,-id',
+    ];
+    for (const auth of [admin, editor])
+      for (const q of pages) {
+        const a = await get(`/revisions?${q}`, auth);
+        const b = await request(deferred.app).get(`/revisions?${q}`).set('Authorization', auth);
+        expect({ q, body: b.body }).toEqual({ q, body: a.body });
+      }
+    expect(ids(await request(deferred.app).get('/revisions?limit=3&offset=5').set('Authorization', admin))).toEqual([6, 7]);
+    expect(ids(await request(deferred.app).get('/revisions?limit=2&offset=4&sort=-id').set('Authorization', editor))).toEqual([2, 1]);
   });
 
   it('sort: default id, -, multi, relational, random, unknown → 403', async () => {

@@ -62,8 +62,9 @@ export class RecordsReader {
     if (entity === 'activity' && !vis.all && !Object.hasOwn(vis.fields, ACTIVITY_COLLECTION)) throw errors.forbidden();
   }
 
-  private options(entity: Entity, vis: Visibility, acc: Accountability | undefined): PlanOptions {
+  private options(entity: Entity, vis: Visibility, acc: Accountability | undefined, totalHint?: number): PlanOptions {
     const opts: PlanOptions = {
+      totalHint,
       now: this.now(),
       user: acc?.user ?? null,
       role: acc?.role ?? null,
@@ -87,16 +88,35 @@ export class RecordsReader {
     return parseQuery(raw, { limitDefault: this.limits.limitDefault, limitMax: max !== undefined && max >= 0 ? max : undefined });
   }
 
-  plan(entity: Entity, acc: Accountability | undefined, query: Query): { plan: Plan; vis: Visibility } {
+  plan(entity: Entity, acc: Accountability | undefined, query: Query, totalHint?: number): { plan: Plan; vis: Visibility } {
     const vis = this.visibility(acc);
     this.guard(entity, vis);
-    return { plan: planQuery(revisionsSchema, entity, query, this.options(entity, vis, acc)), vis };
+    return { plan: planQuery(revisionsSchema, entity, query, this.options(entity, vis, acc, totalHint)), vis };
+  }
+
+  /** The collections whose counters answer this query's filtered count exactly, or undefined (needs a count). */
+  private countable(query: Query, visible: '*' | string[]): '*' | string[] | undefined {
+    if (query.search) return undefined;
+    if (!query.filter) return visible;
+    const only = collectionOnly(query.filter);
+    if (!only) return undefined;
+    return visible === '*' ? only : only.filter((c) => visible.includes(c));
   }
 
   /** The list (or aggregate) with the requested meta. `withCursor`: add `meta.next_cursor` (keyset pagination). */
   async list(entity: Entity, acc: Accountability | undefined, query: Query, withCursor = false): Promise<ListResult> {
-    const { plan, vis } = this.plan(entity, acc, query);
+    const planned = this.plan(entity, acc, query);
+    const vis = planned.vis;
+    let plan = planned.plan;
     const visible = entity === 'revisions' ? visibleCollections(vis) : '*';
+    const deferred = plan.kind === 'list' && query.offset >= (this.limits.deferredJoinOffset ?? 1000) && !query.random && !query.after;
+    const countableAs = this.countable(query, visible);
+    let filterCount: number | undefined;
+    if (deferred && countableAs !== undefined) {
+      // a deep page: the exact count (from the counters) lets the plan read from the nearer end of the index
+      filterCount = await countFromCounters(this.pool, entity, countableAs);
+      plan = this.plan(entity, acc, query, filterCount).plan;
+    }
     const rowsP =
       query.limit === 0 && plan.kind === 'list' ? Promise.resolve([]) : this.pool.query(plan.list()).then((r) => r.rows);
     const meta: Record<string, number | string | null> = {};
@@ -104,12 +124,9 @@ export class RecordsReader {
     if (query.meta.includes('total_count'))
       counts.push(countFromCounters(this.pool, entity, visible).then((n) => void (meta.total_count = n)));
     if (query.meta.includes('filter_count')) {
-      const only = entity === 'revisions' && !query.search ? collectionOnly(query.filter) : undefined;
-      if (!query.filter && !query.search) {
-        counts.push(countFromCounters(this.pool, entity, visible).then((n) => void (meta.filter_count = n)));
-      } else if (only) {
-        const cols = visible === '*' ? only : only.filter((c) => visible.includes(c));
-        counts.push(countFromCounters(this.pool, entity, cols).then((n) => void (meta.filter_count = n)));
+      if (filterCount !== undefined) meta.filter_count = filterCount;
+      else if (countableAs !== undefined) {
+        counts.push(countFromCounters(this.pool, entity, countableAs).then((n) => void (meta.filter_count = n)));
       } else {
         counts.push(this.pool.query<{ n: number }>(plan.count('filter')).then((r) => void (meta.filter_count = Number(r.rows[0]?.n ?? 0))));
       }

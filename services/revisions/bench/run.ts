@@ -1,0 +1,115 @@
+/* eslint-disable no-restricted-properties -- a bench script reads its own knobs */
+// npm run bench -w @vellum/revisions — seeds 1,000,000 and 10,000 revisions into scratch databases and measures
+// the read paths with autocannon (concurrency 16, loopback, straight against the service).
+import { spawn } from 'node:child_process';
+import { generateKeyPairSync, sign } from 'node:crypto';
+import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
+import { databaseUrl, ensureDatabases } from '@vellum/db';
+import { createLogger } from '@vellum/logger';
+import { createInProcessMessaging } from '@vellum/messaging';
+import { staticKeySource } from '@vellum/tokens';
+import { loadRevisionsConfig } from '../src/config';
+import { startRevisions } from '../src/start';
+import { seedRevisions } from './seed';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
+const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number);
+const ONLY = process.env.BENCH_ONLY;
+
+const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256' }] };
+function token(claims: object): string {
+  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
+  const now = Math.floor(Date.now() / 1000);
+  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'bench' })}.${b64({ iss: 'vellum', iat: now, exp: now + 3600, app_access: true, ...claims })}`;
+  return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
+}
+const admin = token({ id: 'admin', role: 'r-admin', admin_access: true });
+const restricted = token({ id: 'editor', role: 'r-editor', admin_access: false });
+
+interface Result {
+  name: string;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  non2xx: number;
+}
+
+function autocannon(name: string, url: string, auth: string, opts: { method?: string; body?: string } = {}): Promise<Result> {
+  const args = [require.resolve('autocannon/autocannon.js'), '-c', String(CONNECTIONS), '-d', String(DURATION), '-j', '-H', `Authorization=Bearer ${auth}`];
+  if (opts.method) args.push('-m', opts.method);
+  if (opts.body) args.push('-H', 'Content-Type=application/json', '-b', opts.body);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
+    let out = '';
+    child.stdout.on('data', (d) => (out += d));
+    child.on('error', reject);
+    child.on('close', () => {
+      try {
+        const r = JSON.parse(out);
+        resolve({ name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+      } catch (e) {
+        reject(e);
+      }
+    });
+  });
+}
+
+async function benchSize(n: number): Promise<Result[]> {
+  const db = `vellum_revisions_bench_${n}`;
+  await ensureDatabases(SERVER, [db]);
+  const url = databaseUrl(SERVER, db);
+  const log = (m: string) => console.log(`[${n}] ${m}`);
+  const logger = createLogger({ name: 'revisions-bench', level: 'warn' });
+  const messaging = createInProcessMessaging();
+  const config = loadRevisionsConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', DB_POOL_MAX: process.env.BENCH_POOL ?? '10' });
+  // staticKeySource re-imports the JWK on every call; auth's remoteKeySource caches — do the same here.
+  const keys = staticKeySource(jwks);
+  const key = await keys.get('bench');
+  const service = await startRevisions(config, { logger, messaging, keySource: { get: async (kid) => (kid === 'bench' ? key : undefined) } });
+  await seedRevisions(url, n, log);
+  const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
+  const perms: RoleAccess['permissions'] = {};
+  for (let i = 0; i < 20; i += 2) perms[`c${i}`] = { read: ['id', 'title', 'status'] };
+  await kv.put('r-editor', { role: 'r-editor', admin: false, app: true, permissions: perms, updated_at: new Date().toISOString() });
+  await new Promise((r) => setTimeout(r, 100));
+
+  const base = service.url;
+  const gqlBody = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id activity { id } collection item data delta parent { id } version } }' });
+  const deepOffset = Math.floor(n * 0.9);
+  const scenarios: [string, () => Promise<Result>][] = [
+    ['admin list limit=25&sort=-id', () => autocannon('admin list', `${base}/revisions?limit=25&sort=-id`, admin)],
+    ['restricted list', () => autocannon('restricted list', `${base}/revisions?limit=25&sort=-id`, restricted)],
+    ['filter collection + meta=filter_count', () => autocannon('filter_count', `${base}/revisions?filter[collection][_eq]=c7&meta=filter_count`, admin)],
+    [`offset=${deepOffset}`, () => autocannon(`offset=${deepOffset}`, `${base}/revisions?limit=25&offset=${deepOffset}`, admin)],
+    ['GraphQL list (subgraph, no gateway)', () => autocannon('graphql list', `${base}/graphql`, admin, { method: 'POST', body: gqlBody })],
+  ];
+  const results: Result[] = [];
+  for (const [label, run] of scenarios) {
+    if (ONLY && !label.includes(ONLY)) continue;
+    if (n < 100_000 && !label.startsWith('admin list')) continue;
+    const r = await run();
+    r.name = `${n.toLocaleString('en')}: ${label}`;
+    log(`${label}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.errors || r.non2xx ? `, errors ${r.errors}, non-2xx ${r.non2xx}` : ''}`);
+    results.push(r);
+  }
+  await service.stop();
+  await messaging.close();
+  return results;
+}
+
+async function main() {
+  const all: Result[] = [];
+  for (const n of SIZES) all.push(...(await benchSize(n)));
+  console.log('\n| scenario | req/s | p50 ms | p99 ms |\n|---|---|---|---|');
+  for (const r of all) console.log(`| ${r.name} | ${r.rps} | ${r.p50} | ${r.p99} |`);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,39 @@
+import { Client } from 'pg';
+
+/** Seeds `n` revisions (+ their activity) over 20 collections with generate_series, then the counters. */
+export async function seedRevisions(url: string, n: number, log: (m: string) => void): Promise<void> {
+  const c = new Client({ connectionString: url });
+  await c.connect();
+  try {
+    const { rows } = await c.query<{ n: string }>('SELECT count(*) AS n FROM revisions');
+    if (Number(rows[0]!.n) === n) {
+      log(`already seeded with ${n} revisions`);
+      return;
+    }
+    const started = Date.now();
+    await c.query('TRUNCATE revisions, activity, record_counts RESTART IDENTITY');
+    await c.query('SET maintenance_work_mem = \'256MB\'');
+    await c.query(`
+      INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
+      SELECT g, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
+             timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', '127.0.0.1', 'bench', 'c' || (g % 20),
+             (g % 20000)::text, 'http://localhost', 'ev-' || g
+        FROM generate_series(1, $1::int) AS g`, [n]);
+    await c.query(`
+      INSERT INTO revisions (id, activity, collection, item, data, delta, parent, version, event_id, timestamp, delta_computed)
+      SELECT g, g, 'c' || (g % 20), (g % 20000)::text,
+             jsonb_build_object('id', g % 20000, 'title', 'Title ' || g, 'body', repeat('lorem ', 20), 'status', 'published', 'n', g),
+             jsonb_build_object('title', 'Title ' || g, 'n', g),
+             NULL, NULL, 'ev-' || g, timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', true
+        FROM generate_series(1, $1::int) AS g`, [n]);
+    await c.query(`SELECT setval('activity_id_seq', $1::int), setval('revisions_id_seq', $1::int)`, [n]);
+    await c.query(`INSERT INTO record_counts SELECT 'revisions', collection, count(*) FROM revisions GROUP BY collection`);
+    await c.query(`INSERT INTO record_counts SELECT 'activity', collection, count(*) FROM activity GROUP BY collection`);
+    await c.query('VACUUM ANALYZE activity');
+    await c.query('VACUUM ANALYZE revisions');
+    await c.query('VACUUM ANALYZE record_counts');
+    log(`seeded ${n} revisions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  } finally {
+    await c.end();
+  }
+}
