@@ -15,4 +15,6 @@ module.exports = {
   globalSetup: '<rootDir>/libs/testing/global/setup.mjs',
   globalTeardown: '<rootDir>/libs/testing/global/teardown.mjs',
   maxWorkers: 2,
+  // A global option: Jest ignores it inside project configs.
+  testTimeout: 30000,
 };

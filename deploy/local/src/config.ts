@@ -14,6 +14,8 @@ const shape = {
   /** Use NATS JetStream instead of in-process messaging. */
   NATS_URL: z.string().optional(),
   LOG_LEVEL: z.string().default('info'),
+  /** Revisions service replicas behind the gateway (they share the database and the event consumer group). */
+  REVISIONS_REPLICAS: int(1, { min: 1, max: 16 }),
   /** The first administrator, created on first start (password generated and printed once when unset). */
   ADMIN_EMAIL: z.string().email().default('admin@example.com'),
 };

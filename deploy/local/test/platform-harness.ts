@@ -23,18 +23,18 @@ export interface TestPlatform extends Platform {
  * with fresh databases, and with in-process messaging — or NATS JetStream (isolated by a prefix) when
  * `useNats` is set and a NATS server is available.
  */
-export async function startTestPlatform(opts: { overrides?: Env; useNats?: boolean } = {}): Promise<TestPlatform> {
+export async function startTestPlatform(opts: { overrides?: Env; useNats?: boolean; local?: Env } = {}): Promise<TestPlatform> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set (the root Jest global setup sets it)');
   const suffix = uniqueId('e2e').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
-  const databases = Object.fromEntries(Object.entries(DATABASES).map(([k, v]) => [k, `${v}_${suffix}`])) as typeof DATABASES;
+  const databases = Object.fromEntries(Object.entries(DATABASES).map(([k, v]) => [k, `${v}_${suffix}`])) as Record<keyof typeof DATABASES, string>;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-e2e-'));
   chmodSync(dataDir, 0o755);
   const natsUrl = opts.useNats ? testNatsUrl() : undefined;
   const messaging: Messaging = natsUrl
     ? await connectNatsMessaging({ servers: natsUrl, name: 'e2e', prefix: `${suffix}_` })
     : createInProcessMessaging();
-  const config = loadLocalConfig({ DATABASE_URL: serverUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn' });
+  const config = loadLocalConfig({ DATABASE_URL: serverUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...opts.local });
   const platform = await startPlatform({
     config,
     logger: createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL ?? 'silent' }),
