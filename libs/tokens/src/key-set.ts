@@ -17,10 +17,18 @@ export interface KeySource {
 const toMap = (set: JwkSet) =>
   new Map(set.keys.filter((k) => k.kid).map((k) => [k.kid as string, createPublicKey({ key: k, format: 'jwk' })]));
 
+/** A fixed key set (parsed once), or a function read on each lookup and re-parsed only when it returns a new set. */
 export function staticKeySource(set: JwkSet | (() => JwkSet)): KeySource {
+  let last: JwkSet | undefined;
+  let keys = new Map<string, KeyObject>();
   return {
     async get(kid) {
-      return toMap(typeof set === 'function' ? set() : set).get(kid);
+      const current = typeof set === 'function' ? set() : set;
+      if (current !== last) {
+        keys = toMap(current);
+        last = current;
+      }
+      return keys.get(kid);
     },
   };
 }
