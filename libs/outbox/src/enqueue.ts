@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { propagationHeaders } from '@vellum/logger';
 
 /** A message to publish once the caller's transaction commits. */
 export interface OutboxMessage {
@@ -8,6 +9,7 @@ export interface OutboxMessage {
   subject: string;
   /** JSON payload; for a KV destination `null` deletes the key. */
   payload: unknown;
+  /** Extra headers; the current request's x-request-id / traceparent are added automatically. */
   headers?: Record<string, string>;
   /** Message id (dedupe key); a uuid is generated when absent. */
   id?: string;
@@ -34,7 +36,8 @@ export async function enqueueOutbox(db: PrismaLike | PgLike, messages: OutboxMes
   for (const m of list) {
     const id = m.id ?? randomUUID();
     const payload = m.payload === undefined || m.payload === null ? null : JSON.stringify(m.payload);
-    const headers = JSON.stringify(m.headers ?? {});
+    // The request id (and traceparent) of the request that caused the message travel with it to its consumers.
+    const headers = JSON.stringify({ ...propagationHeaders(), ...m.headers });
     if (isPrisma(db)) {
       await db.$executeRaw`INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers")
         VALUES (${id}::uuid, ${m.destination}, ${m.subject}, ${payload}::jsonb, ${headers}::jsonb)`;

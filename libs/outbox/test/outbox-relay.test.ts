@@ -2,6 +2,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { runWithRequestContext } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging, type Delivery } from '@vellum/messaging';
 import { createTestDatabase, type TestDatabase } from '@vellum/testing';
 import { OUTBOX_TABLE_SQL, enqueueOutbox, startOutboxRelay, type OutboxRelay } from '../src';
@@ -67,6 +68,20 @@ describe('outbox relay', () => {
     expect(got[0]).toMatchObject({ id, subject: 'mail.send', data: { hello: 1 }, headers: { 'x-request-id': 'r1' } });
     const { rows } = await pg.query('SELECT published_at FROM outbox WHERE id = $1', [id]);
     expect(rows[0].published_at).toBeInstanceOf(Date);
+    await messaging.close();
+  });
+
+  it('carries the request id and traceparent of the request that enqueued the message', async () => {
+    await pg.query('BEGIN');
+    const [id] = await runWithRequestContext({ requestId: 'req-42', traceparent: '00-abc-def-01' }, () =>
+      enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { n: 1 } }),
+    );
+    await pg.query('COMMIT');
+    const messaging = createInProcessMessaging();
+    const got = await collect(messaging);
+    await start(messaging);
+    await until(() => got.length === 1);
+    expect(got[0]).toMatchObject({ id, headers: { 'x-request-id': 'req-42', traceparent: '00-abc-def-01' } });
     await messaging.close();
   });
 
