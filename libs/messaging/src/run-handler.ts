@@ -1,3 +1,4 @@
+import { runWithRequestContext } from '@vellum/logger';
 import { backoffDelay } from './consume-options';
 import type { Delivery, Handler } from './delivery';
 import { errorMessage } from './subject-match';
@@ -37,7 +38,10 @@ export async function runHandler<T>(
     working: () => (settled ? Promise.resolve() : raw.working()),
   };
   try {
-    await handler(d);
+    // The handler runs in the context of the request that caused the message: its log lines and the messages
+    // it produces carry the same request id.
+    const requestId = raw.headers['x-request-id'] ?? raw.id;
+    await runWithRequestContext({ requestId, traceparent: raw.headers.traceparent }, () => handler(d));
     if (!settled) await d.ack();
   } catch (err) {
     if (settled) return; // already settled by the handler; nothing more to decide

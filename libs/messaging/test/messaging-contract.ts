@@ -1,3 +1,4 @@
+import { currentRequestId } from '@vellum/logger';
 import type { DeadLetter, Delivery, Messaging, Subscription } from '../src';
 
 /** A messaging instance for one test; `destroy` (when present) removes everything it created. */
@@ -70,8 +71,19 @@ export function describeMessagingContract(name: string, factory: MessagingFactor
         );
         await q.publish('mail.send', { to: 'b@example.com' }, { id: 'job-2' });
         const got: Delivery<{ to: string }>[] = [];
-        track(await q.consume<{ to: string }>({ durable: 'mailer', handler: async (d) => void got.push(d) }));
+        const contexts: (string | undefined)[] = [];
+        track(
+          await q.consume<{ to: string }>({
+            durable: 'mailer',
+            handler: async (d) => {
+              contexts.push(currentRequestId());
+              got.push(d);
+            },
+          }),
+        );
         await waitFor(() => got.length === 2, 10_000, 'two jobs');
+        // Handlers run in the request context of the message (its x-request-id, else the message id).
+        expect(contexts).toEqual(['req-1', 'job-2']);
         expect(got.map((d) => [d.id, d.subject, d.data.to, d.deliveryCount])).toEqual([
           ['job-1', 'mail.send', 'a@example.com', 1],
           ['job-2', 'mail.send', 'b@example.com', 1],
