@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
@@ -5,19 +6,24 @@ import { requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellu
 import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
-import { proxyTo } from './proxy/proxy.handler';
-import { SERVICE_ROUTES, serviceFor, type ServiceName } from './proxy/service-routes';
+import { createProxy, type Proxy } from './proxy/proxy.handler';
+import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
+import { cachedVerifier } from './auth/cached-verifier';
+import { createFrontDoor } from './front/front-door';
+import type { TrustFn } from './front/client-address';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayHealth } from './health/gateway-health';
 import { createFederation, type Federation } from './graphql/federation';
 import { readCommittedSupergraph } from './graphql/compose-supergraph';
 import type { RateLimitStore } from './limits/rate-limit-store';
 import { createRateLimitStore } from './limits/create-rate-limit-store';
-import { rateLimit } from './limits/rate-limit.middleware';
-import { cors } from './limits/cors.middleware';
-import { securityHeaders } from './limits/security-headers.middleware';
+import { rateLimit, rateLimiter } from './limits/rate-limit.middleware';
+import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
+import { securityHeaderList, securityHeaders } from './limits/security-headers.middleware';
 import { createGatewayMetrics } from './metrics/gateway-metrics';
 import { buildOpenApi } from './specs/openapi';
+
+type ExpressHandle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
 /** Request bodies above this answer 413 (contract §1). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -60,13 +66,16 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     items: new UpstreamPool('items', config.ITEMS_URLS, poolOpts),
   };
   const url = jwksUrl(config);
-  const verifier =
+  // Verified tokens are remembered until they expire: a client's next requests cost no signature check.
+  const verifier = cachedVerifier(
     deps.verifier ??
-    createTokenVerifier(
-      url
-        ? remoteKeySource({ url, timeoutMs: config.UPSTREAM_CONNECT_TIMEOUT + 1000, minRefreshIntervalMs: config.JWKS_MIN_REFRESH_INTERVAL })
-        : { get: async () => undefined },
-    );
+      createTokenVerifier(
+        url
+          ? remoteKeySource({ url, timeoutMs: config.UPSTREAM_CONNECT_TIMEOUT + 1000, minRefreshIntervalMs: config.JWKS_MIN_REFRESH_INTERVAL })
+          : { get: async () => undefined },
+      ),
+    { max: config.TOKEN_CACHE_SIZE },
+  );
 
   const app = express();
   app.disable('x-powered-by');
@@ -76,18 +85,18 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(requestIdMiddleware);
   const metrics = config.METRICS_ENABLED ? createGatewayMetrics() : undefined;
   if (metrics) app.use(metrics.middleware);
-  app.use(securityHeaders({ hsts: config.PUBLIC_URL?.startsWith('https:') ?? false }));
-  if (config.CORS_ENABLED) {
-    app.use(
-      cors({
-        origin: config.CORS_ORIGIN,
-        credentials: config.CORS_CREDENTIALS,
-        allowedHeaders: config.CORS_ALLOWED_HEADERS,
-        exposedHeaders: config.CORS_EXPOSED_HEADERS,
-        maxAgeSeconds: config.CORS_MAX_AGE,
-      }),
-    );
-  }
+  const hsts = config.PUBLIC_URL?.startsWith('https:') ?? false;
+  app.use(securityHeaders({ hsts }));
+  const corsOptions: CorsOptions | undefined = config.CORS_ENABLED
+    ? {
+      origin: config.CORS_ORIGIN,
+      credentials: config.CORS_CREDENTIALS,
+      allowedHeaders: config.CORS_ALLOWED_HEADERS,
+      exposedHeaders: config.CORS_EXPOSED_HEADERS,
+      maxAgeSeconds: config.CORS_MAX_AGE,
+    }
+    : undefined;
+  if (corsOptions) app.use(cors(corsOptions));
 
   const ownsStore = config.RATE_LIMITER_ENABLED && !deps.rateLimitStore;
   const store = config.RATE_LIMITER_ENABLED ? (deps.rateLimitStore ?? createRateLimitStore(config)) : undefined;
@@ -105,34 +114,34 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (metrics) app.get('/metrics', metrics.handler(config.METRICS_TOKEN));
 
   // Everything below is rate limited per client IP; ping and health (probes, load balancers) are not.
-  if (store) {
-    app.use(rateLimit({ store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger }));
-  }
+  const limitOpts = store ? { store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger } : undefined;
+  if (limitOpts) app.use(rateLimit(limitOpts));
 
-  const checkToken: RequestHandler = tokenCheck({
-    verifier,
-    sessionCookieName: config.SESSION_COOKIE_NAME,
-    isSessionRevoked: deps.isSessionRevoked,
-  });
+  // The proxied REST paths never reach express: the front door below answers them on bare node:http with the
+  // same request id, headers, CORS, rate limit (its own counter calls, same store), token pre-check (not on
+  // /auth/*: see token-check.middleware.ts), body limit, error envelope and metrics.
   const proxyOpts = {
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT,
     responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
     bodyLimit: BODY_LIMIT_BYTES,
-    onUpstreamError: (service: string, reason: string, replica: string) => {
+    onUpstreamError: (service: string, reason: string, replica: string, requestId: string) => {
       metrics?.upstreamError(service, reason);
-      logger.warn({ service, reason, replica }, 'upstream call failed');
+      logger.warn({ service, reason, replica, requestId }, 'upstream call failed');
     },
   };
-  // One dispatcher for every proxied prefix (cheaper than a router layer per prefix). /auth/* is not
-  // pre-checked: see token-check.middleware.ts for why.
-  const proxies = Object.fromEntries(SERVICE_ROUTES.map(({ service }) => [service, proxyTo(pools[service], proxyOpts)])) as Record<ServiceName, RequestHandler>;
-  app.use((req, res, next) => {
-    const service = serviceFor(req.path);
-    if (!service) return next();
-    const proxy = proxies[service];
-    if (service === 'auth' && (req.path === '/auth' || req.path.startsWith('/auth/'))) return proxy(req, res, next);
-    const checked = checkToken(req, res, (err?: unknown) => (err ? next(err) : proxy(req, res, next))) as unknown;
-    if (checked instanceof Promise) checked.catch(next);
+  const proxies = Object.fromEntries(SERVICE_ROUTES.map(({ service }) => [service, createProxy(pools[service], proxyOpts)])) as Record<ServiceName, Proxy>;
+  const frontDoor = createFrontDoor({
+    proxies,
+    trust: app.get('trust proxy fn') as TrustFn,
+    parseQuery: app.get('query parser fn') as (q: string) => Record<string, unknown>,
+    verifier,
+    sessionCookieName: config.SESSION_COOKIE_NAME,
+    isSessionRevoked: deps.isSessionRevoked,
+    securityHeaders: securityHeaderList({ hsts }),
+    cors: corsOptions ? corsPolicy(corsOptions) : undefined,
+    rateLimit: limitOpts ? rateLimiter(limitOpts) : undefined,
+    metrics,
+    logger,
   });
 
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: config.PUBLIC_URL }));
@@ -168,6 +177,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
+
+  // Every way of serving the app (app.listen, http.createServer(app), supertest) calls app.handle: the front
+  // door takes the proxied paths first, express everything else.
+  const expressHandle = (app as unknown as { handle: ExpressHandle }).handle.bind(app);
+  (app as unknown as { handle: ExpressHandle }).handle = (req, res, callback) => {
+    if (!frontDoor(req, res)) expressHandle(req, res, callback);
+  };
 
   return {
     app,

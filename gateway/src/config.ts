@@ -48,6 +48,8 @@ const shape = {
   HEALTH_TIMEOUT: duration('2s'),
   /** Unknown token kids refetch the auth service's key set at most this often. */
   JWKS_MIN_REFRESH_INTERVAL: duration('5s'),
+  /** Verified access tokens remembered until they expire (least recently used dropped first); 0 = no cache. */
+  TOKEN_CACHE_SIZE: int(10_000, { min: 0 }),
   SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
   TRUST_PROXY: trustProxy(),
   RATE_LIMITER_ENABLED: bool(false),

@@ -11,25 +11,49 @@ export interface CorsOptions {
 
 const METHODS = 'GET,POST,PATCH,PUT,DELETE,SEARCH,OPTIONS';
 
-/** CORS for browser clients; cookie mode needs `credentials`, so the allowed origin is echoed, never `*`. */
-export function cors(opts: CorsOptions): RequestHandler {
+export interface CorsDecision {
+  /** Response headers as a flat name/value list (always `Vary: Origin`). */
+  headers: string[];
+  /** A preflight: answer 204 with these headers, go no further. */
+  preflight: boolean;
+}
+
+/**
+ * CORS for browser clients; cookie mode needs `credentials`, so the allowed origin is echoed, never `*`.
+ * One decision per request, shared by the express middleware and the proxy's front door.
+ */
+export function corsPolicy(opts: CorsOptions): (method: string, headers: import('node:http').IncomingHttpHeaders) => CorsDecision {
   const allowed = (origin: string) => opts.origin === true || (Array.isArray(opts.origin) && opts.origin.includes(origin));
-  return (req, res, next) => {
-    const origin = req.headers.origin;
-    res.vary('Origin');
+  const exposed = opts.exposedHeaders.join(', ');
+  const allowedHeaders = opts.allowedHeaders.join(', ');
+  const maxAge = String(opts.maxAgeSeconds);
+  return (method, h) => {
+    const origin = h.origin;
+    const out = ['Vary', 'Origin'];
     const ok = typeof origin === 'string' && allowed(origin);
     if (ok) {
-      res.setHeader('Access-Control-Allow-Origin', origin);
-      if (opts.credentials) res.setHeader('Access-Control-Allow-Credentials', 'true');
-      if (opts.exposedHeaders.length) res.setHeader('Access-Control-Expose-Headers', opts.exposedHeaders.join(', '));
+      out.push('Access-Control-Allow-Origin', origin);
+      if (opts.credentials) out.push('Access-Control-Allow-Credentials', 'true');
+      if (exposed) out.push('Access-Control-Expose-Headers', exposed);
     }
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
-      if (ok) {
-        res.setHeader('Access-Control-Allow-Methods', METHODS);
-        const requested = req.headers['access-control-request-headers'];
-        res.setHeader('Access-Control-Allow-Headers', opts.origin === true && requested ? requested : opts.allowedHeaders.join(', '));
-        res.setHeader('Access-Control-Max-Age', String(opts.maxAgeSeconds));
-      }
+    const preflight = method === 'OPTIONS' && !!h['access-control-request-method'];
+    if (preflight && ok) {
+      out.push('Access-Control-Allow-Methods', METHODS);
+      const requested = h['access-control-request-headers'];
+      out.push('Access-Control-Allow-Headers', opts.origin === true && requested ? requested : allowedHeaders);
+      out.push('Access-Control-Max-Age', maxAge);
+    }
+    return { headers: out, preflight };
+  };
+}
+
+export function cors(opts: CorsOptions): RequestHandler {
+  const policy = corsPolicy(opts);
+  return (req, res, next) => {
+    const { headers, preflight } = policy(req.method, req.headers);
+    res.vary('Origin');
+    for (let i = 2; i < headers.length; i += 2) res.setHeader(headers[i], headers[i + 1]);
+    if (preflight) {
       res.status(204).end();
       return;
     }

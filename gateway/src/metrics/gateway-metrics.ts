@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 import { Counter, Histogram, Registry } from 'prom-client';
 import { errors } from '@vellum/errors';
@@ -7,6 +8,8 @@ export interface GatewayMetrics {
   registry: Registry;
   /** Records every request's count and latency, labelled by method, route (bounded set) and status. */
   middleware: RequestHandler;
+  /** The same record for a request answered outside express (the proxy's front door); `route` as metricsRoute. */
+  track(method: string, route: string, res: ServerResponse): void;
   upstreamError(service: string, reason: string): void;
   /** GET /metrics: Prometheus text; `token` set → `Authorization: Bearer <token>` required. */
   handler(token?: string): RequestHandler;
@@ -41,16 +44,19 @@ export function createGatewayMetrics(): GatewayMetrics {
     labelNames: ['service', 'reason'] as const,
     registers: [registry],
   });
+  const track = (method: string, route: string, res: ServerResponse) => {
+    const started = process.hrtime.bigint();
+    res.once('close', () => {
+      const labels = { method, route, status: String(res.statusCode) };
+      requests.inc(labels);
+      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+    });
+  };
   return {
     registry,
+    track,
     middleware: (req, res, next) => {
-      const started = process.hrtime.bigint();
-      const path = req.path;
-      res.once('close', () => {
-        const labels = { method: req.method, route: metricsRoute(path), status: String(res.statusCode) };
-        requests.inc(labels);
-        latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
-      });
+      track(req.method, metricsRoute(req.path), res);
       next();
     },
     upstreamError: (service, reason) => upstreamErrors.inc({ service, reason }),

@@ -12,7 +12,7 @@ function randomHex(bytes: number): string {
   offset += bytes;
   return hex;
 }
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
@@ -74,4 +74,72 @@ export function upstreamRequestHeaders(req: Request): OutgoingHttpHeaders {
   headers['x-request-id'] = req.requestId ?? (req.headers['x-request-id'] as string);
   headers.traceparent = nextTraceparent(req.headers.traceparent);
   return headers;
+}
+
+/** Request headers the proxy sets itself (the caller's copies are replaced), besides hop-by-hop ones. */
+const REPLACED_UP = new Set(['host', 'expect', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'x-request-id', 'traceparent']);
+
+function connectionListed(value: string | string[] | undefined): string[] | undefined {
+  if (!value) return undefined;
+  const listed = String(value)
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter((s) => s && s !== 'close' && s !== 'keep-alive');
+  return listed.length ? listed : undefined;
+}
+
+export interface ForwardContext {
+  requestId: string;
+  /** The peer is a trusted proxy (TRUST_PROXY): its X-Forwarded-* are kept and extended. */
+  peerTrusted: boolean;
+  /** The caller's protocol (express `req.protocol`). */
+  protocol: string;
+}
+
+/**
+ * The same upstream headers as `upstreamRequestHeaders`, built straight from the raw header list as a flat
+ * name/value array (node:http sends it as is; repeated fields stay repeated), without `host`: the caller adds the
+ * upstream's own Host first.
+ */
+export function upstreamRawHeaders(req: IncomingMessage, ctx: ForwardContext, out: string[]): string[] {
+  const raw = req.rawHeaders;
+  const listed = connectionListed(req.headers.connection);
+  for (let i = 0; i < raw.length; i += 2) {
+    const lower = raw[i].toLowerCase();
+    if (HOP_BY_HOP.has(lower) || REPLACED_UP.has(lower) || (listed && listed.includes(lower))) continue;
+    out.push(raw[i], raw[i + 1]);
+  }
+  const peer = req.socket.remoteAddress ?? '';
+  const h = req.headers;
+  const priorFor = ctx.peerTrusted ? h['x-forwarded-for'] : undefined;
+  out.push('x-forwarded-for', priorFor ? `${priorFor}, ${peer}` : peer);
+  out.push('x-forwarded-proto', ctx.protocol);
+  const fwdHost = ctx.peerTrusted && h['x-forwarded-host'] ? h['x-forwarded-host'] : h.host;
+  if (fwdHost) out.push('x-forwarded-host', String(fwdHost));
+  out.push('x-request-id', ctx.requestId);
+  out.push('traceparent', nextTraceparent(h.traceparent));
+  return out;
+}
+
+/**
+ * The response headers: the upstream's (minus hop-by-hop and its X-Request-Id), then the gateway's own
+ * (`gateway`, flat name/value list) unless the upstream set the same header — a service's own value wins —
+ * except `Vary`, which both may add to.
+ */
+export function responseRawHeaders(up: IncomingMessage, gateway: readonly string[]): string[] {
+  const raw = up.rawHeaders;
+  const listed = connectionListed(up.headers.connection);
+  const out: string[] = [];
+  for (let i = 0; i < raw.length; i += 2) {
+    const lower = raw[i].toLowerCase();
+    if (HOP_BY_HOP.has(lower) || lower === 'x-request-id' || (listed && listed.includes(lower))) continue;
+    out.push(raw[i], raw[i + 1]);
+  }
+  for (let i = 0; i < gateway.length; i += 2) {
+    const name = gateway[i];
+    const lower = name.toLowerCase();
+    if (lower !== 'vary' && lower !== 'x-request-id' && up.headers[lower] !== undefined) continue;
+    out.push(name, gateway[i + 1]);
+  }
+  return out;
 }

@@ -1,9 +1,8 @@
-import http from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import https from 'node:https';
 import { Transform } from 'node:stream';
-import type { NextFunction, Request, RequestHandler, Response } from 'express';
-import { errors } from '@vellum/errors';
-import { stripHopByHop, upstreamRequestHeaders } from './forward-headers';
+import { errors, type AppError } from '@vellum/errors';
+import { responseRawHeaders, upstreamRawHeaders, type ForwardContext } from './forward-headers';
 import type { Replica, UpstreamPool } from './upstream-pool';
 
 export interface ProxyOptions {
@@ -13,8 +12,18 @@ export interface ProxyOptions {
   /** Request body limit in bytes (413 above it). */
   bodyLimit: number;
   /** Called for every failed upstream attempt (metrics, logs). */
-  onUpstreamError?: (service: string, reason: string, replica: string) => void;
+  onUpstreamError?: (service: string, reason: string, replica: string, requestId: string) => void;
 }
+
+/** One proxied request: what the front door worked out before handing it over. */
+export interface ProxyCall extends ForwardContext {
+  /** The gateway's own response headers (flat name/value list), added unless the upstream sets them. */
+  responseHeaders: string[];
+  /** Answers the caller with the error envelope (nothing has been written yet when it is called). */
+  fail(err: AppError): void;
+}
+
+export type Proxy = (req: IncomingMessage, res: ServerResponse, call: ProxyCall) => void;
 
 class ProxyError extends Error {
   constructor(
@@ -29,7 +38,7 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 /** Methods a client may safely repeat (RFC 9110 §9.2.2), SEARCH included. */
 const IDEMPOTENT = new Set(['GET', 'HEAD', 'OPTIONS', 'PUT', 'DELETE', 'SEARCH']);
 
-const hasBody = (req: Request) =>
+const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /** Counts request bytes while they stream; more than `limit` fails the upstream call (→ 413). */
@@ -45,18 +54,20 @@ function byteLimit(limit: number): Transform {
 }
 
 /**
- * Reverse-proxy a request to one replica of `pool`, streaming both bodies. The request body is piped only once
- * the TCP connection is up, so a failed connect leaves it untouched and the request can go to another
- * replica (once). Upstream down or silent → 503 SERVICE_UNAVAILABLE within the configured timeouts.
+ * Reverse-proxy a request to one replica of `pool` on bare node:http objects, streaming both bodies. The request
+ * body is piped only once the TCP connection is up, so a failed connect leaves it untouched and the request can
+ * go to another replica (once). Upstream down or silent → 503 SERVICE_UNAVAILABLE within the configured timeouts.
  */
-export function proxyTo(pool: UpstreamPool, opts: ProxyOptions): RequestHandler {
-  return (req: Request, res: Response, next: NextFunction) => {
+export function createProxy(pool: UpstreamPool, opts: ProxyOptions): Proxy {
+  return (req, res, call) => {
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > opts.bodyLimit) return next(errors.contentTooLarge());
+    if (declared > opts.bodyLimit) return call.fail(errors.contentTooLarge());
 
+    const method = req.method ?? 'GET';
     const tried = new Set<Replica>();
     const withBody = hasBody(req);
-    const headers = upstreamRequestHeaders(req);
+    // Host first (the replica's), then the rest: built once, shared by a retry.
+    const forwarded = upstreamRawHeaders(req, call, ['host', '']);
     let bodyStarted = false;
     let done = false;
     let attempts = 0;
@@ -69,9 +80,9 @@ export function proxyTo(pool: UpstreamPool, opts: ProxyOptions): RequestHandler 
         return;
       }
       const e = err as ProxyError;
-      if (e.kind === 'too-large') return next(errors.contentTooLarge());
+      if (e.kind === 'too-large') return call.fail(errors.contentTooLarge());
       const reason = e.kind === 'timeout' ? e.message : `upstream unreachable: ${e.message}`;
-      next(errors.serviceUnavailable(pool.service, reason));
+      call.fail(errors.serviceUnavailable(pool.service, reason));
     };
 
     const attempt = () => {
@@ -81,13 +92,14 @@ export function proxyTo(pool: UpstreamPool, opts: ProxyOptions): RequestHandler 
       tried.add(replica);
       const { url } = replica;
       const base = url.pathname === '/' ? '' : url.pathname;
+      forwarded[1] = url.host;
       const upstreamReq = (url.protocol === 'https:' ? https : http).request({
         protocol: url.protocol,
         hostname: url.hostname,
         port: url.port,
-        method: req.method,
-        path: base + req.originalUrl,
-        headers,
+        method,
+        path: base + req.url,
+        headers: forwarded,
         agent: replica.agent,
       });
       let connectTimer: NodeJS.Timeout | undefined;
@@ -137,7 +149,7 @@ export function proxyTo(pool: UpstreamPool, opts: ProxyOptions): RequestHandler 
           return;
         }
         const kind = err instanceof ProxyError ? err.kind : !connected && CONNECT_CODES.has(err.code ?? '') ? 'connect' : 'reset';
-        opts.onUpstreamError?.(pool.service, err instanceof ProxyError ? err.kind : (err.code ?? 'error'), url.origin);
+        opts.onUpstreamError?.(pool.service, err instanceof ProxyError ? err.kind : (err.code ?? 'error'), url.origin, call.requestId);
         if (kind === 'too-large' || kind === 'timeout') return fail(err);
         if (kind === 'connect') pool.markDown(replica);
         // A failed connect never reached the upstream: safe to send elsewhere (the body is still unread).
@@ -146,7 +158,7 @@ export function proxyTo(pool: UpstreamPool, opts: ProxyOptions): RequestHandler 
           attempts < 3 &&
           tried.size < 2 &&
           !bodyStarted &&
-          (kind === 'connect' || (reusedSocket && IDEMPOTENT.has(req.method) && !withBody));
+          (kind === 'connect' || (reusedSocket && IDEMPOTENT.has(method) && !withBody));
         if (retryable && (kind !== 'connect' || pool.replicas.length > tried.size)) {
           if (kind !== 'connect') tried.delete(replica); // the same replica is fine after a stale socket
           return attempt();
@@ -161,9 +173,8 @@ export function proxyTo(pool: UpstreamPool, opts: ProxyOptions): RequestHandler 
           up.resume();
           return;
         }
-        res.status(up.statusCode ?? 502);
-        const out = stripHopByHop(up.headers, ['x-request-id']);
-        for (const [k, v] of Object.entries(out)) if (v !== undefined) res.setHeader(k, v);
+        // One writeHead with a flat list: node:http takes it as is (no per-header setHeader bookkeeping).
+        res.writeHead(up.statusCode ?? 502, responseRawHeaders(up, call.responseHeaders));
         // Idle limit while streaming: an upstream that stops sending mid-body is cut off.
         upstreamReq.setTimeout(opts.responseTimeoutMs, () =>
           upstreamReq.destroy(new ProxyError('timeout', `upstream idle for ${opts.responseTimeoutMs} ms`)),

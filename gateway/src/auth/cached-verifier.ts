@@ -1,0 +1,48 @@
+import type { AccessTokenClaims, TokenVerifier } from '@vellum/tokens';
+
+export interface CachedVerifier extends TokenVerifier {
+  /** The claims of a token verified before and not yet expired, without any work; undefined otherwise. */
+  cached(token: string): AccessTokenClaims | undefined;
+  readonly size: number;
+}
+
+export interface CachedVerifierOptions {
+  /** Most tokens remembered (least recently used dropped first). */
+  max?: number;
+  now?: () => number;
+}
+
+/**
+ * Remembers successfully verified tokens by their exact string (signature included) until their `exp`, in a
+ * bounded LRU, so a client's repeated requests cost one signature check, not one each. Failures are never
+ * remembered. A remembered token stops being accepted the moment it expires (jsonwebtoken's rule: valid while
+ * now < exp), so expiry answers TOKEN_EXPIRED exactly as before. Revocation is not cached: the caller checks
+ * the session on every request. The gateway only pre-checks: every service verifies the token again.
+ */
+export function cachedVerifier(inner: TokenVerifier, { max = 10_000, now = Date.now }: CachedVerifierOptions = {}): CachedVerifier {
+  const entries = new Map<string, { claims: AccessTokenClaims; expiresAt: number }>();
+  const cached = (token: string) => {
+    const hit = entries.get(token);
+    if (!hit) return undefined;
+    entries.delete(token);
+    if (now() >= hit.expiresAt) return undefined;
+    entries.set(token, hit); // most recently used last
+    return hit.claims;
+  };
+  return {
+    cached,
+    get size() {
+      return entries.size;
+    },
+    async verify(token) {
+      const hit = cached(token);
+      if (hit) return hit;
+      const claims = await inner.verify(token);
+      if (max > 0 && typeof claims.exp === 'number') {
+        entries.set(token, { claims, expiresAt: claims.exp * 1000 });
+        if (entries.size > max) entries.delete(entries.keys().next().value as string);
+      }
+      return claims;
+    },
+  };
+}

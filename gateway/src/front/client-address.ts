@@ -1,0 +1,34 @@
+import type { IncomingMessage } from 'node:http';
+
+/** express's compiled `trust proxy fn` (proxy-addr): is the address at hop `i` (0 = the socket peer) trusted? */
+export type TrustFn = (addr: string, i: number) => boolean;
+
+/**
+ * The client address exactly as express computes `req.ip` (proxy-addr): walk from the socket peer through
+ * X-Forwarded-For right to left while each hop is trusted; the first untrusted hop (or the last one) is the client.
+ */
+export function clientIp(req: IncomingMessage, trust: TrustFn): string | undefined {
+  const peer = req.socket.remoteAddress;
+  const xff = req.headers['x-forwarded-for'];
+  if (!xff || peer === undefined || !trust(peer, 0)) return peer;
+  const hops = String(xff).split(',');
+  let addr = peer;
+  let n = 0;
+  for (let i = hops.length - 1; i >= 0; i--) {
+    const hop = hops[i].trim();
+    if (!hop) continue;
+    addr = hop;
+    if (!trust(hop, ++n)) return hop;
+  }
+  return addr;
+}
+
+/** `req.protocol` as express computes it: the socket's, or the first X-Forwarded-Proto value from a trusted peer. */
+export function clientProtocol(req: IncomingMessage, trust: TrustFn): string {
+  const proto = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  if (!trust(req.socket.remoteAddress ?? '', 0)) return proto;
+  const header = req.headers['x-forwarded-proto'];
+  const v = (Array.isArray(header) ? header[0] : header) || proto;
+  const comma = v.indexOf(',');
+  return comma !== -1 ? v.substring(0, comma).trim() : v.trim();
+}
