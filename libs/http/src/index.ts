@@ -4,3 +4,4 @@ export { createServiceApp, finishServiceApp, requestIdMiddleware, BODY_LIMIT } f
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, worst, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
 export { listen, type RunningService, type Listening } from './listen';
+export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';

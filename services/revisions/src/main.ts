@@ -1,25 +1,14 @@
+// The revisions service as its own process (distributed topology): config from the environment, NATS, SIGTERM → drain.
 import { createLogger } from '@vellum/logger';
+import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
 import { loadNatsUrl, loadRevisionsConfig } from './config';
 import { startRevisions } from './start';
 
-// The revisions service as its own process (distributed topology).
-async function main() {
+void runProcess(async () => {
   const config = loadRevisionsConfig();
   const logger = createLogger({ name: 'revisions', level: config.LOG_LEVEL });
   const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'revisions' });
   const service = await startRevisions(config, { logger, messaging });
-  const shutdown = async (signal: string) => {
-    logger.info({ signal }, 'stopping');
-    await service.stop();
-    await messaging.close();
-    process.exit(0);
-  };
-  process.once('SIGTERM', () => void shutdown('SIGTERM'));
-  process.once('SIGINT', () => void shutdown('SIGINT'));
-}
-
-main().catch((err) => {
-  console.error(err);
-  process.exit(1);
+  return { logger, stop: async () => (await service.stop(), await messaging.close()) };
 });
