@@ -7,14 +7,17 @@ import type { AuthConfig } from './config';
 import type { Db } from './data/prisma';
 import { sessionRepository } from './data/session.repository';
 import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
+import { loadTfaKey } from './data/tfa-key';
 import { systemClock, type Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
 import { PasswordHasher } from './domain/password-hasher';
+import { SecretBox } from './domain/secret-box';
 import { TokenIssuer } from './domain/token-issuer';
 import { createSubgraph } from './graphql/subgraph';
 import { adminRoutes } from './http/admin.routes';
 import { authRoutes } from './http/auth.routes';
 import { rateLimiter } from './http/rate-limiter';
+import { tfaRoutes } from './http/tfa.routes';
 
 export interface AuthAppDeps {
   db: Db;
@@ -44,7 +47,8 @@ export function createApp(deps: AuthAppDeps): AuthApp {
       { memoryKib: config.ARGON2_MEMORY_KIB, iterations: config.ARGON2_ITERATIONS, parallelism: config.ARGON2_PARALLELISM },
       { concurrency: config.HASH_CONCURRENCY, queueLimit: config.HASH_QUEUE_LIMIT },
     );
-  const ctx: AuthContext = { db, config, logger, keys, hasher, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
+  const ctx: AuthContext = { db, config, logger, keys, hasher, secrets, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
   const app = createServiceApp();
   const probes: Record<string, HealthProbe> = {
@@ -69,7 +73,9 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     isSessionRevoked: async (id) => !(await sessionRepository.isLive(db, id, ctx.clock.now())),
   });
   const admin = adminRoutes(ctx);
+  const tfa = tfaRoutes(ctx);
   app.use(['/users', '/roles', '/permissions'], authenticated);
+  app.use(tfa);
   app.use(admin);
 
   const graphql = createSubgraph(ctx);
@@ -83,7 +89,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   return {
     app,
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(tfa.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     close: () => graphql.server.stop(),
   };
 }

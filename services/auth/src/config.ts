@@ -46,6 +46,13 @@ const shape = {
   /** Without AUTH_PRIVATE_KEY: a key pair is generated once into this directory (e.g. ./data/keys). */
   AUTH_KEYS_DIR: z.string().optional(),
 
+  /** 32 bytes (hex or base64) encrypting TOTP secrets at rest; AUTH_TFA_ENCRYPTION_KEY_FILE works too. */
+  AUTH_TFA_ENCRYPTION_KEY: z.string().optional(),
+  /** The issuer shown in authenticator apps and the project named in invitation mails. */
+  PROJECT_NAME: z.string().default('Vellum'),
+  USER_INVITE_TOKEN_TTL: duration('7d'),
+  USER_INVITE_URL_ALLOW_LIST: list(),
+
   ADMIN_EMAIL: z.string().email().optional(),
   ADMIN_PASSWORD: z.string().optional(),
 };

@@ -4,6 +4,7 @@ import type { Db } from '../data/prisma';
 import type { SigningKeys } from '../data/signing-keys';
 import type { Clock } from './clock';
 import type { PasswordHasher } from './password-hasher';
+import type { SecretBox } from './secret-box';
 import type { TokenIssuer } from './token-issuer';
 
 /** Everything a use case needs. */
@@ -14,6 +15,8 @@ export interface AuthContext {
   keys: SigningKeys;
   tokens: TokenIssuer;
   hasher: PasswordHasher;
+  /** Seals secrets at rest (TOTP). */
+  secrets: SecretBox;
   logger: Logger;
 }
 

@@ -33,6 +33,7 @@ export function issueTokens(
     role: user.role_id,
     app_access: user.role?.app_access ?? false,
     admin_access: user.role?.admin_access ?? false,
+    enforce_tfa: !!user.role?.enforce_tfa && !user.tfa_secret,
   };
   const cookieMaxAge = Math.max(0, Math.floor((session.expires_at.getTime() - now.getTime()) / 1000));
   if (mode === 'session') {

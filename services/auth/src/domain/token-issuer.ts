@@ -10,6 +10,8 @@ export interface AccessClaimsInput {
   app_access: boolean;
   admin_access: boolean;
   session?: string;
+  /** The role enforces TFA and the user has not enrolled: the app should send them to enrolment. */
+  enforce_tfa?: boolean;
 }
 
 export const RESET_SCOPE = 'password-reset';
@@ -38,6 +40,7 @@ export class TokenIssuer {
       exp: iat + Math.floor(ttlMs / 1000),
     };
     if (claims.session) payload.session = claims.session;
+    if (claims.enforce_tfa) payload.enforce_tfa = true;
     return jwt.sign(payload, this.keys.privateKey, { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER });
   }
 

@@ -37,3 +37,11 @@ export function assertSameSite(req: Request, config: AuthConfig): void {
   const origin = req.get('origin');
   if (origin && origin !== new URL(config.PUBLIC_URL).origin) throw errors.forbidden();
 }
+
+/** A required string field of a body: missing → INVALID_PAYLOAD "is required", other type → "must be a string". */
+export function requiredField(b: Record<string, unknown>, name: string): string {
+  const v = b[name];
+  if (v === undefined || v === null) throw errors.invalidPayload(`"${name}" is required`);
+  if (typeof v !== 'string') throw errors.invalidPayload(`"${name}" must be a string`);
+  return v;
+}
