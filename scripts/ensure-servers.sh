@@ -7,9 +7,12 @@ need_apt=()
 command -v pg_ctlcluster >/dev/null || need_apt+=(postgresql)
 command -v nats-server >/dev/null || need_apt+=(nats-server)
 command -v redis-server >/dev/null || need_apt+=(redis-server)
+# Offline validators of the deployment files (deploy/local/test/deploy-manifests.test.ts).
+command -v kubectl >/dev/null || need_apt+=(kubectl)
+command -v docker-compose >/dev/null || need_apt+=(docker-compose)
 if [ ${#need_apt[@]} -gt 0 ]; then
   echo "installing ${need_apt[*]}"
-  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need_apt[@]}" >/dev/null
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need_apt[@]}" >/dev/null
 fi
 if ! up 5432; then
   echo "starting PostgreSQL"
