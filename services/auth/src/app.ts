@@ -16,6 +16,7 @@ import { TokenIssuer } from './domain/token-issuer';
 import { createSubgraph } from './graphql/subgraph';
 import { adminRoutes } from './http/admin.routes';
 import { authRoutes } from './http/auth.routes';
+import { inviteRoutes } from './http/invite.routes';
 import { rateLimiter } from './http/rate-limiter';
 import { tfaRoutes } from './http/tfa.routes';
 
@@ -74,8 +75,10 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   });
   const admin = adminRoutes(ctx);
   const tfa = tfaRoutes(ctx);
+  const invite = inviteRoutes(ctx);
   app.use(['/users', '/roles', '/permissions'], authenticated);
   app.use(tfa);
+  app.use(invite);
   app.use(admin);
 
   const graphql = createSubgraph(ctx);
@@ -89,7 +92,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   return {
     app,
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(tfa.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     close: () => graphql.server.stop(),
   };
 }

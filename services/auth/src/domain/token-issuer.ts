@@ -15,6 +15,7 @@ export interface AccessClaimsInput {
 }
 
 export const RESET_SCOPE = 'password-reset';
+export const INVITE_SCOPE = 'invite';
 
 /** sha256 of an opaque refresh token: what the sessions table stores. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
@@ -93,6 +94,23 @@ export class TokenIssuer {
   verifyReset(token: string, now: Date): { id: string; fp: string } {
     const p = this.decode(token, { now });
     if (p.scope !== RESET_SCOPE || typeof p.id !== 'string' || typeof p.fp !== 'string') throw errors.forbidden();
+    return { id: p.id, fp: p.fp };
+  }
+
+  /** An invitation token: scope "invite", bound to the user's current password hash (none while invited). */
+  signInvite(user: { id: string; email: string; password: string | null }, ttlMs: number, now: Date): string {
+    const iat = Math.floor(now.getTime() / 1000);
+    return jwt.sign(
+      { scope: INVITE_SCOPE, id: user.id, email: user.email, fp: passwordFingerprint(user.password), iat, exp: iat + Math.floor(ttlMs / 1000) },
+      this.keys.privateKey,
+      { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER },
+    );
+  }
+
+  /** Expired → TOKEN_EXPIRED; forged/garbage → INVALID_TOKEN; wrong scope → FORBIDDEN. */
+  verifyInvite(token: string, now: Date): { id: string; fp: string } {
+    const p = this.decode(token, { now });
+    if (p.scope !== INVITE_SCOPE || typeof p.id !== 'string' || typeof p.fp !== 'string') throw errors.forbidden();
     return { id: p.id, fp: p.fp };
   }
 }

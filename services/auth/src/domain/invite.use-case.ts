@@ -1,0 +1,99 @@
+import { randomUUID } from 'node:crypto';
+import { errors } from '@vellum/errors';
+import type { MailJob } from '@vellum/contracts';
+import { isUniqueViolation, type Tx } from '../data/prisma';
+import { enqueue, itemChange, mail, type Actor } from '../events/auth-events';
+import type { AuthContext, ClientInfo } from './context';
+import { isAllowedResetUrl } from './password-request.use-case';
+import { checkPasswordPolicy } from './password-policy';
+import { EMAIL, asObject, isUuid } from './payload';
+import { presentUser } from './presenters';
+import { passwordFingerprint } from './token-issuer';
+
+export interface InviteInput {
+  emails: string[];
+  role: string;
+  inviteUrl?: string;
+}
+
+/** `{email: string | string[], role: uuid, invite_url?: string}`; invite_url checked against USER_INVITE_URL_ALLOW_LIST. */
+export function parseInvite(ctx: AuthContext, body: unknown): InviteInput {
+  const b = asObject(body);
+  for (const key of Object.keys(b)) if (!['email', 'role', 'invite_url'].includes(key)) throw errors.invalidPayload(`"${key}" is not allowed`);
+  const emails = Array.isArray(b.email) ? b.email : [b.email];
+  if (b.email === undefined || b.email === null || emails.length === 0) throw errors.invalidPayload('"email" is required');
+  for (const e of emails) if (typeof e !== 'string' || !EMAIL.test(e)) throw errors.invalidPayload('"email" must be a valid email');
+  if (b.role === undefined || b.role === null) throw errors.invalidPayload('"role" is required');
+  if (typeof b.role !== 'string' || !isUuid(b.role)) throw errors.invalidPayload('"role" must be a uuid');
+  if (b.invite_url !== undefined && b.invite_url !== null && typeof b.invite_url !== 'string') throw errors.invalidPayload('"invite_url" must be a string');
+  const inviteUrl = (b.invite_url as string | null | undefined) ?? undefined;
+  if (inviteUrl !== undefined && !isAllowedResetUrl(inviteUrl, ctx.config.USER_INVITE_URL_ALLOW_LIST)) {
+    throw errors.invalidPayload(`URL "${inviteUrl}" can't be used to invite users`);
+  }
+  return { emails: emails as string[], role: b.role, inviteUrl };
+}
+
+/**
+ * Create an `invited` user per address (or keep the invited one: re-inviting sends a fresh link) and queue the
+ * invitation mail through the outbox in the same transaction. Addresses of users who are not `invited` any more
+ * are skipped (no mail), as Directus does.
+ */
+export async function inviteUsers(ctx: AuthContext, input: InviteInput, actor: Actor): Promise<void> {
+  const role = await ctx.db.role.findUnique({ where: { id: input.role } });
+  if (!role) throw errors.invalidPayload('"role" does not exist');
+  const now = ctx.clock.now();
+  for (const email of input.emails) {
+    try {
+      await ctx.db.$transaction((tx) => inviteOne(ctx, tx, email, input, actor, now));
+    } catch (e) {
+      // a concurrent invite/creation of the same address won: invite again (now the user exists)
+      if (!isUniqueViolation(e)) throw e;
+      await ctx.db.$transaction((tx) => inviteOne(ctx, tx, email, input, actor, now));
+    }
+  }
+}
+
+async function inviteOne(ctx: AuthContext, tx: Tx, email: string, input: InviteInput, actor: Actor, now: Date): Promise<void> {
+  const rows = await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "users" WHERE lower("email") = lower(${email}) FOR UPDATE`;
+  let user = rows[0] ? await tx.user.findUniqueOrThrow({ where: { id: rows[0].id } }) : null;
+  if (user && user.status !== 'invited') return;
+  if (!user) {
+    user = await tx.user.create({ data: { id: randomUUID(), email, status: 'invited', role_id: input.role } });
+    await enqueue(tx, itemChange('vellum_users', 'create', user.id, presentUser(user), actor, now));
+  }
+  const token = ctx.tokens.signInvite({ id: user.id, email: user.email!, password: user.password }, ctx.config.USER_INVITE_TOKEN_TTL, now);
+  const link = new URL(input.inviteUrl ?? new URL('/admin/accept-invite', ctx.config.PUBLIC_URL).toString());
+  link.searchParams.set('token', token);
+  const job: MailJob = {
+    v: 1,
+    id: randomUUID(),
+    template: 'user-invitation',
+    to: user.email!,
+    data: { url: link.toString(), project: ctx.config.PROJECT_NAME, ...(user.first_name ? { name: user.first_name } : {}) },
+    created_at: now.toISOString(),
+  };
+  await enqueue(tx, mail(job));
+}
+
+/**
+ * Activate an invited user with a password. Single use: the token is bound to the invited user's (empty)
+ * password hash and the update is a compare-and-set on status `invited` + that hash.
+ */
+export async function acceptInvite(ctx: AuthContext, token: string, password: string, client: ClientInfo): Promise<void> {
+  const now = ctx.clock.now();
+  const claims = ctx.tokens.verifyInvite(token, now);
+  const user = await ctx.db.user.findUnique({ where: { id: claims.id } });
+  if (!user || user.status !== 'invited' || passwordFingerprint(user.password) !== claims.fp) throw errors.forbidden();
+  checkPasswordPolicy(password, ctx.config.AUTH_PASSWORD_POLICY);
+  const hash = await ctx.hasher.hash(password);
+  const actor = { user: user.id, ip: client.ip, userAgent: client.userAgent, origin: client.origin };
+  await ctx.db.$transaction(async (tx) => {
+    const { count } = await tx.user.updateMany({
+      where: { id: user.id, status: 'invited', password: user.password },
+      data: { password: hash, status: 'active' },
+    });
+    if (count !== 1) throw errors.forbidden();
+    const updated = await tx.user.findUniqueOrThrow({ where: { id: user.id } });
+    await enqueue(tx, itemChange('vellum_users', 'update', user.id, presentUser(updated), actor, now));
+  });
+}

@@ -1,0 +1,22 @@
+import { Router } from 'express';
+import { route, type RouteTable } from '@vellum/http';
+import type { AuthContext } from '../domain/context';
+import { acceptInvite, inviteUsers, parseInvite } from '../domain/invite.use-case';
+import { actorOf, body, client, requiredField } from './request-helpers';
+
+/** POST /users/invite (admin) and POST /users/invite/accept (public: the token is the credential). */
+export function inviteRoutes(ctx: AuthContext): Router & RouteTable {
+  const r = Router() as Router & RouteTable;
+  route(r, 'post', '/users/invite', 'admin', async (req, res) => {
+    await inviteUsers(ctx, parseInvite(ctx, req.body), actorOf(req));
+    res.status(204).end();
+  });
+  route(r, 'post', '/users/invite/accept', 'public', async (req, res) => {
+    const b = body(req);
+    const token = requiredField(b, 'token');
+    const password = requiredField(b, 'password');
+    await acceptInvite(ctx, token, password, client(req));
+    res.status(204).end();
+  });
+  return r;
+}
