@@ -11,12 +11,15 @@ import { loadTfaKey } from './data/tfa-key';
 import { systemClock, type Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
 import { PasswordHasher } from './domain/password-hasher';
+import { OAuthClients } from './domain/oauth-client';
+import { OAuthStateSealer } from './domain/oauth-state';
 import { SecretBox } from './domain/secret-box';
 import { TokenIssuer } from './domain/token-issuer';
 import { createSubgraph } from './graphql/subgraph';
 import { adminRoutes } from './http/admin.routes';
 import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
+import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
 import { tfaRoutes } from './http/tfa.routes';
 
@@ -49,7 +52,8 @@ export function createApp(deps: AuthAppDeps): AuthApp {
       { concurrency: config.HASH_CONCURRENCY, queueLimit: config.HASH_QUEUE_LIMIT },
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
-  const ctx: AuthContext = { db, config, logger, keys, hasher, secrets, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
+  const ctx: AuthContext = { db, config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
   const app = createServiceApp();
   const probes: Record<string, HealthProbe> = {
@@ -67,6 +71,8 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
   const auth = authRoutes(ctx);
   app.use(auth);
+  const oauth2 = oauthRoutes(ctx);
+  app.use(oauth2);
 
   const authenticated = authenticate({
     verifier: createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })),
@@ -92,7 +98,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   return {
     app,
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     close: () => graphql.server.stop(),
   };
 }

@@ -1,4 +1,5 @@
 import { loadConfig, z, duration, bool, int, list, type Env } from '@vellum/config';
+import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
@@ -57,12 +58,16 @@ const shape = {
   ADMIN_PASSWORD: z.string().optional(),
 };
 
-export type AuthConfig = Omit<ReturnType<typeof loadConfig<typeof shape>>, 'COOKIE_SECURE'> & { COOKIE_SECURE: boolean };
+export type AuthConfig = Omit<ReturnType<typeof loadConfig<typeof shape>>, 'COOKIE_SECURE'> & {
+  COOKIE_SECURE: boolean;
+  /** AUTH_PROVIDERS and their AUTH_<NAME>_* settings. */
+  providers: OAuthProviderConfig[];
+};
 
 export function loadAuthConfig(env: Env = process.env): AuthConfig {
   const c = loadConfig(shape, env);
   const secure = c.COOKIE_SECURE === undefined ? c.PUBLIC_URL.startsWith('https:') : ['true', '1'].includes(c.COOKIE_SECURE);
-  return { ...c, COOKIE_SECURE: secure };
+  return { ...c, COOKIE_SECURE: secure, providers: loadOAuthProviders(env) };
 }
 
 /** NATS_URL, read by main.ts only (the embedded topology hands in its in-process messaging instead). */

@@ -4,6 +4,8 @@ import type { Db } from '../data/prisma';
 import type { SigningKeys } from '../data/signing-keys';
 import type { Clock } from './clock';
 import type { PasswordHasher } from './password-hasher';
+import type { OAuthClients } from './oauth-client';
+import type { OAuthStateSealer } from './oauth-state';
 import type { SecretBox } from './secret-box';
 import type { TokenIssuer } from './token-issuer';
 
@@ -17,6 +19,8 @@ export interface AuthContext {
   hasher: PasswordHasher;
   /** Seals secrets at rest (TOTP). */
   secrets: SecretBox;
+  /** OAuth/OpenID providers' client configurations and the state-cookie sealer. */
+  oauth: { clients: OAuthClients; states: OAuthStateSealer };
   logger: Logger;
 }
 

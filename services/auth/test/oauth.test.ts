@@ -1,0 +1,231 @@
+import request from 'supertest';
+import { OAUTH_STATE_COOKIE } from '../src/domain/oauth-state';
+import { ADMIN, code, cookiesOf, harness, type Harness } from './helpers';
+import { loginAtProvider, startOidcProvider, type RunningProvider } from './oidc/oidc-harness';
+
+// The whole OpenID Connect code flow against a real provider (npm oidc-provider, in a child process on loopback).
+
+const PUBLIC_URL = 'http://vellum.local:8055';
+const callbackOf = (p: string) => `${PUBLIC_URL}/auth/login/${p}/callback`;
+const client = (id: string) => ({
+  client_id: id,
+  client_secret: `${id}-secret`,
+  redirect_uris: [callbackOf(id)],
+  response_types: ['code'],
+  grant_types: ['authorization_code'],
+  token_endpoint_auth_method: 'client_secret_basic',
+});
+
+let idp: RunningProvider;
+let h: Harness;
+beforeAll(async () => {
+  idp = await startOidcProvider({ clients: [client('idp'), client('closed'), client('linker')] });
+  const env: Record<string, string> = { AUTH_PROVIDERS: 'idp,closed,linker', PUBLIC_URL };
+  for (const p of ['idp', 'closed', 'linker']) {
+    const P = p.toUpperCase();
+    Object.assign(env, {
+      [`AUTH_${P}_DRIVER`]: 'openid',
+      [`AUTH_${P}_CLIENT_ID`]: p,
+      [`AUTH_${P}_CLIENT_SECRET`]: `${p}-secret`,
+      [`AUTH_${P}_ISSUER_URL`]: idp.issuer,
+    });
+  }
+  env.AUTH_IDP_ALLOW_PUBLIC_REGISTRATION = 'true';
+  env.AUTH_IDP_LABEL = 'Our IdP';
+  env.AUTH_IDP_REDIRECT_ALLOW_LIST = 'https://studio.example.com/after-login';
+  env.AUTH_LINKER_LINK_EXISTING_BY_VERIFIED_EMAIL = 'true';
+  h = await harness(env);
+}, 30_000);
+afterAll(async () => {
+  await h?.close();
+  await idp?.stop();
+});
+
+async function start(provider: string, redirect?: string) {
+  const r = await request(h.app).get(`/auth/login/${provider}${redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`}`);
+  expect(r.status).toBe(302);
+  const cookie = cookiesOf(r)[OAUTH_STATE_COOKIE];
+  expect(cookie).toBeTruthy();
+  return { location: r.headers.location as string, cookie, setCookie: (r.headers['set-cookie'] as unknown as string[]).join('\n') };
+}
+const callback = (url: URL, cookie: string | undefined) => {
+  const r = request(h.app).get(url.pathname + url.search);
+  return cookie === undefined ? r : r.set('Cookie', `${OAUTH_STATE_COOKIE}=${cookie}`);
+};
+/** start → provider login → the callback URL the provider sends the browser to (with code, state, iss). */
+async function throughProvider(provider: string, login: string, redirect?: string) {
+  const s = await start(provider, redirect);
+  return { ...s, returned: await loginAtProvider(s.location, login) };
+}
+const me = (token: string) => request(h.app).get('/users/me').set('Authorization', `Bearer ${token}`);
+
+describe('OAuth / OpenID login against a real provider', () => {
+  it('lists the providers (GET /auth/oauth, GET /auth)', async () => {
+    expect((await request(h.app).get('/auth/oauth')).body).toEqual({ public: true, data: ['idp', 'closed', 'linker'] });
+    const listing = await request(h.app).get('/auth');
+    expect(listing.body.disableDefault).toBe(false);
+    expect(listing.body.data[0]).toEqual({ name: 'idp', driver: 'openid', label: 'Our IdP', icon: 'account_circle' });
+  });
+
+  it('start: PKCE S256, state and nonce at the provider; a signed, HttpOnly, short-lived cookie', async () => {
+    const s = await start('idp');
+    const u = new URL(s.location);
+    expect(u.origin).toBe(idp.issuer);
+    expect(u.searchParams.get('code_challenge_method')).toBe('S256');
+    expect(u.searchParams.get('code_challenge')).toMatch(/^[\w-]{43}$/);
+    expect(u.searchParams.get('state')!.length).toBeGreaterThanOrEqual(43);
+    expect(u.searchParams.get('nonce')!.length).toBeGreaterThanOrEqual(43);
+    expect(u.searchParams.get('redirect_uri')).toBe(callbackOf('idp'));
+    expect(s.setCookie).toMatch(/HttpOnly/);
+    expect(s.setCookie).toMatch(/Max-Age=600/);
+    expect(s.setCookie).toMatch(/SameSite=Lax/);
+    // the cookie is not the state itself and does not carry it readably next to a forgeable signature
+    expect(s.cookie).not.toContain(u.searchParams.get('state'));
+  });
+
+  it('the whole flow without redirect → JSON tokens; the user is created keyed by (provider, subject)', async () => {
+    const { returned, cookie } = await throughProvider('idp', 'olive');
+    expect(returned.toString().startsWith(callbackOf('idp'))).toBe(true);
+    expect(returned.searchParams.get('iss')).toBe(idp.issuer); // RFC 9207
+    const r = await callback(returned, cookie);
+    expect(r.status).toBe(200);
+    expect(r.body.public).toBe(true);
+    expect(Object.keys(r.body.data).sort()).toEqual(['access_token', 'expires', 'refresh_token']);
+    expect(r.body.data.expires).toBe(900000);
+    const user = (await me(r.body.data.access_token)).body.data;
+    expect(user).toMatchObject({ email: 'olive@example.com', provider: 'idp', external_identifier: 'olive', first_name: 'Olive', status: 'active' });
+    // the refresh token works
+    expect((await request(h.app).post('/auth/refresh').send({ refresh_token: r.body.data.refresh_token })).status).toBe(200);
+    // a second login finds the same user
+    const again = await throughProvider('idp', 'olive');
+    const r2 = await callback(again.returned, again.cookie);
+    expect((await me(r2.body.data.access_token)).body.data.id).toBe(user.id);
+    expect(await h.sql(`SELECT 1 FROM users WHERE provider = 'idp' AND external_identifier = 'olive'`)).toHaveLength(1);
+  });
+
+  it('with redirect → session cookie + 302 to it (same origin as PUBLIC_URL, or the allow list)', async () => {
+    const { returned, cookie } = await throughProvider('idp', 'olive', '/admin/content?x=1');
+    const r = await callback(returned, cookie);
+    expect(r.status).toBe(302);
+    expect(r.headers.location).toBe(`${PUBLIC_URL}/admin/content?x=1`);
+    expect(r.body.data).toBeUndefined();
+    const session = cookiesOf(r).vellum_session_token;
+    expect(session).toBeTruthy();
+    expect((await request(h.app).get('/users/me').set('Cookie', `vellum_session_token=${session}`)).body.data.email).toBe('olive@example.com');
+
+    const allowed = await throughProvider('idp', 'olive', 'https://studio.example.com/after-login');
+    const r2 = await callback(allowed.returned, allowed.cookie);
+    expect(r2.status).toBe(302);
+    expect(r2.headers.location).toBe('https://studio.example.com/after-login');
+  });
+
+  it('replayed state → refused (the state id is consumed once)', async () => {
+    const { returned, cookie } = await throughProvider('idp', 'olive');
+    expect((await callback(returned, cookie)).status).toBe(200);
+    const replay = await callback(returned, cookie);
+    expect(replay.status).toBe(401);
+    expect(code(replay)).toBe('INVALID_CREDENTIALS');
+
+    // refused by the consumed state itself, not only by the provider's used code: a first callback that fails
+    // after the state check (foreign iss) uses the state up; the genuine, never-exchanged code is then refused
+    const second = await throughProvider('idp', 'olive');
+    const mixed = new URL(second.returned);
+    mixed.searchParams.set('iss', 'https://evil.example.com');
+    expect(code(await callback(mixed, second.cookie))).toBe('INVALID_CREDENTIALS');
+    expect(code(await callback(second.returned, second.cookie))).toBe('INVALID_CREDENTIALS');
+    // a fresh start works
+    const third = await throughProvider('idp', 'olive');
+    expect((await callback(third.returned, third.cookie)).status).toBe(200);
+  });
+
+  it('tampered state → refused: altered cookie, missing cookie, state parameter not the cookie\'s', async () => {
+    const { returned, cookie } = await throughProvider('idp', 'olive');
+    const [body, sig] = cookie.split('.');
+    const forged = JSON.parse(Buffer.from(body, 'base64url').toString());
+    forged.state = returned.searchParams.get('state');
+    forged.verifier = 'x'.repeat(43);
+    const tampered = `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${sig}`;
+    expect(code(await callback(returned, tampered))).toBe('INVALID_CREDENTIALS');
+    expect(code(await callback(returned, `${body}.${'A'.repeat(43)}`))).toBe('INVALID_CREDENTIALS');
+    expect(code(await callback(returned, undefined))).toBe('INVALID_CREDENTIALS');
+    const otherState = new URL(returned);
+    otherState.searchParams.set('state', 'attacker-state');
+    expect(code(await callback(otherState, cookie))).toBe('INVALID_CREDENTIALS');
+    // none of those consumed the genuine state: it still works once
+    expect((await callback(returned, cookie)).status).toBe(200);
+  });
+
+  it('wrong PKCE verifier → the provider refuses the code exchange → refused', async () => {
+    const { returned, cookie } = await throughProvider('idp', 'olive');
+    const st = h.built.ctx.oauth.states.open(cookie, new Date())!;
+    // a correctly signed state whose verifier is not the one the challenge was made from (an intercepted code)
+    const wrong = h.built.ctx.oauth.states.seal({ ...st, id: `${st.id}-2`, verifier: 'w'.repeat(64) });
+    const r = await callback(returned, wrong);
+    expect(r.status).toBe(401);
+    expect(code(r)).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('foreign iss in the authorization response (mix-up) → refused', async () => {
+    const { returned, cookie } = await throughProvider('idp', 'olive');
+    const mixed = new URL(returned);
+    mixed.searchParams.set('iss', 'https://evil.example.com');
+    expect(code(await callback(mixed, cookie))).toBe('INVALID_CREDENTIALS');
+    // the provider advertises the parameter (authorization_response_iss_parameter_supported): it is then required
+    const again = await throughProvider('idp', 'olive');
+    const droppedAgain = new URL(again.returned);
+    droppedAgain.searchParams.delete('iss');
+    expect(code(await callback(droppedAgain, again.cookie))).toBe('INVALID_CREDENTIALS');
+  });
+
+  it.each([
+    '//evil.com',
+    'https://vellum.local:8055@evil.com/',
+    '/\\evil.com',
+    'https://evil.com/',
+    'javascript:alert(1)',
+    'https://studio.example.com/other',
+  ])('open redirect %j refused at the start (400 INVALID_PAYLOAD)', async (redirect) => {
+    const r = await request(h.app).get(`/auth/login/idp?redirect=${encodeURIComponent(redirect)}`);
+    expect(r.status).toBe(400);
+    expect(code(r)).toBe('INVALID_PAYLOAD');
+    expect(r.headers['set-cookie']).toBeUndefined();
+    expect((await request(h.app).get(`/auth/oauth/idp?redirect=${encodeURIComponent(redirect)}`)).status).toBe(400);
+  });
+
+  it('unknown provider → 403 INVALID_PROVIDER (start, alias and callback)', async () => {
+    for (const path of ['/auth/login/nope', '/auth/oauth/nope', '/auth/login/nope/callback?code=x&state=y']) {
+      const r = await request(h.app).get(path);
+      expect(r.status).toBe(403);
+      expect(code(r)).toBe('INVALID_PROVIDER');
+    }
+    expect((await request(h.app).get('/auth/oauth/idp')).status).toBe(302);
+  });
+
+  it('no public registration → refused; no e-mail linking without the setting', async () => {
+    const unknown = await throughProvider('closed', 'stranger');
+    expect(code(await callback(unknown.returned, unknown.cookie))).toBe('INVALID_CREDENTIALS');
+    expect(await h.sql(`SELECT 1 FROM users WHERE email = 'stranger@example.com'`)).toHaveLength(0);
+    // the local admin's e-mail at the provider, verified: still not linked where the setting is off
+    const admin = await throughProvider('closed', ADMIN.email);
+    expect(code(await callback(admin.returned, admin.cookie))).toBe('INVALID_CREDENTIALS');
+    const adminAtIdp = await throughProvider('idp', ADMIN.email);
+    expect(code(await callback(adminAtIdp.returned, adminAtIdp.cookie))).toBe('INVALID_CREDENTIALS');
+    expect((await request(h.app).post('/auth/login').send(ADMIN)).status).toBe(200);
+  });
+
+  it('linking by e-mail only when the provider says verified AND the setting allows it', async () => {
+    const admin = (await request(h.app).post('/auth/login').send(ADMIN)).body.data.access_token;
+    const create = (email: string) =>
+      request(h.app).post('/users').set('Authorization', `Bearer ${admin}`).send({ email, password: 'local-password-1' });
+    await create('unverified-ulla@example.com');
+    const unverified = await throughProvider('linker', 'unverified-ulla');
+    expect(code(await callback(unverified.returned, unverified.cookie))).toBe('INVALID_CREDENTIALS');
+    expect(await h.sql(`SELECT provider FROM users WHERE email = 'unverified-ulla@example.com'`)).toEqual([{ provider: 'default' }]);
+
+    const local = (await create('vera@example.com')).body.data.id;
+    const verified = await throughProvider('linker', 'vera');
+    const r = await callback(verified.returned, verified.cookie);
+    expect(r.status).toBe(200);
+    expect((await me(r.body.data.access_token)).body.data).toMatchObject({ id: local, provider: 'linker', external_identifier: 'vera' });
+  });
+});
