@@ -8,6 +8,7 @@
 //   BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/postgres), NATS_URL (nats://127.0.0.1:4222)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
@@ -26,6 +27,8 @@ interface Run {
   p50: number;
   p99: number;
   errors: number;
+  /** CPU time per request of the watched processes (µs), from /proc: steady whatever else loads the machine. */
+  cpu: number[];
 }
 interface Target {
   name: string;
@@ -33,10 +36,26 @@ interface Target {
   method?: string;
   headers?: Record<string, string>;
   body?: string;
+  /** Processes whose CPU time per request is reported: [proxy (if any), service]. */
+  watch: number[];
+}
+
+const TICK_US = 1e6 / 100; // USER_HZ
+function cpuTicks(pid: number): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return Number(f[11]) + Number(f[12]); // utime + stime
+  } catch {
+    return NaN;
+  }
 }
 
 const children: ChildProcess[] = [];
-function serve(script: string, args: string[] = [], opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready?: RegExp } = {}): Promise<string> {
+interface Served {
+  url: string;
+  pid: number;
+}
+function serve(script: string, args: string[] = [], opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready?: RegExp } = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -50,15 +69,25 @@ function serve(script: string, args: string[] = [], opts: { env?: NodeJS.Process
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString();
       const m = (opts.ready ?? /listening (\S+)/).exec(buf);
-      if (m) resolve(m[1]);
+      if (m) resolve({ url: m[1], pid: child.pid! });
     });
   });
 }
 const bench = (name: string, args: string[] = []) => serve(path.join(__dirname, name), args);
 
 async function load(t: Target, duration: number): Promise<Run> {
-  const r = await autocannon({ url: t.url, connections, duration, pipelining: 1, method: t.method, headers: t.headers, body: t.body });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx };
+  const before = t.watch.map(cpuTicks);
+  const r = await autocannon({
+    url: t.url,
+    connections,
+    duration,
+    pipelining: 1,
+    method: t.method ?? 'GET',
+    headers: t.headers ?? {},
+    ...(t.body ? { body: t.body } : {}),
+  });
+  const cpu = t.watch.map((pid, i) => ((cpuTicks(pid) - before[i]) * TICK_US) / r.requests.total);
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, cpu };
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -71,8 +100,8 @@ async function measure(title: string, targets: Target[]) {
     for (let i = 0; i < targets.length; i++) runs[i].push(await load(targets[i], seconds));
   }
   console.log(`\n## ${title} — ${connections} connections, ${seconds} s × ${rounds} rounds, medians`);
-  console.log('| path | req/s | ratio to direct | p50 ms | p99 ms | errors | req/s per round |');
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('| path | req/s | ratio to direct | p50 ms | p99 ms | errors | CPU µs/req: proxy, service | req/s per round |');
+  console.log('|---|---|---|---|---|---|---|---|');
   targets.forEach((t, i) => {
     const ratios = runs[i].map((r, k) => r.rps / runs[0][k].rps);
     const row = [
@@ -82,6 +111,7 @@ async function measure(title: string, targets: Target[]) {
       median(runs[i].map((r) => r.p50)),
       median(runs[i].map((r) => r.p99)),
       runs[i].reduce((a, r) => a + r.errors, 0),
+      t.watch.map((_, k) => median(runs[i].map((r) => r.cpu[k])).toFixed(0)).join(', '),
       runs[i].map((r) => r.rps.toFixed(0)).join(' / '),
     ];
     console.log(`| ${row.join(' | ')} |`);
@@ -90,12 +120,12 @@ async function measure(title: string, targets: Target[]) {
 
 async function stubScenario(workMs: number) {
   const upstream = await bench('serve-upstream.ts', [String(workMs)]);
-  const gateway = await bench('serve-gateway.ts', [upstream]);
-  const bare = await bench('serve-bare-proxy.ts', [upstream]);
+  const gateway = await bench('serve-gateway.ts', [upstream.url]);
+  const bare = await bench('serve-bare-proxy.ts', [upstream.url]);
   await measure(`GET /revisions, stub upstream with ${workMs} ms CPU work per request`, [
-    { name: 'direct', url: `${upstream}/revisions` },
-    { name: 'through gateway', url: `${gateway}/revisions` },
-    { name: 'bare node:http proxy (reference)', url: `${bare}/revisions` },
+    { name: 'direct', url: `${upstream.url}/revisions`, watch: [upstream.pid] },
+    { name: 'through gateway', url: `${gateway.url}/revisions`, watch: [gateway.pid, upstream.pid] },
+    { name: 'bare node:http proxy (reference)', url: `${bare.url}/revisions`, watch: [bare.pid, upstream.pid] },
   ]);
 }
 
@@ -124,20 +154,20 @@ async function revisionsScenario() {
     ready: /"url":"(http[^"]+)".*revisions service listening/,
   });
   runInRevisions(`require('./bench/seed').seedRevisions(${JSON.stringify(dbUrl)}, 10000, console.log)`);
-  const gateway = await bench('serve-gateway.ts', [revisions, authUrl]);
-  const bare = await bench('serve-bare-proxy.ts', [revisions]);
+  const gateway = await bench('serve-gateway.ts', [revisions.url, authUrl]);
+  const bare = await bench('serve-bare-proxy.ts', [revisions.url]);
   const auth = { authorization: `Bearer ${token}` };
   const list = '/revisions?limit=25&sort=-id';
   await measure(`real revisions service, GET ${list} (admin token, 10,000 revisions)`, [
-    { name: 'direct', url: `${revisions}${list}`, headers: auth },
-    { name: 'through gateway', url: `${gateway}${list}`, headers: auth },
-    { name: 'bare node:http proxy (reference)', url: `${bare}${list}`, headers: auth },
+    { name: 'direct', url: `${revisions.url}${list}`, headers: auth, watch: [revisions.pid] },
+    { name: 'through gateway', url: `${gateway.url}${list}`, headers: auth, watch: [gateway.pid, revisions.pid] },
+    { name: 'bare node:http proxy (reference)', url: `${bare.url}${list}`, headers: auth, watch: [bare.pid, revisions.pid] },
   ]);
   const body = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id collection item data delta version } }' });
   const gql = { ...auth, 'content-type': 'application/json' };
   await measure('real revisions service, GraphQL list (25 revisions): subgraph directly vs federated gateway', [
-    { name: 'subgraph /graphql directly', url: `${revisions}/graphql`, method: 'POST', headers: gql, body },
-    { name: 'gateway /graphql/system', url: `${gateway}/graphql/system`, method: 'POST', headers: gql, body },
+    { name: 'subgraph /graphql directly', url: `${revisions.url}/graphql`, method: 'POST', headers: gql, body, watch: [revisions.pid] },
+    { name: 'gateway /graphql/system', url: `${gateway.url}/graphql/system`, method: 'POST', headers: gql, body, watch: [gateway.pid, revisions.pid] },
   ]);
   keys.close();
 }

@@ -7,6 +7,24 @@ export type TrustFn = (addr: string, i: number) => boolean;
  * The client address exactly as express computes `req.ip` (proxy-addr): walk from the socket peer through
  * X-Forwarded-For right to left while each hop is trusted; the first untrusted hop (or the last one) is the client.
  */
+/**
+ * The trust decision for the socket peer (hop 0), remembered per address: proxy-addr parses the address on
+ * every call, and a gateway sees few distinct peers (load balancers, or clients on keep-alive connections).
+ */
+export function memoisePeerTrust(trust: TrustFn, max = 10_000): TrustFn {
+  const peers = new Map<string, boolean>();
+  return (addr, i) => {
+    if (i !== 0) return trust(addr, i);
+    let v = peers.get(addr);
+    if (v === undefined) {
+      v = trust(addr, 0);
+      if (peers.size >= max) peers.clear();
+      peers.set(addr, v);
+    }
+    return v;
+  };
+}
+
 export function clientIp(req: IncomingMessage, trust: TrustFn): string | undefined {
   const peer = req.socket.remoteAddress;
   const xff = req.headers['x-forwarded-for'];

@@ -7,9 +7,9 @@ import { extractAccessToken, type AccessTokenClaims } from '@vellum/tokens';
 import type { CachedVerifier } from '../auth/cached-verifier';
 import type { CorsDecision } from '../limits/cors.middleware';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
-import type { Proxy } from '../proxy/proxy.handler';
+import type { Proxy, ProxyCall } from '../proxy/proxy.handler';
 import { routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
-import { clientIp, clientProtocol, type TrustFn } from './client-address';
+import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
 import { sendError } from './send-error';
 
 export interface FrontDoorOptions {
@@ -40,13 +40,44 @@ const isAuthPath = (path: string) => path === '/auth' || path.startsWith('/auth/
  * answers those.
  */
 export function createFrontDoor(o: FrontDoorOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
-  const tokenFromQuery = (query: string): unknown => {
-    // Only a query that can spell `access_token` (plainly or percent-encoded) is parsed at all.
-    if (!query || (!query.includes('access_token') && !query.includes('%'))) return undefined;
-    return o.parseQuery(query).access_token;
-  };
+  const door = new FrontDoor(o);
+  return (req, res) => door.handle(req, res);
+}
 
-  return (req, res) => {
+/** One request through the front door: what the proxy needs (ProxyCall) and how to answer with an error. */
+class Exchange implements ProxyCall {
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly url: string,
+    /** Index of `?` in url, or -1. */
+    readonly q: number,
+    readonly path: string,
+    readonly method: string,
+    readonly requestId: string,
+    readonly responseHeaders: string[],
+    readonly logger: Logger,
+    readonly peerTrusted: boolean,
+    readonly protocol: string,
+  ) {}
+
+  fail(err: unknown): void {
+    sendError(this.res, err, { requestId: this.requestId, method: this.method, url: this.url, headers: this.responseHeaders, logger: this.logger });
+  }
+}
+
+/**
+ * Methods on a class rather than per-request closures: the gateway runs under tsx, whose keepNames transform
+ * gives every named closure an Object.defineProperty call each time it is created.
+ */
+class FrontDoor {
+  private readonly trust: TrustFn;
+
+  constructor(private readonly o: FrontDoorOptions) {
+    this.trust = memoisePeerTrust(o.trust);
+  }
+
+  handle(req: IncomingMessage, res: ServerResponse): boolean {
     const url = req.url ?? '';
     if (url.charCodeAt(0) !== 47 /* / */) return false;
     const q = url.indexOf('?');
@@ -54,13 +85,13 @@ export function createFrontDoor(o: FrontDoorOptions): (req: IncomingMessage, res
     const service = serviceFor(path);
     if (!service) return false;
 
+    const { o, trust } = this;
     const method = req.method ?? 'GET';
     const requestId = requestIdFrom(req.headers['x-request-id']);
     req.headers['x-request-id'] = requestId;
     const headers = ['X-Request-Id', requestId, ...o.securityHeaders];
     if (o.metrics) o.metrics.track(method, routeLabel(path), res);
-    const fail = (err: unknown) => sendError(res, err, { requestId, method, url, headers, logger: o.logger });
-
+    let x: Exchange | undefined;
     try {
       if (o.cors) {
         const decision = o.cors(method, req.headers);
@@ -71,44 +102,66 @@ export function createFrontDoor(o: FrontDoorOptions): (req: IncomingMessage, res
           return true;
         }
       }
-      const peerTrusted = o.trust(req.socket.remoteAddress ?? '', 0);
-      const call = { requestId, peerTrusted, protocol: clientProtocol(req, o.trust), responseHeaders: headers, fail };
-      const proxy = o.proxies[service];
-
-      const forward = () => proxy(req, res, call);
-      // The token pre-check (after the rate limit, as in express): synchronous when there is no token or the
-      // token was verified before; otherwise the proxying waits for the signature check.
-      const checkThenForward = () => {
-        try {
-          if (!isAuthPath(path)) {
-            const query = q === -1 ? '' : url.slice(q + 1);
-            const found = extractAccessToken({ query: { access_token: tokenFromQuery(query) }, headers: req.headers } as unknown as Request, o.sessionCookieName);
-            if (found) {
-              const claims = o.verifier.cached(found.token);
-              if (!claims) {
-                o.verifier.verify(found.token).then(checkSession).then(forward).catch(fail);
-                return;
-              }
-              checkSession(claims);
-            }
-          }
-          forward();
-        } catch (e) {
-          fail(e);
-        }
-      };
+      const peerTrusted = trust(req.socket.remoteAddress ?? '', 0);
+      x = new Exchange(req, res, url, q, path, method, requestId, headers, o.logger, peerTrusted, clientProtocol(req, trust));
       if (o.rateLimit) {
-        o.rateLimit(clientIp(req, o.trust) ?? 'unknown').then((refused) => (refused ? fail(refused) : checkThenForward()), fail);
+        const ex = x;
+        o.rateLimit(clientIp(req, trust) ?? 'unknown').then(
+          (refused) => (refused ? ex.fail(refused) : this.checkThenForward(ex, service)),
+          (e: unknown) => ex.fail(e),
+        );
       } else {
-        checkThenForward();
+        this.checkThenForward(x, service);
       }
     } catch (e) {
-      fail(e);
+      if (x) x.fail(e);
+      else sendError(res, e, { requestId, method, url, headers, logger: o.logger });
     }
     return true;
-  };
+  }
 
-  function checkSession(claims: AccessTokenClaims) {
-    if (claims.session && o.isSessionRevoked?.(claims.session)) throw errors.tokenExpired();
+  /**
+   * The token pre-check (after the rate limit, as in express): synchronous when there is no token or the token
+   * was verified before; otherwise the proxying waits for the signature check. Then the proxy.
+   */
+  private checkThenForward(x: Exchange, service: ServiceName): void {
+    const { o } = this;
+    try {
+      if (!isAuthPath(x.path)) {
+        const found = extractAccessToken(
+          { query: { access_token: this.tokenFromQuery(x) }, headers: x.req.headers } as unknown as Request,
+          o.sessionCookieName,
+        );
+        if (found) {
+          const claims = o.verifier.cached(found.token);
+          if (!claims) {
+            o.verifier
+              .verify(found.token)
+              .then((c) => {
+                this.checkSession(c);
+                o.proxies[service](x.req, x.res, x);
+              })
+              .catch((e: unknown) => x.fail(e));
+            return;
+          }
+          this.checkSession(claims);
+        }
+      }
+      o.proxies[service](x.req, x.res, x);
+    } catch (e) {
+      x.fail(e);
+    }
+  }
+
+  /** `?access_token=` exactly as express's query parser reads it; only a query that can spell it is parsed. */
+  private tokenFromQuery(x: Exchange): unknown {
+    if (x.q === -1) return undefined;
+    const query = x.url.slice(x.q + 1);
+    if (!query.includes('access_token') && !query.includes('%')) return undefined;
+    return this.o.parseQuery(query).access_token;
+  }
+
+  private checkSession(claims: AccessTokenClaims): void {
+    if (claims.session && this.o.isSessionRevoked?.(claims.session)) throw errors.tokenExpired();
   }
 }

@@ -127,18 +127,24 @@ export function upstreamRawHeaders(req: IncomingMessage, ctx: ForwardContext, ou
  * except `Vary`, which both may add to.
  */
 export function responseRawHeaders(up: IncomingMessage, gateway: readonly string[]): string[] {
+  // Only rawHeaders is read: touching `up.headers` would make node build the parsed header object too.
   const raw = up.rawHeaders;
-  const listed = connectionListed(up.headers.connection);
+  let listed: string[] | undefined;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i].length === 10 && raw[i].toLowerCase() === 'connection') listed = connectionListed(raw[i + 1]);
+  }
   const out: string[] = [];
+  const seen: string[] = [];
   for (let i = 0; i < raw.length; i += 2) {
     const lower = raw[i].toLowerCase();
     if (HOP_BY_HOP.has(lower) || lower === 'x-request-id' || (listed && listed.includes(lower))) continue;
+    seen.push(lower);
     out.push(raw[i], raw[i + 1]);
   }
   for (let i = 0; i < gateway.length; i += 2) {
     const name = gateway[i];
     const lower = name.toLowerCase();
-    if (lower !== 'vary' && lower !== 'x-request-id' && up.headers[lower] !== undefined) continue;
+    if (lower !== 'vary' && lower !== 'x-request-id' && seen.includes(lower)) continue;
     out.push(name, gateway[i + 1]);
   }
   return out;
