@@ -3,3 +3,5 @@ export type { TestDatabase } from './test-database';
 export { fixedClock } from './clock';
 export type { Clock, FixedClock } from './clock';
 export { testNatsUrl, freePort, uniqueId } from './env';
+export { parsePrismaSchema, expectedUdt, diffDatabaseAgainstPrismaSchema } from './prisma-schema';
+export type { PrismaColumn, PrismaTable } from './prisma-schema';
