@@ -1,0 +1,84 @@
+import { errors } from '@vellum/errors';
+import type { AccessTokenClaims, TokenVerifier } from '@vellum/tokens';
+import { cachedVerifier } from './cached-verifier';
+
+const claims = (exp: number, extra: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
+  id: 'u',
+  role: null,
+  app_access: true,
+  admin_access: false,
+  iss: 'vellum',
+  iat: 0,
+  exp,
+  ...extra,
+});
+
+/** A verifier that accepts tokens named `ok:<exp seconds>` and counts its calls. */
+function counting() {
+  const calls: string[] = [];
+  const inner: TokenVerifier = {
+    async verify(token) {
+      calls.push(token);
+      const [kind, exp] = token.split(':');
+      if (kind !== 'ok') throw errors.invalidToken();
+      if (Number(exp) * 1000 <= now) throw errors.tokenExpired();
+      return claims(Number(exp));
+    },
+  };
+  return { inner, calls };
+}
+let now = 1_000_000;
+
+describe('cachedVerifier', () => {
+  it('verifies a token once, then answers from memory until it expires, then TOKEN_EXPIRED', async () => {
+    now = 1_000_000;
+    const { inner, calls } = counting();
+    const v = cachedVerifier(inner, { now: () => now });
+    const token = 'ok:1010'; // exp 1,010 s = now + 10 s
+    expect(v.cached(token)).toBeUndefined();
+    await v.verify(token);
+    expect((await v.verify(token)).exp).toBe(1010);
+    expect(v.cached(token)?.id).toBe('u');
+    expect(calls).toEqual([token]);
+    now = 1_009_999;
+    expect(v.cached(token)).toBeDefined();
+    now = 1_010_000; // exp reached: jsonwebtoken refuses at now >= exp, so must the cache
+    expect(v.cached(token)).toBeUndefined();
+    await expect(v.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
+    expect(calls).toEqual([token, token]);
+  });
+
+  it('never remembers a failure', async () => {
+    now = 1_000_000;
+    const { inner, calls } = counting();
+    const v = cachedVerifier(inner, { now: () => now });
+    await expect(v.verify('bad:1')).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    await expect(v.verify('bad:1')).rejects.toMatchObject({ code: 'INVALID_TOKEN' });
+    expect(calls).toHaveLength(2);
+    expect(v.size).toBe(0);
+  });
+
+  it('is bounded: the least recently used token goes first', async () => {
+    now = 1_000_000;
+    const { inner, calls } = counting();
+    const v = cachedVerifier(inner, { max: 2, now: () => now });
+    await v.verify('ok:2000');
+    await v.verify('ok:2001');
+    expect(v.cached('ok:2000')).toBeDefined(); // now 2001 is the least recently used
+    await v.verify('ok:2002');
+    expect(v.size).toBe(2);
+    expect(v.cached('ok:2001')).toBeUndefined();
+    expect(v.cached('ok:2000')).toBeDefined();
+    expect(v.cached('ok:2002')).toBeDefined();
+    expect(calls).toEqual(['ok:2000', 'ok:2001', 'ok:2002']);
+  });
+
+  it('max 0 turns the cache off', async () => {
+    now = 1_000_000;
+    const { inner, calls } = counting();
+    const v = cachedVerifier(inner, { max: 0, now: () => now });
+    await v.verify('ok:2000');
+    await v.verify('ok:2000');
+    expect(calls).toHaveLength(2);
+  });
+});
