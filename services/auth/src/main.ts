@@ -1,4 +1,5 @@
 // The auth service as its own process (distributed topology): config from the environment, NATS, SIGTERM → drain.
+import { ConfigError } from '@vellum/config';
 import { createLogger } from '@vellum/logger';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
@@ -7,6 +8,11 @@ import { startAuth } from './start';
 
 void runProcess(async () => {
   const config = loadAuthConfig();
+  // Outside the embedded topology the signing key is a secret with no default: an in-memory key would differ
+  // per replica and die with the process.
+  if (!config.AUTH_PRIVATE_KEY && !config.AUTH_KEYS_DIR) {
+    throw new ConfigError(['AUTH_PRIVATE_KEY: is required (or AUTH_PRIVATE_KEY_FILE, or AUTH_KEYS_DIR to keep a generated key)']);
+  }
   const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
   const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'auth' });
   const service = await startAuth(config, { logger, messaging });
