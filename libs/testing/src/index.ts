@@ -5,3 +5,4 @@ export type { Clock, FixedClock } from './clock';
 export { testNatsUrl, freePort, uniqueId } from './env';
 export { parsePrismaSchema, expectedUdt, diffDatabaseAgainstPrismaSchema } from './prisma-schema';
 export type { PrismaColumn, PrismaTable } from './prisma-schema';
+export { testTokens, type TestTokens, type SignOptions } from './token-factory';

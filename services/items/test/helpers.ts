@@ -1,29 +1,17 @@
-import { createSign, generateKeyPairSync, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { Pool } from 'pg';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createInProcessMessaging, type Messaging, type Subscription } from '@vellum/messaging';
-import { createTestDatabase, type TestDatabase } from '@vellum/testing';
-import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
+import { createTokenVerifier } from '@vellum/tokens';
 import { AccessRules, createApp, createItemsPool, createPrisma } from '../src';
 import { watchAccessRules } from '../src/events/access-rules.watcher';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'prisma', 'migrations');
 
 /** An ES256 key pair (kid) whose public half the app trusts; tokens signed here as auth would. */
-export function testKeys() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const kid = `k-${randomUUID().slice(0, 8)}`;
-  const jwk = { ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' };
-  const b64 = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
-  const sign = (claims: Record<string, unknown>) => {
-    const now = Math.floor(Date.now() / 1000);
-    const input = `${b64({ alg: 'ES256', typ: 'JWT', kid })}.${b64({ iat: now, exp: now + 900, iss: 'vellum', app_access: true, admin_access: false, role: null, ...claims })}`;
-    const sig = createSign('SHA256').update(input).sign({ key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url');
-    return `${input}.${sig}`;
-  };
-  return { jwks: { keys: [jwk] }, sign, keySource: staticKeySource({ keys: [jwk] }) };
-}
+export const testKeys = () => testTokens(`k-${randomUUID().slice(0, 8)}`);
 
 export interface Harness {
   db: TestDatabase;
