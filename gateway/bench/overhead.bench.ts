@@ -21,6 +21,8 @@ const only = process.env.BENCH_ONLY;
 const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const NATS = process.env.NATS_URL ?? 'nats://127.0.0.1:4222';
 const ROOT = path.resolve(__dirname, '../..');
+/** A/B: another gateway build's serve-gateway.ts (e.g. an older commit checked out elsewhere), measured alongside. */
+const ALT = process.env.BENCH_ALT_GATEWAY;
 
 interface Run {
   rps: number;
@@ -122,10 +124,12 @@ async function stubScenario(workMs: number) {
   const upstream = await bench('serve-upstream.ts', [String(workMs)]);
   const gateway = await bench('serve-gateway.ts', [upstream.url]);
   const bare = await bench('serve-bare-proxy.ts', [upstream.url]);
+  const alt = ALT ? await serve(ALT, [upstream.url]) : undefined;
   await measure(`GET /revisions, stub upstream with ${workMs} ms CPU work per request`, [
     { name: 'direct', url: `${upstream.url}/revisions`, watch: [upstream.pid] },
     { name: 'through gateway', url: `${gateway.url}/revisions`, watch: [gateway.pid, upstream.pid] },
     { name: 'bare node:http proxy (reference)', url: `${bare.url}/revisions`, watch: [bare.pid, upstream.pid] },
+    ...(alt ? [{ name: `gateway from ${ALT}`, url: `${alt.url}/revisions`, watch: [alt.pid, upstream.pid] }] : []),
   ]);
 }
 

@@ -59,7 +59,12 @@ export function jwksUrl(config: GatewayConfig): string | undefined {
 /** The gateway's express app (never listens): limits, token checks, REST proxy, health. */
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config, logger } = deps;
-  const poolOpts = { maxSockets: config.UPSTREAM_MAX_SOCKETS, failCooldownMs: config.UPSTREAM_FAIL_COOLDOWN };
+  const poolOpts = {
+    maxSockets: config.UPSTREAM_MAX_SOCKETS,
+    failCooldownMs: config.UPSTREAM_FAIL_COOLDOWN,
+    connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT,
+    responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
+  };
   const pools: Record<ServiceName, UpstreamPool> = {
     auth: new UpstreamPool('auth', config.AUTH_URLS, poolOpts),
     revisions: new UpstreamPool('revisions', config.REVISIONS_URLS, poolOpts),

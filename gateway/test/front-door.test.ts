@@ -14,6 +14,7 @@ let server: Listening;
 let base: string;
 const revoked = new Set<string>();
 let verifications = 0;
+let upstreamSawClose: () => void = () => {};
 
 beforeAll(async () => {
   upstream = await startUpstream('revisions', (app) => {
@@ -25,6 +26,11 @@ beforeAll(async () => {
     app.get('/revisions/framed', (_req, res) => {
       res.setHeader('X-Frame-Options', 'SAMEORIGIN');
       res.json({ data: [] });
+    });
+    app.get('/revisions/abandoned', (_req, res) => {
+      res.setHeader('content-type', 'text/plain');
+      res.write('first;');
+      res.on('close', () => upstreamSawClose());
     });
     app.get('/revisions/stall', (_req, res) => {
       res.setHeader('content-type', 'text/plain');
@@ -119,6 +125,23 @@ describe('front door (proxied paths on bare node:http)', () => {
     expect(seen['x-hop']).toBeUndefined();
     expect(seen.te).toBeUndefined();
     expect(seen.host).toBe(new URL(upstream.url).host);
+  });
+
+  it('a caller that goes away mid-response ends the upstream request too', async () => {
+    const closed = new Promise<void>((r) => (upstreamSawClose = r));
+    await new Promise<void>((resolve, reject) => {
+      const req = http.get(`${base}/revisions/abandoned`, (res) => {
+        res.once('data', () => {
+          req.destroy();
+          resolve();
+        });
+      });
+      req.on('error', () => undefined);
+      setTimeout(() => reject(new Error('no first chunk')), 2000);
+    });
+    const started = Date.now();
+    await closed;
+    expect(Date.now() - started).toBeLessThan(1000); // not the 1.5 s idle limit: at once
   });
 
   it('cuts a response whose upstream goes silent mid-body after the idle limit', async () => {

@@ -226,6 +226,23 @@ describe('failures', () => {
   });
 });
 
+describe('retries keep the request body', () => {
+  it('a POST whose first replica refuses the connection goes to the other one with its body intact', async () => {
+    await revisionsB.kill();
+    const b = gw.pools.revisions.replicas.find((r) => r.url.origin === revisionsB.url)!;
+    b.downUntil = 0; // not skipped by an earlier test's cooldown: the first POST must meet the dead replica
+    try {
+      for (let i = 0; i < 4; i++) {
+        const r = await request(base).post('/revisions/upload').set('content-type', 'application/octet-stream').send(Buffer.alloc(1000 + i, 7));
+        expect([r.status, r.body.data.bytes]).toEqual([201, 1000 + i]);
+      }
+      expect(b.failures).toBeGreaterThanOrEqual(1);
+    } finally {
+      await revisionsB.revive();
+    }
+  });
+});
+
 describe('health', () => {
   it('aggregates every service', async () => {
     const r = await request(base).get('/server/health');

@@ -122,29 +122,24 @@ export function upstreamRawHeaders(req: IncomingMessage, ctx: ForwardContext, ou
 }
 
 /**
- * The response headers: the upstream's (minus hop-by-hop and its X-Request-Id), then the gateway's own
- * (`gateway`, flat name/value list) unless the upstream set the same header — a service's own value wins —
- * except `Vary`, which both may add to.
+ * The response headers, from the upstream's parsed header record (lower-case names, repeated fields as arrays, as
+ * undici gives it): the upstream's (minus hop-by-hop and its X-Request-Id), then the gateway's own (`gateway`,
+ * flat name/value list) unless the upstream set the same header — a service's own value wins — except `Vary`,
+ * which both may add to.
  */
-export function responseRawHeaders(up: IncomingMessage, gateway: readonly string[]): string[] {
-  // Only rawHeaders is read: touching `up.headers` would make node build the parsed header object too.
-  const raw = up.rawHeaders;
-  let listed: string[] | undefined;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i].length === 10 && raw[i].toLowerCase() === 'connection') listed = connectionListed(raw[i + 1]);
-  }
+export function responseHeaderList(headers: Record<string, string | string[] | undefined>, gateway: readonly string[]): string[] {
+  const listed = connectionListed(headers.connection);
   const out: string[] = [];
-  const seen: string[] = [];
-  for (let i = 0; i < raw.length; i += 2) {
-    const lower = raw[i].toLowerCase();
-    if (HOP_BY_HOP.has(lower) || lower === 'x-request-id' || (listed && listed.includes(lower))) continue;
-    seen.push(lower);
-    out.push(raw[i], raw[i + 1]);
+  for (const name in headers) {
+    const v = headers[name];
+    if (v === undefined || HOP_BY_HOP.has(name) || name === 'x-request-id' || (listed && listed.includes(name))) continue;
+    if (typeof v === 'string') out.push(name, v);
+    else for (const one of v) out.push(name, one);
   }
   for (let i = 0; i < gateway.length; i += 2) {
     const name = gateway[i];
     const lower = name.toLowerCase();
-    if (lower !== 'vary' && lower !== 'x-request-id' && seen.includes(lower)) continue;
+    if (lower !== 'vary' && lower !== 'x-request-id' && headers[lower] !== undefined) continue;
     out.push(name, gateway[i + 1]);
   }
   return out;
