@@ -112,6 +112,29 @@ describe('planQuery', () => {
     expect(code(() => plan({ sort: 'item', after: cursor }))).toBe('INVALID_QUERY');
     expect(code(() => plan({ sort: 'id', after: cursor }))).toBe('INVALID_QUERY');
   });
+  it('starts a deep page ordered by the key where `seek` says, in the same statement', () => {
+    const calls: { desc: boolean; offset: number }[] = [];
+    const seek: PlanOptions['seek'] = ({ desc, offset, params }) => {
+      calls.push({ desc, offset });
+      return `SELECT 4096 AS "lo", ${params.add(offset, 'int8')} AS "skip"`;
+    };
+    const asc = plan({ offset: '900000', limit: '25', filter: { collection: { _eq: 'a' } } }, { seek, totalHint: 1_000_000 }).list();
+    expect(asc.text).toBe(
+      'WITH "seek" AS (SELECT 4096 AS "lo", $2::int8 AS "skip") SELECT r."id" AS "c0", r."activity" AS "c1", r."collection" AS "c2", r."item" AS "c3", r."data" AS "c4", r."delta" AS "c5", r."parent" AS "c6", r."version" AS "c7", r."id" AS "_k" FROM "revisions" AS r ' +
+        'JOIN (SELECT r."id" AS "_d" FROM "revisions" AS r WHERE r."collection" = $1::text AND r."id" >= (SELECT "lo" FROM "seek") ORDER BY r."id" ASC LIMIT $3::int8 OFFSET (SELECT "skip" FROM "seek")) AS d ON d."_d" = r."id" ORDER BY r."id" ASC',
+    );
+    expect(asc.values).toEqual(['a', 900000, 25]);
+    const desc = plan({ offset: '5000', limit: '-1', sort: '-id' }, { seek }).list();
+    expect(desc.text).toContain('WHERE r."id" <= (SELECT "lo" FROM "seek") ORDER BY r."id" DESC OFFSET (SELECT "skip" FROM "seek"))');
+    expect(calls.at(-1)).toEqual({ desc: true, offset: 5000 });
+    // not for other orders, shallow pages, random order or a cursor; null from seek = the plain plan
+    const n = calls.length;
+    expect(plan({ offset: '5000', sort: 'item' }, { seek }).list().text).not.toContain('seek');
+    expect(plan({ offset: '10' }, { seek }).list().text).not.toContain('seek');
+    expect(plan({ offset: '5000', sort: '?' }, { seek }).list().text).not.toContain('seek');
+    expect(calls.length).toBe(n);
+    expect(plan({ offset: '5000' }, { seek: () => null }).list().text).toContain('OFFSET $2::int8');
+  });
   it('applies row filters and projections', () => {
     const p = plan(
       { fields: 'id,data,parent.data' },
@@ -123,6 +146,10 @@ describe('planQuery', () => {
     const s = p.list();
     expect(s.text).toMatch(/LEFT JOIN "revisions" AS j1 ON j1."id" = r."parent" AND \(j1."collection" = ANY\(\$\d::text\[\]\)\)/);
     expect(s.text).toContain('pick(r."data", $1::jsonb)');
+    // groups and sorts see the projected value too
+    const opts = { project: ({ def, expr }: { def: { type: string }; expr: string }) => (def.type === 'json' ? `pick(${expr})` : expr) };
+    expect(plan({ aggregate: { count: '*' }, groupBy: 'data,parent.delta' }, opts).list().text).toContain('SELECT pick(r."data") AS "g0", pick(j1."delta") AS "g1"');
+    expect(plan({ sort: '-data' }, opts).list().text).toContain('ORDER BY pick(r."data") DESC, r."id" ASC');
     expect(s.text).toContain('WHERE (r."collection" = ANY(');
     expect(p.one('7').text).toContain('WHERE r."id" = ');
     expect(code(() => p.one('x'))).toBe('FORBIDDEN');

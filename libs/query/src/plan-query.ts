@@ -37,7 +37,10 @@ export interface PlanOptions {
    * its ON clause (an invisible related row looks like no row). Add values with `params.add`.
    */
   rowFilter?: (table: TableSchema, alias: string, params: Params) => string | null;
-  /** Rewrite a selected field's expression (e.g. reduce a JSON column to the readable keys). */
+  /**
+   * Rewrite a field's value expression (e.g. reduce a JSON column to the readable keys): applied to selected fields,
+   * `groupBy` fields and sort keys, so no group or order exposes more than the selected value would.
+   */
   project?: (ctx: ProjectionContext) => string;
   /** From this offset on, lists use an index-only deferred join (default 1000). */
   deferredJoinOffset?: number;
@@ -48,6 +51,15 @@ export interface PlanOptions {
    * (counters). A deep offset past the middle is then read from the other end of the index (fewer entries).
    */
   totalHint?: number;
+  /**
+   * Where a deep page starts, when the caller can tell without reading the rows before it (e.g. counters per
+   * primary-key range). Used for lists ordered by the primary key alone, from `deferredJoinOffset` on, without
+   * `after`: SQL yielding at most one row `("lo", "skip")` — the page is the matching rows with primary key ≥ "lo"
+   * (≤ "lo" when descending), skipping "skip" of them; no row = past the end. It runs in the list's statement (one
+   * snapshot), so counters kept in the writers' transactions give exactly the plain OFFSET page. The caller must
+   * only offer it when its counters count exactly what the list's WHERE matches. Null = not for this query.
+   */
+  seek?: (ctx: { desc: boolean; offset: number; params: Params }) => string | null;
 }
 
 export interface Plan {
@@ -227,6 +239,14 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       return { expr: `${alias}.${col(field, def)}`, def, table, alias, field };
     }
 
+    /** A path's value as the caller may see it (`project` applied): for groups and sorts, like selected values. */
+    value(path: string): { expr: string; def: FieldSchema } {
+      const r = this.resolve(path);
+      if (!opts.project) return r;
+      const depth = path.split('.').length - 1;
+      return { expr: opts.project({ table: r.table, field: r.field, def: r.def, expr: r.expr, alias: r.alias, depth, params: this.params }), def: r.def };
+    }
+
     select(): string[] {
       const cols: string[] = [];
       const walk = (node: TreeNode, alias: string, key: string, depth: number) => {
@@ -267,7 +287,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
     orderBy(reverse = false): string {
       if (query.random) return ' ORDER BY random()';
       const dir = (desc: boolean) => (desc !== reverse ? 'DESC' : 'ASC');
-      const terms = sortKeys.map((k) => `${this.resolve(k.path).expr} ${dir(k.desc)}`);
+      const terms = sortKeys.map((k) => `${this.value(k.path).expr} ${dir(k.desc)}`);
       if (!sortKeys.some((k) => k.path === root.primaryKey)) terms.push(`${ROOT}.${col(root.primaryKey, rootPk)} ${dir(false)}`);
       return ` ORDER BY ${terms.join(', ')}`;
     }
@@ -423,7 +443,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       const s = new Stmt();
       const cols: string[] = [];
       const groupExprs = groups.map((g, i) => {
-        const r = s.resolve(g);
+        const r = s.value(g);
         cols.push(`${r.expr} AS ${q(`g${i}`)}`);
         return r.expr;
       });
@@ -501,6 +521,18 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
     const order = s.orderBy();
     const total = opts.totalHint;
     const deferred = query.offset >= deferFrom && !query.random;
+    const seek = deferred && keyset && after === undefined ? opts.seek?.({ desc: keysetDesc, offset: query.offset, params: s.params }) : null;
+    if (seek) {
+      const joins = s.joinText();
+      const bound = `${pkExpr} ${keysetDesc ? '<=' : '>='} (SELECT "lo" FROM "seek")`;
+      const seekWhere = where ? `${where} AND ${bound}` : ` WHERE ${bound}`;
+      const limit = query.limit !== -1 ? ` LIMIT ${s.params.add(query.limit, 'int8')}` : '';
+      const inner = `SELECT ${pkExpr} AS "_d" FROM ${rootFrom}${joins}${seekWhere}${order}${limit} OFFSET (SELECT "skip" FROM "seek")`;
+      return {
+        text: `WITH "seek" AS (${seek}) SELECT ${cols.join(', ')} FROM ${rootFrom} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${order}`,
+        values: s.params.values,
+      };
+    }
     const reverse = deferred && total !== undefined && query.limit !== -1 && after === undefined && query.offset > total / 2;
     let innerOrder = order;
     let page: string;

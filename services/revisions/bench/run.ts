@@ -16,7 +16,7 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number);
-const ONLY = process.env.BENCH_ONLY;
+const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 
 const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256' }] };
@@ -90,7 +90,7 @@ async function benchSize(n: number): Promise<Result[]> {
   ];
   const results: Result[] = [];
   for (const [label, run] of scenarios) {
-    if (ONLY && !label.includes(ONLY)) continue;
+    if (ONLY && !ONLY.some((o) => label.includes(o))) continue;
     if (n < 100_000 && !label.startsWith('admin list')) continue;
     const r = await run();
     r.name = `${n.toLocaleString('en')}: ${label}`;

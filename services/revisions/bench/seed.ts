@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 
 /** Seeds `n` revisions (+ their activity) over 20 collections with generate_series, then the counters. */
 export async function seedRevisions(url: string, n: number, log: (m: string) => void): Promise<void> {
@@ -11,7 +12,7 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
       return;
     }
     const started = Date.now();
-    await c.query('TRUNCATE revisions, activity, record_counts RESTART IDENTITY');
+    await c.query('TRUNCATE revisions, activity, record_counts, revision_blocks RESTART IDENTITY');
     await c.query('SET maintenance_work_mem = \'256MB\'');
     await c.query(`
       INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
@@ -29,9 +30,11 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
     await c.query(`SELECT setval('activity_id_seq', $1::int), setval('revisions_id_seq', $1::int)`, [n]);
     await c.query(`INSERT INTO record_counts SELECT 'revisions', collection, count(*) FROM revisions GROUP BY collection`);
     await c.query(`INSERT INTO record_counts SELECT 'activity', collection, count(*) FROM activity GROUP BY collection`);
+    await c.query(`INSERT INTO revision_blocks SELECT collection, id / $1::int, count(*) FROM revisions GROUP BY 1, 2`, [REVISION_BLOCK_SIZE]);
     await c.query('VACUUM ANALYZE activity');
     await c.query('VACUUM ANALYZE revisions');
     await c.query('VACUUM ANALYZE record_counts');
+    await c.query('VACUUM ANALYZE revision_blocks');
     log(`seeded ${n} revisions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await c.end();

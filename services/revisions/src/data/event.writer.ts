@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
-import { addCounts } from './record-counts.repository';
+import { addBlockCounts, addCounts } from './record-counts.repository';
 
 export type RecordableEvent = ({ kind: 'item' } & ItemChangeEvent) | ({ kind: 'audit' } & AuditEvent);
 export type WriteOutcome = 'recorded' | 'duplicate';
@@ -81,15 +81,19 @@ export class EventWriter {
       const outcomes: WriteOutcome[] = [];
       const revisions = new Map<string, number>();
       const activities = new Map<string, number>();
+      const revisionIds: { collection: string; id: number }[] = [];
       for (const e of events) {
-        const recorded = await this.writeOne(client, e);
-        outcomes.push(recorded ? 'recorded' : 'duplicate');
-        if (!recorded) continue;
+        const written = await this.writeOne(client, e);
+        outcomes.push(written ? 'recorded' : 'duplicate');
+        if (!written) continue;
         activities.set(e.collection, (activities.get(e.collection) ?? 0) + 1);
-        if (e.kind === 'item') revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
+        if (written.revision === null) continue;
+        revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
+        revisionIds.push({ collection: e.collection, id: written.revision });
       }
       await addCounts(client, 'revisions', revisions);
       await addCounts(client, 'activity', activities);
+      await addBlockCounts(client, revisionIds);
       await client.query('COMMIT');
       return outcomes;
     } catch (err) {
@@ -103,11 +107,12 @@ export class EventWriter {
     }
   }
 
-  private async writeOne(client: PoolClient, e: RecordableEvent): Promise<boolean> {
+  /** Null for a duplicate; else the new revision's id (null for an audit event). */
+  private async writeOne(client: PoolClient, e: RecordableEvent): Promise<{ revision: number | null } | null> {
     const common = [e.action, e.actor.user, e.timestamp, e.actor.ip ?? null, e.actor.user_agent ?? null, e.collection, e.item, e.actor.origin ?? null, e.id];
     if (e.kind === 'audit') {
       const { rowCount } = await client.query(AUDIT_SQL, common);
-      return (rowCount ?? 0) > 0;
+      return (rowCount ?? 0) > 0 ? { revision: null } : null;
     }
     const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL, [
       ...common,
@@ -116,6 +121,8 @@ export class EventWriter {
       e.parent_event ?? null,
       e.version ?? null,
     ]);
-    return rows[0]?.activity !== null && rows[0]?.activity !== undefined;
+    const row = rows[0];
+    if (row?.activity === null || row?.activity === undefined) return null;
+    return { revision: Number(row.revision) };
   }
 }

@@ -14,6 +14,32 @@ export async function addCounts(client: PoolClient, entity: CountedEntity, byCol
   );
 }
 
+/** Ids per block of `revision_blocks` (the migration's backfill uses the same number). */
+export const REVISION_BLOCK_SIZE = 4096;
+
+/**
+ * Count new revisions into their (collection, id block) rows (inside the writer's transaction, after `addCounts`;
+ * sorted, so concurrent writers lock rows in one order).
+ */
+export async function addBlockCounts(client: PoolClient, revisions: { collection: string; id: number }[]): Promise<void> {
+  if (revisions.length === 0) return;
+  const byKey = new Map<string, { collection: string; block: number; n: number }>();
+  for (const r of revisions) {
+    const block = Math.floor(r.id / REVISION_BLOCK_SIZE);
+    const key = `${r.collection}\0${block}`;
+    const e = byKey.get(key);
+    if (e) e.n++;
+    else byKey.set(key, { collection: r.collection, block, n: 1 });
+  }
+  const rows = [...byKey.values()].sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.block - b.block));
+  await client.query(
+    `INSERT INTO revision_blocks (collection, block, count)
+     SELECT c, b, n FROM unnest($1::text[], $2::int8[], $3::int8[]) WITH ORDINALITY AS u(c, b, n, o) ORDER BY o
+     ON CONFLICT (collection, block) DO UPDATE SET count = revision_blocks.count + EXCLUDED.count`,
+    [rows.map((r) => r.collection), rows.map((r) => r.block), rows.map((r) => r.n)],
+  );
+}
+
 /** Rows of `entity` in the given collections ('*' = all), from the counters (no table scan). */
 export async function countFromCounters(pool: Pool, entity: CountedEntity, collections: '*' | string[]): Promise<number> {
   const { rows } =

@@ -1,11 +1,11 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
-import { parseQuery, planQuery, type Plan, type PlanOptions, type Query } from '@vellum/query';
-import { countFromCounters, type CountedEntity } from '../data/record-counts.repository';
+import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query } from '@vellum/query';
+import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
 import type { AccessRules } from '../events/access-rules.store';
 import { revisionsSchema } from './query-schema';
-import { ACTIVITY_COLLECTION, visibilityOf, visibleCollections, type Visibility } from './visibility';
+import { ACTIVITY_COLLECTION, readableJsonSql, visibilityOf, visibleCollections, type Visibility } from './visibility';
 
 export type Entity = CountedEntity;
 
@@ -45,6 +45,25 @@ function collectionOnly(filter: Record<string, unknown> | null): string[] | unde
   return undefined;
 }
 
+/**
+ * The start of a deep page of revisions ordered by id, from `revision_blocks` (see PlanOptions.seek): the first block
+ * (in the order's direction) whose running count passes `offset`, and how many of its rows to skip.
+ */
+function seekRevisions(collections: '*' | string[]) {
+  return ({ desc, offset, params }: { desc: boolean; offset: number; params: Params }): string => {
+    const o = params.add(offset, 'int8');
+    const where = collections === '*' ? '' : ` WHERE collection = ANY(${params.add(collections, 'text[]')})`;
+    const dir = desc ? 'DESC' : 'ASC';
+    const lo = desc ? `(b.block + 1) * ${REVISION_BLOCK_SIZE} - 1` : `b.block * ${REVISION_BLOCK_SIZE}`;
+    return (
+      `SELECT ${lo} AS "lo", (${o} - (b.upto - b.n))::int8 AS "skip" FROM ` +
+      `(SELECT block, n, sum(n) OVER (ORDER BY block ${dir}) AS upto FROM ` +
+      `(SELECT block, sum(count) AS n FROM revision_blocks${where} GROUP BY block) AS g) AS b ` +
+      `WHERE b.upto > ${o} ORDER BY b.block ${dir} LIMIT 1`
+    );
+  };
+}
+
 /** Reads revisions and activity with the query language, the caller's permissions pushed into SQL. */
 export class RecordsReader {
   constructor(
@@ -62,23 +81,21 @@ export class RecordsReader {
     if (entity === 'activity' && !vis.all && !Object.hasOwn(vis.fields, ACTIVITY_COLLECTION)) throw errors.forbidden();
   }
 
-  private options(entity: Entity, vis: Visibility, acc: Accountability | undefined, totalHint?: number): PlanOptions {
+  private options(entity: Entity, vis: Visibility, acc: Accountability | undefined, extra: Partial<PlanOptions>): PlanOptions {
     const opts: PlanOptions = {
-      totalHint,
+      ...extra,
       now: this.now(),
       user: acc?.user ?? null,
       role: acc?.role ?? null,
       deferredJoinOffset: this.limits.deferredJoinOffset,
     };
     if (vis.all) return opts;
-    const collections = Object.keys(vis.fields);
-    let fieldsParam: string | undefined;
+    const { collections, fieldsJson } = vis;
     opts.rowFilter = (table, alias, params) =>
       table.name === 'revisions' ? `${alias}."collection" = ANY(${params.add(collections, 'text[]')})` : null;
     opts.project = ({ table, field, expr, alias, params }) => {
       if (table.name !== 'revisions' || (field !== 'data' && field !== 'delta')) return expr;
-      fieldsParam ??= JSON.stringify(vis.fields);
-      return `vellum_pick(${expr}, ${params.add(fieldsParam, 'jsonb')} -> ${alias}."collection")`;
+      return readableJsonSql(expr, alias, params.add(fieldsJson, 'jsonb'));
     };
     return opts;
   }
@@ -88,10 +105,10 @@ export class RecordsReader {
     return parseQuery(raw, { limitDefault: this.limits.limitDefault, limitMax: max !== undefined && max >= 0 ? max : undefined });
   }
 
-  plan(entity: Entity, acc: Accountability | undefined, query: Query, totalHint?: number): { plan: Plan; vis: Visibility } {
+  plan(entity: Entity, acc: Accountability | undefined, query: Query, extra: Partial<PlanOptions> = {}): { plan: Plan; vis: Visibility } {
     const vis = this.visibility(acc);
     this.guard(entity, vis);
-    return { plan: planQuery(revisionsSchema, entity, query, this.options(entity, vis, acc, totalHint)), vis };
+    return { plan: planQuery(revisionsSchema, entity, query, this.options(entity, vis, acc, extra)), vis };
   }
 
   /** The collections whose counters answer this query's filtered count exactly, or undefined (needs a count). */
@@ -112,10 +129,13 @@ export class RecordsReader {
     const deferred = plan.kind === 'list' && query.offset >= (this.limits.deferredJoinOffset ?? 1000) && !query.random && !query.after;
     const countableAs = this.countable(query, visible);
     let filterCount: number | undefined;
-    if (deferred && countableAs !== undefined) {
+    if (deferred && countableAs !== undefined && entity === 'revisions' && plan.keyset) {
+      // a deep page by id: the block counters say where it starts (one statement, no scan of the rows before it)
+      plan = this.plan(entity, acc, query, { seek: seekRevisions(countableAs) }).plan;
+    } else if (deferred && countableAs !== undefined) {
       // a deep page: the exact count (from the counters) lets the plan read from the nearer end of the index
       filterCount = await countFromCounters(this.pool, entity, countableAs);
-      plan = this.plan(entity, acc, query, filterCount).plan;
+      plan = this.plan(entity, acc, query, { totalHint: filterCount }).plan;
     }
     const rowsP =
       query.limit === 0 && plan.kind === 'list' ? Promise.resolve([]) : this.pool.query(plan.list()).then((r) => r.rows);
