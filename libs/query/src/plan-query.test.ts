@@ -135,6 +135,28 @@ describe('planQuery', () => {
     expect(calls.length).toBe(n);
     expect(plan({ offset: '5000' }, { seek: () => null }).list().text).toContain('OFFSET $2::int8');
   });
+  it('reduces selected values in Node with the fields they need (root and relations, lists and one)', () => {
+    const seen: string[] = [];
+    const p = plan(
+      { fields: 'id,data,parent.data' },
+      {
+        reduce: ({ table, field, depth }) => {
+          seen.push(`${table.name}.${field}@${depth}`);
+          return field === 'data' ? { with: ['collection'], map: (v, c) => ({ v, c }) } : undefined;
+        },
+        project: ({ expr }) => `never(${expr})`,
+      },
+    );
+    expect(seen).toEqual(['revisions.id@0', 'revisions.data@0', 'revisions.data@1']);
+    const s = p.list().text;
+    expect(s).toContain('r."data" AS "c1", r."collection" AS "c2"');
+    expect(s).toContain('j1."id" AS "c3", j1."data" AS "c4", j1."collection" AS "c5"');
+    expect(s).not.toContain('never(r."data")');
+    expect(p.one('1').text).toContain('r."collection" AS "c2"');
+    const row = Object.fromEntries(['c0', 'c1', 'c2', 'c3', 'c4', 'c5'].map((c) => [c, c]));
+    expect(p.shape([row])).toEqual([{ id: 'c0', data: { v: 'c1', c: 'c2' }, parent: { data: { v: 'c4', c: 'c5' } } }]);
+    expect(() => plan({ fields: 'data' }, { reduce: () => ({ with: ['nope'], map: (v) => v }) })).toThrow(/unknown field/);
+  });
   it('applies row filters and projections', () => {
     const p = plan(
       { fields: 'id,data,parent.data' },

@@ -337,11 +337,13 @@ describe('who sees what', () => {
 describe('field reduction edge cases (runs last: adds rows)', () => {
   const shaper = `Bearer ${signToken({ id: U2, role: 'r-shapes' })}`;
   it('keeps readable keys (nulls too), passes non-objects whole, and reduces groups and sorts the same way', async () => {
+    const first = itemEvent({ collection: 'shapes', item: '1', action: 'create', data: { a: 1, b: 3, n: null }, at: '2026-03-09T14:00:00.000Z' });
     await h.writer.write([
-      itemEvent({ collection: 'shapes', item: '1', action: 'create', data: { a: 1, b: 3, n: null }, at: '2026-03-09T14:00:00.000Z' }),
+      first,
       itemEvent({ collection: 'shapes', item: '2', action: 'create', data: { a: 1, b: 2, n: null }, at: '2026-03-09T14:01:00.000Z' }),
       itemEvent({ collection: 'shapes', item: '3', action: 'create', data: [1, { b: 2 }] as unknown as Record<string, unknown>, at: '2026-03-09T14:02:00.000Z' }),
       itemEvent({ collection: 'shapes', item: '4', action: 'create', data: 'text' as unknown as Record<string, unknown>, at: '2026-03-09T14:03:00.000Z' }),
+      itemEvent({ collection: 'shapes', item: '5', action: 'create', data: { b: 1 }, parent_event: first.id, at: '2026-03-09T14:04:00.000Z' }),
     ]);
     await h.setRules('r-shapes', access('r-shapes', { shapes: { read: ['a', 'n'] } }));
     const list = await get('/revisions?fields=item,data,delta&sort=item', shaper);
@@ -350,7 +352,13 @@ describe('field reduction edge cases (runs last: adds rows)', () => {
       { item: '2', data: { a: 1, n: null }, delta: { a: 1, n: null } },
       { item: '3', data: [1, { b: 2 }], delta: [1, { b: 2 }] },
       { item: '4', data: 'text', delta: 'text' },
+      { item: '5', data: {}, delta: {} },
     ]);
+    // a related revision is reduced by its own collection's fields, one record too
+    const child = await get('/revisions?fields=item,parent.item,parent.data&filter[item][_eq]=5', shaper);
+    expect(child.body.data).toEqual([{ item: '5', parent: { item: '1', data: { a: 1, n: null } } }]);
+    const id = (list.body.data as unknown[]).length && (await get('/revisions?fields=id&filter[item][_eq]=1', shaper)).body.data[0].id;
+    expect((await get(`/revisions/${id}?fields=data,delta`, shaper)).body.data).toEqual({ data: { a: 1, n: null }, delta: { a: 1, n: null } });
     // two revisions differ only in the unreadable `b`: one group, and the group shows no `b`
     const groups = await get('/revisions?aggregate[count]=*&groupBy=data&filter[item][_in]=1,2', shaper);
     expect(groups.body.data).toEqual([{ data: { a: 1, n: null }, count: 2 }]);
