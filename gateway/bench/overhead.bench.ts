@@ -5,6 +5,8 @@
 // Goal (issue 5): gateway ≥ 0.7× direct req/s.
 //   node --import tsx gateway/bench/overhead.bench.ts [seconds=10] [connections=50] [rounds=3]
 //   BENCH_ONLY=trivial|work|revisions   pick scenarios (default all; revisions needs PostgreSQL + NATS)
+//   BENCH_ALT_GATEWAY=/path/to/other/gateway/bench/serve-gateway.ts   A/B another build in the stub scenarios
+//     (e.g. `git archive <commit> gateway tsconfig.base.json | tar -x -C /tmp/x && ln -s $PWD/node_modules /tmp/x/`)
 //   BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/postgres), NATS_URL (nats://127.0.0.1:4222)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
