@@ -1,9 +1,8 @@
-import { generateKeyPairSync, sign as cryptoSign } from 'node:crypto';
 import type { Pool } from 'pg';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
-import { createTestDatabase, type TestDatabase } from '@vellum/testing';
+import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
 import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
 import { createApp, type RevisionsApp } from '../src/app';
 import type { RevisionsConfig } from '../src/config';
@@ -12,23 +11,12 @@ import { createPool } from '../src/data/pool';
 import { watchAccessRules } from '../src/events/access-rules.store';
 import { MIGRATIONS_DIR } from '../src/start';
 
-const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-export const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'test-key', alg: 'ES256', use: 'sig' }] };
+const tokens = testTokens('test-key');
+export const jwks = tokens.jwks;
 
 /** An ES256 access token as auth mints them (contract §3 claims). */
 export function signToken(claims: { id: string; role: string | null; admin_access?: boolean; app_access?: boolean; exp?: number }): string {
-  const now = Math.floor(Date.now() / 1000);
-  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'test-key' })}.${b64({
-    admin_access: false,
-    app_access: true,
-    iat: now,
-    exp: now + 900,
-    iss: 'vellum',
-    ...claims,
-  })}`;
-  const sig = cryptoSign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' });
-  return `${data}.${sig.toString('base64url')}`;
+  return tokens.sign(claims);
 }
 
 export const logger = createLogger({ name: 'revisions-test', level: 'silent' });
