@@ -101,8 +101,12 @@ export async function finishOAuthLogin(
       const userinfo = config.serverMetadata().userinfo_endpoint ? await oc.fetchUserInfo(config, tokens.access_token, claims.sub) : {};
       profile = { ...userinfo, ...claims };
     } else {
+      // openid-client only throws on a WWW-Authenticate challenge: any other non-2xx body is an error, not a profile
       const res = await oc.fetchProtectedResource(config, tokens.access_token, new URL(p.profileUrl!), 'GET');
-      profile = (await res.json()) as Record<string, unknown>;
+      if (!res.ok) throw new Error(`profile endpoint answered ${res.status}`);
+      const body: unknown = await res.json();
+      if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Error('profile endpoint answered no JSON object');
+      profile = body as Record<string, unknown>;
     }
   } catch (e) {
     if (isAppError(e)) throw e;
