@@ -7,6 +7,7 @@
 //   BENCH_ONLY=trivial|work|revisions   pick scenarios (default all; revisions needs PostgreSQL + NATS)
 //   BENCH_ALT_GATEWAY=/path/to/other/gateway/bench/serve-gateway.ts   A/B another build in the stub scenarios
 //     (e.g. `git archive <commit> gateway tsconfig.base.json | tar -x -C /tmp/x && ln -s $PWD/node_modules /tmp/x/`)
+//   BENCH_PROFILE=/tmp/dir   the gateway process writes a CPU profile (--cpu-prof) there when it stops
 //   BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/postgres), NATS_URL (nats://127.0.0.1:4222)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
@@ -59,9 +60,13 @@ interface Served {
   url: string;
   pid: number;
 }
-function serve(script: string, args: string[] = [], opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready?: RegExp } = {}): Promise<Served> {
+function serve(
+  script: string,
+  args: string[] = [],
+  opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready?: RegExp; node?: string[] } = {},
+): Promise<Served> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', script, ...args], {
+    const child = spawn(process.execPath, [...(opts.node ?? []), '--import', 'tsx', script, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
       env: opts.env ?? process.env,
       cwd: opts.cwd,
@@ -77,7 +82,10 @@ function serve(script: string, args: string[] = [], opts: { env?: NodeJS.Process
     });
   });
 }
-const bench = (name: string, args: string[] = []) => serve(path.join(__dirname, name), args);
+/** BENCH_PROFILE=<dir>: the gateway writes a V8 CPU profile there when it stops (open it in Chrome DevTools). */
+const PROFILE = process.env.BENCH_PROFILE;
+const bench = (name: string, args: string[] = []) =>
+  serve(path.join(__dirname, name), args, { node: PROFILE && name === 'serve-gateway.ts' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [] });
 
 async function load(t: Target, duration: number): Promise<Run> {
   const before = t.watch.map(cpuTicks);
