@@ -1,7 +1,6 @@
 /* eslint-disable no-restricted-properties -- a bench script reads its own knobs */
 // npm run bench -w @vellum/revisions — seeds 1,000,000 and 10,000 revisions into scratch databases and measures
 // the read paths with autocannon (concurrency 16, loopback, straight against the service).
-import { spawn } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { databaseUrl, ensureDatabases } from '@vellum/db';
@@ -11,6 +10,7 @@ import { staticKeySource } from '@vellum/tokens';
 import { loadRevisionsConfig } from '../src/config';
 import { startRevisions } from '../src/start';
 import { seedRevisions } from './seed';
+import { autocannon as runAutocannon } from '../../../bench/autocannon';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -38,25 +38,10 @@ interface Result {
   non2xx: number;
 }
 
-function autocannon(name: string, url: string, auth: string, opts: { method?: string; body?: string } = {}): Promise<Result> {
-  const args = [require.resolve('autocannon/autocannon.js'), '-c', String(CONNECTIONS), '-d', String(DURATION), '-j', '-H', `Authorization=Bearer ${auth}`];
-  if (opts.method) args.push('-m', opts.method);
-  if (opts.body) args.push('-H', 'Content-Type=application/json', '-b', opts.body);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.on('error', reject);
-    child.on('close', () => {
-      try {
-        const r = JSON.parse(out);
-        resolve({ name, rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
-      } catch (e) {
-        reject(e);
-      }
-    });
-  });
+/** One scenario under load (the repository's shared autocannon runner, in its own process). */
+async function autocannon(name: string, url: string, auth: string, opts: { method?: string; body?: string } = {}): Promise<Result> {
+  const r = await runAutocannon(url, { connections: CONNECTIONS, seconds: DURATION, headers: { Authorization: `Bearer ${auth}` }, ...opts });
+  return { name, ...r };
 }
 
 async function benchSize(n: number): Promise<Result[]> {

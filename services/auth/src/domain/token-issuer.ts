@@ -1,18 +1,11 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import jwt from 'jsonwebtoken';
 import { errors } from '@vellum/errors';
-import { ISSUER } from '@vellum/tokens';
+import { ISSUER, type AccessTokenClaims } from '@vellum/tokens';
 import type { SigningKeys } from '../data/signing-keys';
 
-export interface AccessClaimsInput {
-  id: string;
-  role: string | null;
-  app_access: boolean;
-  admin_access: boolean;
-  session?: string;
-  /** The role enforces TFA and the user has not enrolled: the app should send them to enrolment. */
-  enforce_tfa?: boolean;
-}
+/** What auth puts into an access token: the contract's claims (@vellum/tokens) before iss/iat/exp are added. */
+export type AccessClaimsInput = Omit<AccessTokenClaims, 'iss' | 'iat' | 'exp'>;
 
 export const RESET_SCOPE = 'password-reset';
 export const INVITE_SCOPE = 'invite';
