@@ -11,12 +11,63 @@ export function toErrorBody(err: AppError, requestId?: string): ErrorBody {
   return { errors: [{ message: err.message, extensions }] };
 }
 
-/** Maps anything thrown to an AppError: known errors as they are, body-parser errors, everything else → 500. */
+/**
+ * Error codes that mean "the database is down or saturated", not "a bug": Prisma's P1001/P1002 (cannot reach),
+ * P1017 (connection closed), P2024 (no pool connection in time), P2028 (transaction could not start in time);
+ * PostgreSQL's admin shutdown / cannot connect now / too many connections / connection failures; Node's socket
+ * errors. They answer 503 SERVICE_UNAVAILABLE (bounded, retryable) instead of a 500.
+ */
+const UNAVAILABLE_CODES = new Set([
+  'P1001',
+  'P1002',
+  'P1017',
+  'P2024',
+  'P2028',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'EPIPE',
+]);
+
+function dependencyCode(err: unknown): string | undefined {
+  const e = err as {
+    code?: unknown;
+    meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
+    cause?: unknown;
+  };
+  for (const c of [
+    e?.code,
+    e?.meta?.driverAdapterError?.cause?.originalCode,
+    (e?.cause as { code?: unknown })?.code,
+  ]) {
+    if (typeof c === 'string' && UNAVAILABLE_CODES.has(c)) return c;
+  }
+  return undefined;
+}
+
+/** Maps anything thrown to an AppError: known errors as they are, body-parser errors, a database that is down → 503, everything else → 500. */
 export function normalizeError(err: unknown): AppError {
   if (err instanceof AppError) return err;
+  const unavailable = dependencyCode(err);
+  if (unavailable)
+    return new AppError('SERVICE_UNAVAILABLE', 'A dependency is unavailable, retry later.', {
+      service: 'database',
+      reason: unavailable,
+    });
   const e = err as { type?: string; status?: number; message?: string; expose?: boolean } | undefined;
   if (e?.type === 'entity.too.large') return new AppError('CONTENT_TOO_LARGE');
-  if (e?.type === 'entity.parse.failed') return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
+  if (e?.type === 'entity.parse.failed')
+    return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
   return new AppError('INTERNAL_SERVER_ERROR');

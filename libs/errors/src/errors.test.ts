@@ -19,9 +19,17 @@ describe('error catalogue', () => {
 
   it('builds the envelope with extensions, and the request id only on 500', () => {
     expect(toErrorBody(errors.invalidQuery('limit must be an integer'), 'r1')).toEqual({
-      errors: [{ message: 'Invalid query. limit must be an integer', extensions: { code: 'INVALID_QUERY', reason: 'limit must be an integer' } }],
+      errors: [
+        {
+          message: 'Invalid query. limit must be an integer',
+          extensions: { code: 'INVALID_QUERY', reason: 'limit must be an integer' },
+        },
+      ],
     });
-    expect(toErrorBody(errors.internal(), 'r1').errors[0].extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', request_id: 'r1' });
+    expect(toErrorBody(errors.internal(), 'r1').errors[0].extensions).toEqual({
+      code: 'INTERNAL_SERVER_ERROR',
+      request_id: 'r1',
+    });
   });
 
   it('carries Retry-After on REQUESTS_EXCEEDED', () => {
@@ -32,21 +40,64 @@ describe('error catalogue', () => {
   });
 
   it('normalises body-parser errors and hides unknown ones', () => {
-    expect(normalizeError(Object.assign(new Error('x'), { type: 'entity.too.large' })).code).toBe('CONTENT_TOO_LARGE');
-    expect(normalizeError(Object.assign(new Error('Unexpected end'), { type: 'entity.parse.failed' })).code).toBe('INVALID_PAYLOAD');
+    expect(normalizeError(Object.assign(new Error('x'), { type: 'entity.too.large' })).code).toBe(
+      'CONTENT_TOO_LARGE',
+    );
+    expect(
+      normalizeError(Object.assign(new Error('Unexpected end'), { type: 'entity.parse.failed' })).code,
+    ).toBe('INVALID_PAYLOAD');
     const hidden = normalizeError(new Error('db password is hunter2'));
     expect(hidden.code).toBe('INTERNAL_SERVER_ERROR');
     expect(hidden.message).not.toMatch(/hunter2/);
   });
 
   it('formats GraphQL errors with the same codes', () => {
-    const fromApp = formatGraphQLError({ message: 'x', path: ['a'] }, new GraphQLError('x', { originalError: errors.forbidden() }));
+    const fromApp = formatGraphQLError(
+      { message: 'x', path: ['a'] },
+      new GraphQLError('x', { originalError: errors.forbidden() }),
+    );
     expect(fromApp.extensions).toEqual({ code: 'FORBIDDEN' });
-    expect(formatGraphQLError({ message: 'bad', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }, new GraphQLError('bad')).extensions).toEqual({
+    expect(
+      formatGraphQLError(
+        { message: 'bad', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
+        new GraphQLError('bad'),
+      ).extensions,
+    ).toEqual({
       code: 'GRAPHQL_VALIDATION',
     });
-    const unknown = formatGraphQLError({ message: 'secret', path: ['a'] }, new GraphQLError('secret', { originalError: new Error('secret') }));
-    expect(unknown).toMatchObject({ message: 'An unexpected error occurred.', extensions: { code: 'INTERNAL_SERVER_ERROR' } });
+    const unknown = formatGraphQLError(
+      { message: 'secret', path: ['a'] },
+      new GraphQLError('secret', { originalError: new Error('secret') }),
+    );
+    expect(unknown).toMatchObject({
+      message: 'An unexpected error occurred.',
+      extensions: { code: 'INTERNAL_SERVER_ERROR' },
+    });
     expect(new AppError('INVALID_OTP').message).toBe('Invalid user OTP.');
+  });
+});
+
+describe('a database that is down or saturated', () => {
+  it('answers 503 SERVICE_UNAVAILABLE, not 500, for pool/transaction timeouts and lost connections', () => {
+    const prismaTxTimeout = Object.assign(
+      new Error('Transaction API error: Unable to start a transaction in the given time.'),
+      { code: 'P2028' },
+    );
+    expect(normalizeError(prismaTxTimeout)).toMatchObject({
+      code: 'SERVICE_UNAVAILABLE',
+      status: 503,
+      extensions: { service: 'database', reason: 'P2028' },
+    });
+    const adapter = Object.assign(new Error('Raw query failed'), {
+      code: 'P2010',
+      meta: { driverAdapterError: { cause: { originalCode: '57P01' } } },
+    });
+    expect(normalizeError(adapter).code).toBe('SERVICE_UNAVAILABLE');
+    expect(normalizeError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })).code).toBe(
+      'SERVICE_UNAVAILABLE',
+    );
+    expect(normalizeError(Object.assign(new Error('unique violation'), { code: '23505' })).code).toBe(
+      'INTERNAL_SERVER_ERROR',
+    );
   });
 });
