@@ -1,12 +1,8 @@
+import { createSubgraph as serveSubgraph } from '@vellum/subgraph';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { formatGraphQLError } from '@vellum/errors';
-import { parse } from 'graphql';
+
 import type { AuthContext } from '../domain/context';
 import { usersUseCase } from '../domain/users.use-case';
 import {
@@ -51,8 +47,10 @@ export function createSubgraph(ctx: AuthContext) {
       },
     },
     Mutation: {
-      auth_login: async (_: unknown, args: Args, { req, res }: GqlContext) => asTokens(await loginOperation(ctx, req, res, args)),
-      auth_refresh: async (_: unknown, args: Args, { req, res }: GqlContext) => asTokens(await refreshOperation(ctx, req, res, args)),
+      auth_login: async (_: unknown, args: Args, { req, res }: GqlContext) =>
+        asTokens(await loginOperation(ctx, req, res, args)),
+      auth_refresh: async (_: unknown, args: Args, { req, res }: GqlContext) =>
+        asTokens(await refreshOperation(ctx, req, res, args)),
       auth_logout: async (_: unknown, args: Args, { req, res }: GqlContext) => {
         await logoutOperation(ctx, req, res, args);
         return true;
@@ -70,15 +68,5 @@ export function createSubgraph(ctx: AuthContext) {
       __resolveReference: (ref: { id: string }, { req }: GqlContext) => userEntity(ctx, req, ref.id),
     },
   };
-  const server = new ApolloServer<GqlContext>({
-    // The composition root owns shutdown; Apollo would otherwise stop itself and re-send the signal.
-    stopOnTerminationSignals: false,
-    schema: buildSubgraphSchema({ typeDefs: parse(AUTH_SDL), resolvers: resolvers as never }),
-    formatError: formatGraphQLError,
-    introspection: true,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
-  });
-  server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
-  const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
-  return { server, middleware };
+  return serveSubgraph(AUTH_SDL, resolvers);
 }

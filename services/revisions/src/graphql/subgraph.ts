@@ -1,12 +1,14 @@
+import { createSubgraph as serveSubgraph } from '@vellum/subgraph';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
-import { buildSubgraphSchema } from '@apollo/subgraph';
-import { formatGraphQLError } from '@vellum/errors';
-import { GraphQLScalarType, Kind, parse, type GraphQLResolveInfo, type SelectionSetNode, type ValueNode } from 'graphql';
+import {
+  GraphQLScalarType,
+  Kind,
+  type GraphQLResolveInfo,
+  type SelectionSetNode,
+  type ValueNode,
+} from 'graphql';
 import type { RecordsReader } from '../domain/records-reader';
 
 export const REVISIONS_SDL = readFileSync(path.join(__dirname, 'schema.graphql'), 'utf8');
@@ -64,10 +66,17 @@ const RELATIONS: Record<string, Record<string, string>> = {
 };
 
 /** The selection set → query-language field paths (`activity { user { id } }` → `activity.user`). */
-function fieldPaths(set: SelectionSetNode | undefined, type: string, info: GraphQLResolveInfo, prefix = '', out = new Set<string>()): Set<string> {
+function fieldPaths(
+  set: SelectionSetNode | undefined,
+  type: string,
+  info: GraphQLResolveInfo,
+  prefix = '',
+  out = new Set<string>(),
+): Set<string> {
   for (const sel of set?.selections ?? []) {
     if (sel.kind === Kind.INLINE_FRAGMENT) fieldPaths(sel.selectionSet, type, info, prefix, out);
-    else if (sel.kind === Kind.FRAGMENT_SPREAD) fieldPaths(info.fragments[sel.name.value]?.selectionSet, type, info, prefix, out);
+    else if (sel.kind === Kind.FRAGMENT_SPREAD)
+      fieldPaths(info.fragments[sel.name.value]?.selectionSet, type, info, prefix, out);
     else {
       const name = sel.name.value;
       if (name.startsWith('__')) continue;
@@ -116,7 +125,12 @@ export function createSubgraph(reader: RecordsReader) {
       },
       revisions_by_id: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];
-        return reader.one('revisions', req.accountability, String(args.id), reader.parse({ fields: fields.length ? fields : ['id'] }));
+        return reader.one(
+          'revisions',
+          req.accountability,
+          String(args.id),
+          reader.parse({ fields: fields.length ? fields : ['id'] }),
+        );
       },
       revisions_aggregated: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const sel = selected(info);
@@ -125,14 +139,20 @@ export function createSubgraph(reader: RecordsReader) {
         for (const fn of ['count', 'countDistinct', 'avg', 'sum', 'min', 'max']) {
           const set = sel.get(fn);
           if (!set) continue;
-          const names = set.selections.flatMap((s) => (s.kind === Kind.FIELD && !s.name.value.startsWith('__') ? [s.name.value] : []));
+          const names = set.selections.flatMap((s) =>
+            s.kind === Kind.FIELD && !s.name.value.startsWith('__') ? [s.name.value] : [],
+          );
           if (names.length) aggregate[fn] = [...(aggregate[fn] ?? []), ...names];
         }
         const groupBy = (args.groupBy as string[] | null | undefined) ?? [];
         const q = reader.parse({
           ...listArgs(args),
           groupBy,
-          aggregate: Object.keys(aggregate).length ? aggregate : groupBy.length ? undefined : { count: ['*'] },
+          aggregate: Object.keys(aggregate).length
+            ? aggregate
+            : groupBy.length
+              ? undefined
+              : { count: ['*'] },
         });
         const { data } = await reader.list('revisions', req.accountability, q);
         return data.map((row) => {
@@ -150,15 +170,5 @@ export function createSubgraph(reader: RecordsReader) {
       user: (a: { user?: string | null }) => (a.user ? { id: a.user } : null),
     },
   };
-  const server = new ApolloServer<GqlContext>({
-    // The composition root owns shutdown; Apollo would otherwise stop itself and re-send the signal.
-    stopOnTerminationSignals: false,
-    schema: buildSubgraphSchema({ typeDefs: parse(REVISIONS_SDL), resolvers: resolvers as never }),
-    formatError: formatGraphQLError,
-    introspection: true,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
-  });
-  server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
-  const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
-  return { server, middleware };
+  return serveSubgraph(REVISIONS_SDL, resolvers);
 }

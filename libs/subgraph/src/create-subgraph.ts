@@ -1,0 +1,39 @@
+import type { Request, RequestHandler, Response } from 'express';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { parse } from 'graphql';
+import { formatGraphQLError } from '@vellum/errors';
+
+/** What every resolver receives: the express request (with its accountability) and response. */
+export interface SubgraphContext {
+  req: Request;
+  res: Response;
+}
+
+export interface Subgraph {
+  server: ApolloServer<SubgraphContext>;
+  /** express middleware serving POST and GET /graphql. */
+  middleware: RequestHandler;
+}
+
+/**
+ * A federation-2 subgraph from its SDL and resolvers: errors in the contract's GraphQL shape, no inline
+ * tracing, and no termination-signal handlers (the composition root owns shutdown; Apollo would otherwise
+ * stop itself and re-send the signal, so the process exits 1).
+ */
+export function createSubgraph(sdl: string, resolvers: object): Subgraph {
+  const server = new ApolloServer<SubgraphContext>({
+    stopOnTerminationSignals: false,
+    schema: buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never }),
+    formatError: formatGraphQLError,
+    introspection: true,
+    plugins: [ApolloServerPluginInlineTraceDisabled()],
+  });
+  server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
+  const middleware = expressMiddleware(server, {
+    context: async ({ req, res }) => ({ req, res }),
+  }) as RequestHandler;
+  return { server, middleware };
+}

@@ -1,0 +1,1 @@
+export { createSubgraph, type Subgraph, type SubgraphContext } from './create-subgraph';
