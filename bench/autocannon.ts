@@ -6,6 +6,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   non2xx: number;
+  /** Requests completed in the run. */
+  requests: number;
 }
 
 /** autocannon in its own process (so it does not share the event loop with the servers it measures). */
@@ -26,7 +28,7 @@ export function autocannon(
     child.on('close', () => {
       try {
         const r = JSON.parse(out);
-        resolve({ rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx });
+        resolve({ rps: Math.round(r.requests.average), p50: r.latency.p50, p99: r.latency.p99, errors: r.errors, non2xx: r.non2xx, requests: r.requests.total });
       } catch (e) {
         reject(new Error(`autocannon output was not JSON: ${(e as Error).message}`));
       }

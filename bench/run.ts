@@ -1,4 +1,3 @@
-/* eslint-disable no-restricted-properties -- the bench reads its own knobs */
 // `npm run bench`: the whole platform as `npm start` composes it, on a PostgreSQL server (BENCH_DATABASE_URL,
 // default the machine's 127.0.0.1:5432; `BENCH_DATABASE_URL=embedded` for the embedded one), with N revisions
 // seeded over 20 collections. Every read path of the contract is measured with autocannon (concurrency 16,
@@ -10,17 +9,30 @@ import { createLogger } from '@vellum/logger';
 import { loadLocalConfig, startPlatform, type Platform } from '@vellum/local';
 import { seedRevisions } from '../services/revisions/bench/seed';
 import { autocannon, type LoadResult } from './autocannon';
+import { cpuTicks, postgresTicks, postgresTicksBetween, TICK_US, waitedChildrenTicks } from './proc-cpu';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number);
 const ONLY = process.env.BENCH_ONLY; // substring of a scenario name
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 2); // seconds of unmeasured load before each scenario (JIT, caches)
 
 interface Row extends LoadResult {
   size: number;
   scenario: string;
   via: 'gateway' | 'direct';
+  /** CPU µs per request: the platform process (gateway + services), PostgreSQL, autocannon. */
+  cpu: { platform: number; postgres: number; autocannon: number };
+}
+
+/** One load run, with the CPU each side spent on it (from /proc: where the time goes). */
+async function measured(url: string, opts: Parameters<typeof autocannon>[1]): Promise<Pick<Row, keyof LoadResult | 'cpu'>> {
+  const [self0, pg0, children0] = [cpuTicks(process.pid), postgresTicks(), waitedChildrenTicks()];
+  const r = await autocannon(url, opts);
+  const [self1, pg1, children1] = [cpuTicks(process.pid), postgresTicks(), waitedChildrenTicks()];
+  const per = (ticks: number) => Math.round((ticks * TICK_US) / Math.max(1, r.requests));
+  return { ...r, cpu: { platform: per(self1 - self0), postgres: per(postgresTicksBetween(pg0, pg1)), autocannon: per(children1 - children0) } };
 }
 
 async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
@@ -80,17 +92,35 @@ async function benchSize(n: number): Promise<Row[]> {
     const rows: Row[] = [];
     for (const s of scenarios) {
       if (ONLY && !s.name.includes(ONLY)) continue;
+      const load = (base: string, via: 'gateway' | 'direct') => ({
+        url: s.gqlPath ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path,
+        headers: { Authorization: `Bearer ${s.token}` },
+        ...(s.gqlPath ? { method: 'POST', body: gql } : {}),
+      });
+      // what is measured is the real answer: a full page, the same through the gateway as straight to the service
+      const bodies = await Promise.all(
+        (['gateway', 'direct'] as const).map(async (via) => {
+          const { url, headers, method, body } = load(via === 'gateway' ? gw : platform.services.revisions.url, via) as ReturnType<typeof load> & { method?: string; body?: string };
+          const r = await fetch(url, { method: method ?? 'GET', headers: { ...headers, 'content-type': 'application/json' }, body });
+          return { status: r.status, text: await r.text() };
+        }),
+      );
+      const page = JSON.parse(bodies[0]!.text);
+      const rowsIn = (s.gqlPath ? page.data?.revisions : page.data)?.length;
+      if (bodies.some((b) => b.status !== 200) || bodies[0]!.text !== bodies[1]!.text || rowsIn !== Math.min(25, n))
+        throw new Error(`${s.name}: unexpected answer (${bodies.map((b) => b.status).join('/')}, ${rowsIn} rows): ${bodies[0]!.text.slice(0, 300)}`);
+      if (WARMUP > 0) {
+        const { url, ...rest } = load(gw, 'gateway');
+        await autocannon(url, { connections: CONNECTIONS, seconds: WARMUP, ...rest });
+      }
       for (const via of ['gateway', 'direct'] as const) {
-        const base = via === 'gateway' ? gw : platform.services.revisions.url;
-        const url = s.gqlPath ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path;
-        const r = await autocannon(url, {
-          connections: CONNECTIONS,
-          seconds: SECONDS,
-          headers: { Authorization: `Bearer ${s.token}` },
-          ...(s.gqlPath ? { method: 'POST', body: gql } : {}),
-        });
+        const { url, ...rest } = load(via === 'gateway' ? gw : platform.services.revisions.url, via);
+        const r = await measured(url, { connections: CONNECTIONS, seconds: SECONDS, ...rest });
         rows.push({ size: n, scenario: s.name, via, ...r });
-        log(`${s.name} via ${via}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms${r.non2xx || r.errors ? `, ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`);
+        log(
+          `${s.name} via ${via}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms; CPU µs/req platform ${r.cpu.platform}, ` +
+            `postgres ${r.cpu.postgres}, autocannon ${r.cpu.autocannon}${r.non2xx || r.errors ? `; ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+        );
       }
     }
     return rows;
@@ -102,13 +132,23 @@ async function benchSize(n: number): Promise<Row[]> {
 async function main() {
   const all: Row[] = [];
   for (const n of SIZES) all.push(...(await benchSize(n)));
-  console.log(`\nconcurrency ${CONNECTIONS}, ${SECONDS} s per run, loopback; load average ${(await import('node:os')).loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  const os = await import('node:os');
+  console.log(
+    `\n${os.cpus().length} × ${os.cpus()[0]?.model}; concurrency ${CONNECTIONS}, ${SECONDS} s per run, loopback; ` +
+      `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+  );
   console.log('\n| revisions | scenario | via gateway req/s (p50/p99 ms) | direct req/s (p50/p99 ms) | gateway ÷ direct |\n|---|---|---|---|---|');
   for (const r of all.filter((x) => x.via === 'gateway')) {
     const d = all.find((x) => x.via === 'direct' && x.size === r.size && x.scenario === r.scenario)!;
     console.log(
       `| ${r.size.toLocaleString('en')} | ${r.scenario} | ${r.rps} (${r.p50}/${r.p99}) | ${d.rps} (${d.p50}/${d.p99}) | ${(r.rps / d.rps).toFixed(2)} |`,
     );
+  }
+  console.log('\nWhere the time goes (CPU µs per request, gateway run | direct run):\n| revisions | scenario | platform process | PostgreSQL | autocannon |\n|---|---|---|---|---|');
+  for (const r of all.filter((x) => x.via === 'gateway')) {
+    const d = all.find((x) => x.via === 'direct' && x.size === r.size && x.scenario === r.scenario)!;
+    const pair = (k: keyof Row['cpu']) => `${r.cpu[k]} \\| ${d.cpu[k]}`;
+    console.log(`| ${r.size.toLocaleString('en')} | ${r.scenario} | ${pair('platform')} | ${pair('postgres')} | ${pair('autocannon')} |`);
   }
   const big = all.find((r) => r.size === Math.max(...SIZES) && r.via === 'gateway' && r.scenario.startsWith('admin list'));
   const small = all.find((r) => r.size === Math.min(...SIZES) && r.via === 'gateway' && r.scenario.startsWith('admin list'));

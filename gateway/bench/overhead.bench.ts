@@ -11,11 +11,11 @@
 //   BENCH_DATABASE_URL / TEST_DATABASE_URL (default postgres://root@127.0.0.1:5432/postgres), NATS_URL (nats://127.0.0.1:4222)
 import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
 import { generateKeyPairSync, sign } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { cpuTicks, TICK_US } from '../../bench/proc-cpu';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
@@ -43,16 +43,6 @@ interface Target {
   body?: string;
   /** Processes whose CPU time per request is reported: [proxy (if any), service]. */
   watch: number[];
-}
-
-const TICK_US = 1e6 / 100; // USER_HZ
-function cpuTicks(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return Number(f[11]) + Number(f[12]); // utime + stime
-  } catch {
-    return NaN;
-  }
 }
 
 const children: ChildProcess[] = [];
