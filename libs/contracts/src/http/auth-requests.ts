@@ -46,3 +46,6 @@ export const tfaEnableSchema = absentAsEmpty(
 );
 /** `POST /users/me/tfa/disable`. */
 export const tfaDisableSchema = absentAsEmpty(z.object({ otp: requiredString('otp') }));
+export type TfaGenerateRequest = z.output<typeof tfaGenerateSchema>;
+export type TfaEnableRequest = z.output<typeof tfaEnableSchema>;
+export type TfaDisableRequest = z.output<typeof tfaDisableSchema>;

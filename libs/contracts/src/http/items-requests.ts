@@ -102,7 +102,7 @@ const BULK = 'The body must be {"keys": [...], "data": {...}} or an array of ite
 /** `PATCH /items/:collection`: `{keys, data}` (the same change to several items) or items that carry their primary key. */
 export const itemsUpdateSchema = z.union(
   [
-    z.object({ keys: z.array(z.union([z.string(), z.number()]), { error: BULK }), data: itemUpdateSchema }),
+    z.object({ keys: z.array(z.unknown(), { error: BULK }).describe('primary keys of the items to change'), data: itemUpdateSchema }),
     z.array(itemUpdateSchema),
   ],
   { error: BULK },

@@ -123,3 +123,4 @@ export type InviteRequest = z.output<typeof inviteSchema>;
 export const inviteAcceptSchema = absentAsEmpty(
   z.object({ token: requiredString('token'), password: requiredString('password') }),
 );
+export type InviteAcceptRequest = z.output<typeof inviteAcceptSchema>;
