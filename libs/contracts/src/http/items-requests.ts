@@ -32,9 +32,7 @@ const identifier = (what: string) =>
     .max(MAX_IDENTIFIER_LENGTH, {
       error: (iss) => `${what} "${String(iss.input)}" is longer than ${MAX_IDENTIFIER_LENGTH} characters`,
     })
-    .refine((name) => !name.startsWith('vellum_'), {
-      error: (iss) => `${what} "${String(iss.input)}" must not start with vellum_`,
-    });
+    .regex(/^(?!vellum_)/, { error: (iss) => `${what} "${String(iss.input)}" must not start with vellum_` });
 
 const flag = (name: string) =>
   z.boolean({ error: `field {field}: schema.${name} must be a boolean` }).nullish();
