@@ -1,5 +1,5 @@
 import type { NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import type { ZodType } from 'zod';
+import type { ZodType, output } from 'zod';
 import { errors } from '@vellum/errors';
 import { parseBody } from './parse-body';
 
@@ -10,13 +10,16 @@ export type Method = 'get' | 'post' | 'patch' | 'put' | 'delete' | 'search';
 
 export type AsyncHandler = (req: Request, res: Response, next: NextFunction) => unknown;
 
+/** A handler whose `req.body` is the parsed body of the route's schema. */
+export type BodyHandler<B> = (req: Request<Request['params'], unknown, B>, res: Response, next: NextFunction) => unknown;
+
 /** What a route declares besides its access rule. */
-export interface RouteOptions {
+export interface RouteOptions<S extends ZodType = ZodType> {
   /**
    * The JSON body's schema (from `@vellum/contracts`): the body is validated with it before the handlers run
    * (400 INVALID_PAYLOAD) and `req.body` becomes the parsed value. The gateway documents the same schema.
    */
-  body?: ZodType;
+  body?: S;
 }
 
 export interface RouteEntry {
@@ -56,8 +59,17 @@ export function validateBody(schema: ZodType): RequestHandler {
  * access rule and its body schema, so tests can assert that none is undeclared and that the OpenAPI document
  * describes the schema the route validates with.
  */
-export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...rest: [RouteOptions, ...AsyncHandler[]] | AsyncHandler[]) {
-  const options: RouteOptions = typeof rest[0] === 'function' ? {} : (rest.shift() as RouteOptions);
+export function route<S extends ZodType>(
+  router: Router & Partial<RouteTable>,
+  method: Method,
+  path: string,
+  access: Access,
+  options: RouteOptions<S>,
+  ...handlers: BodyHandler<output<S>>[]
+): void;
+export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...handlers: AsyncHandler[]): void;
+export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...rest: unknown[]): void {
+  const options = (typeof rest[0] === 'function' ? {} : rest.shift()) as RouteOptions;
   const handlers = rest as AsyncHandler[];
   (router.routes ??= []).push({ method, path, access, ...(options.body ? { body: options.body } : {}) });
   const register = (router as unknown as Record<string, (p: string, ...h: unknown[]) => void>)[method].bind(router);

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { tfaDisableSchema, tfaEnableSchema, tfaGenerateSchema, type TfaDisableRequest, type TfaEnableRequest, type TfaGenerateRequest } from '@vellum/contracts';
+import { tfaDisableSchema, tfaEnableSchema, tfaGenerateSchema } from '@vellum/contracts';
 import { route, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { tfaUseCase } from '../domain/tfa.use-case';
@@ -9,16 +9,16 @@ import { actorOf } from './request-helpers';
 export function tfaRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'post', '/users/me/tfa/generate', 'authenticated', { body: tfaGenerateSchema }, async (req, res) => {
-    const { password } = req.body as TfaGenerateRequest;
+    const { password } = req.body;
     res.json({ data: await tfaUseCase.generate(ctx, req.accountability!.user!, password) });
   });
   route(r, 'post', '/users/me/tfa/enable', 'authenticated', { body: tfaEnableSchema }, async (req, res) => {
-    const { secret, otp } = req.body as TfaEnableRequest;
+    const { secret, otp } = req.body;
     await tfaUseCase.enable(ctx, req.accountability!.user!, secret, otp, actorOf(req));
     res.status(204).end();
   });
   route(r, 'post', '/users/me/tfa/disable', 'authenticated', { body: tfaDisableSchema }, async (req, res) => {
-    const { otp } = req.body as TfaDisableRequest;
+    const { otp } = req.body;
     await tfaUseCase.disable(ctx, req.accountability!.user!, otp, actorOf(req));
     res.status(204).end();
   });

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema, type ItemsUpdateRequest } from '@vellum/contracts';
+import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { route, type RouteTable } from '@vellum/http';
 import { createItems } from '../domain/create-items.use-case';
@@ -44,7 +44,7 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
 
   // `{keys, data}` (the same change to several items) or an array of items that carry their primary key.
   route(router, 'patch', '/items/:collection', 'public', { body: itemsUpdateSchema }, async (req, res) => {
-    const body = req.body as ItemsUpdateRequest;
+    const body = req.body;
     const updates: ItemUpdate[] = Array.isArray(body)
       ? body.map((data) => ({ data })) // each item names itself by its primary key
       : [...new Set(body.keys.map((k) => (typeof k === 'number' ? String(k) : k)))].map((key) => ({ key, data: body.data }));

@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { searchRequestSchema, type SearchRequest } from '@vellum/contracts';
+import { searchRequestSchema } from '@vellum/contracts';
 import { route, type RouteTable } from '@vellum/http';
 import type { Entity, RecordsReader } from '../domain/records-reader';
 
@@ -17,7 +17,7 @@ export function recordsRoutes(reader: RecordsReader): Router & RouteTable {
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
     route(router, 'search', `/${entity}`, 'public', { body: searchRequestSchema }, async (req, res) => {
-      const q = (req.body as SearchRequest).query ?? {};
+      const q = req.body.query ?? {};
       res.json(await reader.list(entity, req.accountability, reader.parse(q), hasAfter(q)));
     });
     route(router, 'get', `/${entity}/:id`, 'public', async (req, res) => {
