@@ -1,4 +1,8 @@
-/** JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the contract's bodies (§2–§7). */
+/**
+ * JSON Schemas (2020-12, as OpenAPI 3.1 uses them) of the contract's response bodies (§2–§7) and of the gateway's own
+ * GraphQL request. Request bodies of the services are generated from their zod schemas (`requestBodies` of
+ * @vellum/contracts, the objects the services validate with): see openapi.ts.
+ */
 type Schema = Record<string, unknown>;
 
 const str = { type: 'string' };
@@ -24,20 +28,11 @@ export const schemas: Record<string, Schema> = {
       },
     },
   },
-  AuthMode: { type: 'string', enum: ['json', 'cookie', 'session'] },
-  LoginRequest: {
-    type: 'object',
-    required: ['email', 'password'],
-    properties: { email: { type: 'string', format: 'email' }, password: str, mode: { $ref: '#/components/schemas/AuthMode' }, otp: str },
-  },
-  RefreshRequest: { type: 'object', properties: { refresh_token: str, mode: { $ref: '#/components/schemas/AuthMode' } } },
   Tokens: data({
     type: 'object',
     required: ['expires'],
     properties: { expires: { type: 'integer', description: 'milliseconds' }, access_token: str, refresh_token: str },
   }),
-  PasswordRequest: { type: 'object', required: ['email'], properties: { email: str, reset_url: str } },
-  PasswordReset: { type: 'object', required: ['token', 'password'], properties: { token: str, password: str } },
   ProviderKeys: { type: 'object', properties: { public: { type: 'boolean' }, data: { type: 'array', items: str } } },
   Providers: {
     type: 'object',
@@ -73,8 +68,6 @@ export const schemas: Record<string, Schema> = {
       fields: { type: 'array', items: str },
     },
   },
-  Invite: { type: 'object', required: ['email', 'role'], properties: { email: str, role: str, invite_url: str } },
-  InviteAccept: { type: 'object', required: ['token', 'password'], properties: { token: str, password: str } },
   Activity: {
     type: 'object',
     properties: {
@@ -103,22 +96,6 @@ export const schemas: Record<string, Schema> = {
     },
   },
   Meta: { type: 'object', properties: { total_count: { type: 'integer' }, filter_count: { type: 'integer' } } },
-  Query: {
-    type: 'object',
-    description: 'The query language of contract §5 (fields, filter, search, sort, limit, offset, page, meta, aggregate, groupBy).',
-    properties: {
-      fields: { type: 'array', items: str },
-      filter: { type: 'object' },
-      search: str,
-      sort: { type: 'array', items: str },
-      limit: { type: 'integer', minimum: -1 },
-      offset: { type: 'integer', minimum: 0 },
-      page: { type: 'integer', minimum: 1 },
-      meta: str,
-      aggregate: { type: 'object' },
-      groupBy: { type: 'array', items: str },
-    },
-  },
   Field: {
     type: 'object',
     required: ['field', 'type'],
@@ -136,7 +113,6 @@ export const schemas: Record<string, Schema> = {
     additionalProperties: true,
   },
   Item: { type: 'object', additionalProperties: true },
-  BulkUpdate: { type: 'object', required: ['keys', 'data'], properties: { keys: { type: 'array' }, data: { type: 'object' } } },
   Health: {
     type: 'object',
     required: ['status', 'checks'],

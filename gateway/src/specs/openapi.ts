@@ -1,3 +1,4 @@
+import { requestBodies, requestBodyJsonSchema, type RequestBodyName } from '@vellum/contracts';
 import { schemas } from './api-schemas';
 import { ROUTES, type RouteDefinition } from './route-definitions';
 
@@ -47,10 +48,19 @@ function operation(r: RouteDefinition): Json {
     security: r.access === 'public' ? [{}, { bearerAuth: [] }, { sessionCookie: [] }] : [{ bearerAuth: [] }, { sessionCookie: [] }],
   };
   if (r.body) {
-    const schema = r.body === 'SearchBody' ? { type: 'object', properties: { query: ref('Query') } } : ref(r.body);
-    op.requestBody = { required: true, content: { 'application/json': { schema } } };
+    // A body the service's schema lets the client leave out (auth, SEARCH: no body reads as `{}`) is not required.
+    const required = r.body === 'GraphQLRequest' || !requestBodies[r.body].safeParse(undefined).success;
+    op.requestBody = { required, content: { 'application/json': { schema: ref(r.body) } } };
   }
   return op;
+}
+
+/** The request body components, generated from the zod schemas the services validate with (one source of truth). */
+export function requestBodyComponents(): Record<RequestBodyName, Json> {
+  return Object.fromEntries(Object.entries(requestBodies).map(([name, schema]) => [name, requestBodyJsonSchema(schema)])) as Record<
+    RequestBodyName,
+    Json
+  >;
 }
 
 /**
@@ -75,7 +85,7 @@ export function buildOpenApi(opts: { serverUrl?: string; version?: string } = {}
     tags: [...new Set(ROUTES.map((r) => r.tag))].map((name) => ({ name })),
     paths,
     components: {
-      schemas,
+      schemas: { ...schemas, ...requestBodyComponents() },
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
         sessionCookie: { type: 'apiKey', in: 'cookie', name: 'vellum_session_token' },

@@ -1,3 +1,5 @@
+import type { RequestBodyName } from '@vellum/contracts';
+
 /** Every public route of the contract (§3–§7): what the OpenAPI document is generated from. */
 export type HttpMethod = 'get' | 'post' | 'patch' | 'put' | 'delete' | 'search';
 export type Access = 'public' | 'authenticated' | 'admin';
@@ -9,8 +11,11 @@ export interface RouteDefinition {
   summary: string;
   tag: string;
   access: Access;
-  /** Component schema name of the JSON body. */
-  body?: string;
+  /**
+   * The JSON body: the name of the service's zod schema in `requestBodies` (@vellum/contracts) — the route of the
+   * service declares the very same schema object, which a drift test checks — or the gateway's own GraphQL request.
+   */
+  body?: RequestBodyName | 'GraphQLRequest';
   /** status → component schema name (or null for no body). */
   responses: Record<string, string | null>;
   /** Takes the §5 query parameters. */
@@ -42,43 +47,46 @@ export const ROUTES: RouteDefinition[] = [
   r('get', '/auth/login/{provider}', 'auth', 'public', 'Start an OAuth/OpenID login', { responses: { '302': null } }),
   r('get', '/auth/oauth/{provider}', 'auth', 'public', 'Start an OAuth/OpenID login (alias)', { responses: { '302': null } }),
   r('get', '/auth/login/{provider}/callback', 'auth', 'public', 'OAuth/OpenID callback', { responses: { '200': 'Tokens', '302': null } }),
-  r('post', '/users/me/tfa/generate', 'users', 'authenticated', 'Generate a TFA secret', { body: 'Item', responses: { '200': 'TfaGenerate' } }),
-  r('post', '/users/me/tfa/enable', 'users', 'authenticated', 'Enable TFA', { body: 'Item', ...none }),
-  r('post', '/users/me/tfa/disable', 'users', 'authenticated', 'Disable TFA', { body: 'Item', ...none }),
+  r('post', '/users/me/tfa/generate', 'users', 'authenticated', 'Generate a TFA secret', { body: 'TfaGenerateRequest', responses: { '200': 'TfaGenerate' } }),
+  r('post', '/users/me/tfa/enable', 'users', 'authenticated', 'Enable TFA', { body: 'TfaEnableRequest', ...none }),
+  r('post', '/users/me/tfa/disable', 'users', 'authenticated', 'Disable TFA', { body: 'TfaDisableRequest', ...none }),
   // §4 users, roles, permissions
   r('get', '/users', 'users', 'admin', 'List users', { ...list, responses: { '200': 'List:User' } }),
-  r('post', '/users', 'users', 'admin', 'Create a user', { body: 'User', responses: { '200': 'One:User' } }),
+  r('post', '/users', 'users', 'admin', 'Create a user (or several)', { body: 'UsersCreateRequest', responses: { '200': 'One:User' } }),
   r('get', '/users/me', 'users', 'authenticated', 'The current user', { responses: { '200': 'One:User' } }),
-  r('patch', '/users/me', 'users', 'authenticated', 'Update the current user', { body: 'User', responses: { '200': 'One:User' } }),
+  r('patch', '/users/me', 'users', 'authenticated', 'Update the current user', { body: 'UserSelfUpdateRequest', responses: { '200': 'One:User' } }),
   r('post', '/users/invite', 'users', 'admin', 'Invite a user (mail via the queue)', { body: 'Invite', ...none }),
   r('post', '/users/invite/accept', 'users', 'public', 'Accept an invitation', { body: 'InviteAccept', ...none }),
   r('get', '/users/{id}', 'users', 'admin', 'One user', { responses: { '200': 'One:User' } }),
-  r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'User', responses: { '200': 'One:User' } }),
+  r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'UserUpdateRequest', responses: { '200': 'One:User' } }),
   r('delete', '/users/{id}', 'users', 'admin', 'Delete a user', none),
   r('get', '/roles', 'roles', 'admin', 'List roles', { ...list, responses: { '200': 'List:Role' } }),
-  r('post', '/roles', 'roles', 'admin', 'Create a role', { body: 'Role', responses: { '200': 'One:Role' } }),
+  r('post', '/roles', 'roles', 'admin', 'Create a role (or several)', { body: 'RolesCreateRequest', responses: { '200': 'One:Role' } }),
   r('get', '/roles/{id}', 'roles', 'admin', 'One role', { responses: { '200': 'One:Role' } }),
-  r('patch', '/roles/{id}', 'roles', 'admin', 'Update a role', { body: 'Role', responses: { '200': 'One:Role' } }),
+  r('patch', '/roles/{id}', 'roles', 'admin', 'Update a role', { body: 'RoleUpdateRequest', responses: { '200': 'One:Role' } }),
   r('delete', '/roles/{id}', 'roles', 'admin', 'Delete a role', none),
   r('get', '/permissions', 'permissions', 'admin', 'List permissions', { ...list, responses: { '200': 'List:Permission' } }),
-  r('post', '/permissions', 'permissions', 'admin', 'Create a permission', { body: 'Permission', responses: { '200': 'One:Permission' } }),
+  r('post', '/permissions', 'permissions', 'admin', 'Create a permission (or several)', { body: 'PermissionsCreateRequest', responses: { '200': 'One:Permission' } }),
   r('get', '/permissions/{id}', 'permissions', 'admin', 'One permission', { responses: { '200': 'One:Permission' } }),
-  r('patch', '/permissions/{id}', 'permissions', 'admin', 'Update a permission', { body: 'Permission', responses: { '200': 'One:Permission' } }),
+  r('patch', '/permissions/{id}', 'permissions', 'admin', 'Update a permission', { body: 'PermissionUpdateRequest', responses: { '200': 'One:Permission' } }),
   r('delete', '/permissions/{id}', 'permissions', 'admin', 'Delete a permission', none),
   // §5 revisions
   r('get', '/revisions', 'revisions', 'public', 'List revisions the caller may read', { ...list, responses: { '200': 'List:Revision' } }),
-  r('search', '/revisions', 'revisions', 'public', 'Query revisions with the query in the body', { body: 'SearchBody', responses: { '200': 'List:Revision' } }),
+  r('search', '/revisions', 'revisions', 'public', 'Query revisions with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Revision' } }),
   r('get', '/revisions/{id}', 'revisions', 'public', 'One revision (403 when unreadable or missing)', { responses: { '200': 'One:Revision' } }),
+  r('get', '/activity', 'revisions', 'public', 'List the activity records of revisions the caller may read', { ...list, responses: { '200': 'List:Activity' } }),
+  r('search', '/activity', 'revisions', 'public', 'Query activity with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Activity' } }),
+  r('get', '/activity/{id}', 'revisions', 'public', 'One activity record (403 when unreadable or missing)', { responses: { '200': 'One:Activity' } }),
   // §6 items
   r('get', '/collections', 'collections', 'public', 'List collections', { responses: { '200': 'List:Collection' } }),
-  r('post', '/collections', 'collections', 'admin', 'Create a collection', { body: 'Collection', responses: { '200': 'One:Collection' } }),
+  r('post', '/collections', 'collections', 'admin', 'Create a collection', { body: 'CollectionRequest', responses: { '200': 'One:Collection' } }),
   r('get', '/collections/{name}', 'collections', 'public', 'One collection', { responses: { '200': 'One:Collection' } }),
   r('delete', '/collections/{name}', 'collections', 'admin', 'Delete a collection', none),
   r('get', '/items/{collection}', 'items', 'public', 'List items', { ...list, responses: { '200': 'List:Item' } }),
-  r('post', '/items/{collection}', 'items', 'public', 'Create one item or many', { body: 'Item', responses: { '200': 'One:Item' } }),
-  r('patch', '/items/{collection}', 'items', 'public', 'Update many items by keys', { body: 'BulkUpdate', responses: { '200': 'List:Item' } }),
+  r('post', '/items/{collection}', 'items', 'public', 'Create one item or many', { body: 'ItemsCreateRequest', responses: { '200': 'One:Item' } }),
+  r('patch', '/items/{collection}', 'items', 'public', 'Update many items (by keys, or items with their keys)', { body: 'ItemsUpdateRequest', responses: { '200': 'List:Item' } }),
   r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { responses: { '200': 'One:Item' } }),
-  r('patch', '/items/{collection}/{id}', 'items', 'public', 'Update an item', { body: 'Item', responses: { '200': 'One:Item' } }),
+  r('patch', '/items/{collection}/{id}', 'items', 'public', 'Update an item', { body: 'ItemUpdateRequest', responses: { '200': 'One:Item' } }),
   r('delete', '/items/{collection}/{id}', 'items', 'public', 'Delete an item', none),
   // §7 server + GraphQL
   r('get', '/server/ping', 'server', 'public', 'Liveness', { responses: { '200': 'Text' } }),

@@ -3,3 +3,4 @@ export { itemChangeEventSchema, ITEM_CHANGE_EVENT_VERSION, REDACTED, type ItemCh
 export { auditEventSchema, type AuditEvent } from './audit-event';
 export { mailJobSchema, MAIL_JOB_VERSION, type MailJob } from './mail-job';
 export { roleAccessSchema, allowedFields, allowedCollections, ACTIONS, type Action, type RoleAccess } from './access-rules';
+export * from './http';

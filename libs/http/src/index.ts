@@ -1,5 +1,6 @@
 export { type Accountability, publicAccountability } from './accountability';
-export { route, requireAccess, type Access, type Method, type AsyncHandler, type RouteTable } from './route';
+export { route, requireAccess, validateBody, type Access, type Method, type AsyncHandler, type BodyHandler, type RouteTable, type RouteEntry, type RouteOptions } from './route';
+export { parseBody, reasonOf } from './parse-body';
 export { createServiceApp, finishServiceApp, requestIdMiddleware, BODY_LIMIT } from './create-service-app';
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, worst, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';

@@ -4,6 +4,8 @@
 //   list
 // Writes go through the same use cases as the API (policy, hashing, outbox events).
 import { parseArgs } from 'node:util';
+import { userSchema } from '@vellum/contracts';
+import { parseBody } from '@vellum/http';
 import { createLogger } from '@vellum/logger';
 import { createApp } from './app';
 import { loadAuthConfig } from './config';
@@ -49,11 +51,8 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
         if (!r) throw new Error(`no role "${values.role}"`);
         role = r.id;
       }
-      const u = await usersUseCase.create(
-        ctx,
-        { email: values.email, password: values.password, role, ...(values.status ? { status: values.status } : {}) },
-        systemActor,
-      );
+      const input = { email: values.email, password: values.password, role, ...(values.status ? { status: values.status } : {}) };
+      const u = await usersUseCase.create(ctx, parseBody(userSchema, input), systemActor);
       out(`created ${u.id} ${values.email}`);
       return 0;
     }

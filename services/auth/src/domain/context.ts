@@ -24,8 +24,7 @@ export interface AuthContext {
   logger: Logger;
 }
 
-export type Mode = 'json' | 'cookie' | 'session';
-export const MODES: readonly Mode[] = ['json', 'cookie', 'session'];
+export type { AuthMode as Mode } from '@vellum/contracts';
 
 export interface ClientInfo {
   ip: string | null;

@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@vellum/errors';
-import type { MailJob } from '@vellum/contracts';
+import type { InviteRequest, MailJob } from '@vellum/contracts';
 import { isUniqueViolation, type Tx } from '../data/prisma';
 import { enqueue, itemChange, mail, type Actor } from '../events/auth-events';
 import type { AuthContext, ClientInfo } from './context';
 import { isAllowedResetUrl } from './password-request.use-case';
 import { checkPasswordPolicy } from './password-policy';
-import { EMAIL, asObject, isUuid } from './payload';
 import { presentUser } from './presenters';
 import { passwordFingerprint } from './token-issuer';
 
@@ -16,21 +15,13 @@ export interface InviteInput {
   inviteUrl?: string;
 }
 
-/** `{email: string | string[], role: uuid, invite_url?: string}`; invite_url checked against USER_INVITE_URL_ALLOW_LIST. */
-export function parseInvite(ctx: AuthContext, body: unknown): InviteInput {
-  const b = asObject(body);
-  for (const key of Object.keys(b)) if (!['email', 'role', 'invite_url'].includes(key)) throw errors.invalidPayload(`"${key}" is not allowed`);
-  const emails = Array.isArray(b.email) ? b.email : [b.email];
-  if (b.email === undefined || b.email === null || emails.length === 0) throw errors.invalidPayload('"email" is required');
-  for (const e of emails) if (typeof e !== 'string' || !EMAIL.test(e)) throw errors.invalidPayload('"email" must be a valid email');
-  if (b.role === undefined || b.role === null) throw errors.invalidPayload('"role" is required');
-  if (typeof b.role !== 'string' || !isUuid(b.role)) throw errors.invalidPayload('"role" must be a uuid');
-  if (b.invite_url !== undefined && b.invite_url !== null && typeof b.invite_url !== 'string') throw errors.invalidPayload('"invite_url" must be a string');
-  const inviteUrl = (b.invite_url as string | null | undefined) ?? undefined;
+/** A validated `POST /users/invite` body (`inviteSchema`) → the input; invite_url checked against USER_INVITE_URL_ALLOW_LIST. */
+export function parseInvite(ctx: AuthContext, b: InviteRequest): InviteInput {
+  const inviteUrl = b.invite_url ?? undefined;
   if (inviteUrl !== undefined && !isAllowedResetUrl(inviteUrl, ctx.config.USER_INVITE_URL_ALLOW_LIST)) {
     throw errors.invalidPayload(`URL "${inviteUrl}" can't be used to invite users`);
   }
-  return { emails: emails as string[], role: b.role, inviteUrl };
+  return { emails: Array.isArray(b.email) ? b.email : [b.email], role: b.role, inviteUrl };
 }
 
 /**

@@ -1,34 +1,20 @@
-import { ACTIONS } from '@vellum/contracts';
+import type { PermissionInput, PermissionUpdateInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { enqueue, itemChange, type Actor } from '../events/auth-events';
 import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
-import { checkPayload, paging, type FieldSpec } from './payload';
+import { paging } from './payload';
 import { presentPermission } from './presenters';
 
-const FIELDS: FieldSpec = {
-  role: 'uuid-or-null',
-  collection: 'string',
-  action: 'string',
-  fields: 'string-array',
-  permissions: 'json',
-  validation: 'json',
-  presets: 'json',
-};
-
-function toData(body: unknown, required: string[] = []) {
-  const raw = { ...(body as Record<string, unknown>) };
-  if (typeof raw?.fields === 'string') raw.fields = raw.fields.split(',').map((s: string) => s.trim()).filter(Boolean);
-  const data = checkPayload(raw, FIELDS, required);
-  if (data.action !== undefined && !(ACTIONS as readonly string[]).includes(data.action as string)) {
-    throw errors.invalidPayload(`"action" must be one of ${ACTIONS.join(', ')}`);
-  }
+/** A validated payload (`permissionSchema` / `permissionUpdateSchema`) → Prisma data; `fields` may be a comma list. */
+function toData(data: PermissionInput | PermissionUpdateInput) {
   const out: Record<string, unknown> = { ...data };
+  if (typeof data.fields === 'string') out.fields = data.fields.split(',').map((s: string) => s.trim()).filter(Boolean);
   if ('role' in data) {
     delete out.role;
     out.role_id = data.role;
   }
-  if ('fields' in data) out.fields = data.fields ?? ['*'];
+  if ('fields' in data) out.fields = out.fields ?? ['*'];
   return out;
 }
 
@@ -59,8 +45,8 @@ export const permissionsUseCase = {
     return presentPermission(p);
   },
 
-  async create(ctx: AuthContext, body: unknown, actor: Actor) {
-    const data = toData(body, ['collection', 'action']);
+  async create(ctx: AuthContext, body: PermissionInput, actor: Actor) {
+    const data = toData(body);
     const now = ctx.clock.now();
     return guard(() =>
       ctx.db.$transaction(async (tx) => {
@@ -72,7 +58,7 @@ export const permissionsUseCase = {
     );
   },
 
-  async update(ctx: AuthContext, id: string, body: unknown, actor: Actor) {
+  async update(ctx: AuthContext, id: string, body: PermissionUpdateInput, actor: Actor) {
     const pid = parseId(id);
     const data = toData(body);
     const now = ctx.clock.now();

@@ -1,19 +1,11 @@
 import { randomUUID } from 'node:crypto';
+import type { RoleInput, RoleUpdateInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { accessRules, enqueue, itemChange, type Actor } from '../events/auth-events';
 import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
-import { checkPayload, isUuid, paging, type FieldSpec } from './payload';
+import { isUuid, paging } from './payload';
 import { presentRole } from './presenters';
-
-const FIELDS: FieldSpec = {
-  name: 'string',
-  icon: 'string',
-  description: 'nullable-string',
-  admin_access: 'boolean',
-  app_access: 'boolean',
-  enforce_tfa: 'boolean',
-};
 
 export const rolesUseCase = {
   async list(ctx: AuthContext, query: Record<string, unknown>) {
@@ -27,20 +19,18 @@ export const rolesUseCase = {
     return presentRole(r);
   },
 
-  async create(ctx: AuthContext, body: unknown, actor: Actor) {
-    const data = checkPayload(body, FIELDS, ['name']);
+  async create(ctx: AuthContext, data: RoleInput, actor: Actor) {
     const now = ctx.clock.now();
     return ctx.db.$transaction(async (tx) => {
-      const r = await tx.role.create({ data: { id: randomUUID(), ...(data as { name: string }) } });
+      const r = await tx.role.create({ data: { id: randomUUID(), ...data } });
       await enqueue(tx, itemChange('vellum_roles', 'create', r.id, presentRole(r), actor, now));
       await publishRoleAccess(tx, r.id, now);
       return presentRole(r);
     });
   },
 
-  async update(ctx: AuthContext, id: string, body: unknown, actor: Actor) {
+  async update(ctx: AuthContext, id: string, data: RoleUpdateInput, actor: Actor) {
     if (!isUuid(id)) throw errors.forbidden();
-    const data = checkPayload(body, FIELDS);
     const now = ctx.clock.now();
     return ctx.db.$transaction(async (tx) => {
       if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();

@@ -1,45 +1,20 @@
 import { randomUUID } from 'node:crypto';
+import type { UserInput, UserSelfInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { isUniqueViolation, type Tx, type User } from '../data/prisma';
 import { sessionRepository } from '../data/session.repository';
 import { enqueue, itemChange, revokedSessions, type Actor } from '../events/auth-events';
 import type { AuthContext } from './context';
 import { checkPasswordPolicy } from './password-policy';
-import { EMAIL, checkPayload, isUuid, paging, type FieldSpec } from './payload';
+import { isUuid, paging } from './payload';
 import { presentUser } from './presenters';
 
-const STATUSES = ['active', 'invited', 'suspended', 'archived'];
-
-const ADMIN_FIELDS: FieldSpec = {
-  first_name: 'nullable-string',
-  last_name: 'nullable-string',
-  email: 'nullable-string',
-  password: 'nullable-string',
-  status: 'string',
-  role: 'uuid-or-null',
-  title: 'nullable-string',
-  description: 'nullable-string',
-  language: 'nullable-string',
-  provider: 'string',
-  external_identifier: 'nullable-string',
-};
-const SELF_FIELDS: FieldSpec = {
-  first_name: 'nullable-string',
-  last_name: 'nullable-string',
-  email: 'nullable-string',
-  password: 'string',
-  title: 'nullable-string',
-  description: 'nullable-string',
-  language: 'nullable-string',
-};
-
-/** Payload → Prisma data (hashing the password after the policy check). */
-async function toData(ctx: AuthContext, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+/**
+ * A validated payload (`userSchema` / `userSelfSchema` of @vellum/contracts) → Prisma data, hashing the password
+ * after the policy check (400 FAILED_VALIDATION).
+ */
+async function toData(ctx: AuthContext, data: UserInput | UserSelfInput): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { ...data };
-  if (typeof data.email === 'string' && !EMAIL.test(data.email)) throw errors.invalidPayload('"email" must be a valid email');
-  if (data.status !== undefined && !STATUSES.includes(data.status as string)) {
-    throw errors.invalidPayload(`"status" must be one of ${STATUSES.join(', ')}`);
-  }
   if (typeof data.password === 'string') {
     checkPasswordPolicy(data.password, ctx.config.AUTH_PASSWORD_POLICY);
     out.password = await ctx.hasher.hash(data.password);
@@ -79,8 +54,8 @@ export const usersUseCase = {
     return presentUser(u);
   },
 
-  async create(ctx: AuthContext, body: unknown, actor: Actor) {
-    const data = await toData(ctx, checkPayload(body, ADMIN_FIELDS));
+  async create(ctx: AuthContext, body: UserInput, actor: Actor) {
+    const data = await toData(ctx, body);
     const now = ctx.clock.now();
     return write(() =>
       ctx.db.$transaction(async (tx) => {
@@ -91,9 +66,10 @@ export const usersUseCase = {
     );
   },
 
-  async update(ctx: AuthContext, id: string, body: unknown, actor: Actor, fields: FieldSpec = ADMIN_FIELDS) {
+  /** `self`: the user changes their own account (`PATCH /users/me`, the narrower `userSelfSchema`). */
+  async update(ctx: AuthContext, id: string, body: UserInput | UserSelfInput, actor: Actor, self = false) {
     if (!isUuid(id)) throw errors.forbidden();
-    const data = await toData(ctx, checkPayload(body, fields));
+    const data = await toData(ctx, body);
     const now = ctx.clock.now();
     return write(() =>
       ctx.db.$transaction(async (tx) => {
@@ -101,7 +77,7 @@ export const usersUseCase = {
         if (!before) throw errors.forbidden();
         const u: User = await tx.user.update({ where: { id }, data });
         // a user who can no longer log in, or whose password changed, loses every session at once
-        if ((u.status !== 'active' && before.status === 'active') || (data.password && fields === ADMIN_FIELDS)) await revokeAll(tx, id, now);
+        if ((u.status !== 'active' && before.status === 'active') || (data.password && !self)) await revokeAll(tx, id, now);
         await enqueue(tx, itemChange('vellum_users', 'update', id, presentUser(u), actor, now));
         return presentUser(u);
       }),
@@ -126,7 +102,7 @@ export const usersUseCase = {
     return presentUser(u);
   },
 
-  updateMe(ctx: AuthContext, userId: string, body: unknown, actor: Actor) {
-    return usersUseCase.update(ctx, userId, body, actor, SELF_FIELDS);
+  updateMe(ctx: AuthContext, userId: string, body: UserSelfInput, actor: Actor) {
+    return usersUseCase.update(ctx, userId, body, actor, true);
   },
 };

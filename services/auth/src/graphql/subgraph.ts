@@ -2,16 +2,12 @@ import { createSubgraph as serveSubgraph } from '@vellum/subgraph';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
+import { loginRequestSchema, passwordRequestSchema, passwordResetSchema, refreshRequestSchema } from '@vellum/contracts';
+import { parseBody } from '@vellum/http';
 
 import type { AuthContext } from '../domain/context';
 import { usersUseCase } from '../domain/users.use-case';
-import {
-  loginOperation,
-  logoutOperation,
-  passwordRequestOperation,
-  passwordResetOperation,
-  refreshOperation,
-} from '../http/auth-operations';
+import { loginOperation, logoutOperation, passwordRequestOperation, passwordResetOperation, refreshOperation } from '../http/auth-operations';
 
 export const AUTH_SDL = readFileSync(path.join(__dirname, 'schema.graphql'), 'utf8');
 
@@ -48,19 +44,19 @@ export function createSubgraph(ctx: AuthContext) {
     },
     Mutation: {
       auth_login: async (_: unknown, args: Args, { req, res }: GqlContext) =>
-        asTokens(await loginOperation(ctx, req, res, args)),
+        asTokens(await loginOperation(ctx, req, res, parseBody(loginRequestSchema, args))),
       auth_refresh: async (_: unknown, args: Args, { req, res }: GqlContext) =>
-        asTokens(await refreshOperation(ctx, req, res, args)),
+        asTokens(await refreshOperation(ctx, req, res, parseBody(refreshRequestSchema, args))),
       auth_logout: async (_: unknown, args: Args, { req, res }: GqlContext) => {
-        await logoutOperation(ctx, req, res, args);
+        await logoutOperation(ctx, req, res, parseBody(refreshRequestSchema, args));
         return true;
       },
       auth_password_request: async (_: unknown, args: Args) => {
-        await passwordRequestOperation(ctx, args);
+        await passwordRequestOperation(ctx, parseBody(passwordRequestSchema, args));
         return true;
       },
       auth_password_reset: async (_: unknown, args: Args, { req }: GqlContext) => {
-        await passwordResetOperation(ctx, req, args);
+        await passwordResetOperation(ctx, req, parseBody(passwordResetSchema, args));
         return true;
       },
     },

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import type { LoginRequest, PasswordRequest, PasswordReset, RefreshRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { readCookies } from '@vellum/tokens';
 import type { AuthContext } from '../domain/context';
@@ -8,26 +9,13 @@ import { logout } from '../domain/logout.use-case';
 import { requestPasswordReset } from '../domain/password-request.use-case';
 import { resetPassword } from '../domain/password-reset.use-case';
 import { refresh, type PresentedCredential } from '../domain/refresh.use-case';
-import { EMAIL } from '../domain/payload';
 import { clearCookie, setCookie } from './cookies';
-import { assertSameSite, client, parseMode } from './request-helpers';
+import { assertSameSite, client } from './request-helpers';
 
-// The operations behind both the REST routes and the GraphQL mutations (same rules, same errors).
+// The operations behind both the REST routes and the GraphQL mutations (same rules, same errors). Their input is
+// already validated with the contract's schema (the route's body schema, or parseBody in the resolver).
 
 const TOKEN_REQUIRED = 'The refresh token is required in either the payload or cookie';
-
-function requiredString(b: Record<string, unknown>, name: string): string {
-  const v = b[name];
-  if (v === undefined || v === null) throw errors.invalidPayload(`"${name}" is required`);
-  if (typeof v !== 'string') throw errors.invalidPayload(`"${name}" must be a string`);
-  return v;
-}
-function optionalString(b: Record<string, unknown>, name: string): string | undefined {
-  const v = b[name];
-  if (v === undefined || v === null) return undefined;
-  if (typeof v !== 'string') throw errors.invalidPayload(`"${name}" must be a string`);
-  return v;
-}
 
 /** The body and cookies of a login/refresh answer, per mode. */
 function respond(ctx: AuthContext, res: Response, t: IssuedTokens): Record<string, unknown> {
@@ -43,19 +31,15 @@ function respond(ctx: AuthContext, res: Response, t: IssuedTokens): Record<strin
   return { expires: t.expires, refresh_token: t.refresh_token, access_token: t.access_token };
 }
 
-export async function loginOperation(ctx: AuthContext, req: Request, res: Response, b: Record<string, unknown>) {
-  const email = requiredString(b, 'email');
-  if (!EMAIL.test(email)) throw errors.invalidPayload('"email" must be a valid email');
-  const password = requiredString(b, 'password');
-  const mode = parseMode(b.mode, 'json');
-  const otp = optionalString(b, 'otp');
-  return respond(ctx, res, await login(ctx, { email, password, mode, otp }, client(req)));
+export async function loginOperation(ctx: AuthContext, req: Request, res: Response, b: LoginRequest) {
+  const input = { email: b.email, password: b.password, mode: b.mode ?? 'json', otp: b.otp ?? undefined };
+  return respond(ctx, res, await login(ctx, input, client(req)));
 }
 
 /** Mode default (json when the body has the token, else cookie) and where the credential comes from. */
-function selectCredential(ctx: AuthContext, req: Request, b: Record<string, unknown>) {
-  const bodyToken = optionalString(b, 'refresh_token');
-  const mode = parseMode(b.mode, bodyToken ? 'json' : 'cookie');
+function selectCredential(ctx: AuthContext, req: Request, b: RefreshRequest) {
+  const bodyToken = b.refresh_token ?? undefined;
+  const mode = b.mode ?? (bodyToken ? 'json' : 'cookie');
   const cookies = readCookies(req);
   let cred: PresentedCredential | undefined;
   let fromCookie = false;
@@ -74,7 +58,7 @@ function selectCredential(ctx: AuthContext, req: Request, b: Record<string, unkn
   return { mode, cred, fromCookie, invalid, cookies };
 }
 
-export async function refreshOperation(ctx: AuthContext, req: Request, res: Response, b: Record<string, unknown>) {
+export async function refreshOperation(ctx: AuthContext, req: Request, res: Response, b: RefreshRequest) {
   const { mode, cred, fromCookie, invalid } = selectCredential(ctx, req, b);
   if (fromCookie) assertSameSite(req, ctx.config);
   if (invalid) throw errors.invalidCredentials();
@@ -82,7 +66,7 @@ export async function refreshOperation(ctx: AuthContext, req: Request, res: Resp
   return respond(ctx, res, await refresh(ctx, cred, mode, client(req)));
 }
 
-export async function logoutOperation(ctx: AuthContext, req: Request, res: Response, b: Record<string, unknown>): Promise<void> {
+export async function logoutOperation(ctx: AuthContext, req: Request, res: Response, b: RefreshRequest): Promise<void> {
   const { cred, fromCookie, invalid, cookies } = selectCredential(ctx, req, b);
   if (fromCookie) assertSameSite(req, ctx.config);
   if (!cred && !invalid) throw errors.invalidPayload(TOKEN_REQUIRED);
@@ -92,14 +76,10 @@ export async function logoutOperation(ctx: AuthContext, req: Request, res: Respo
   }
 }
 
-export async function passwordRequestOperation(ctx: AuthContext, b: Record<string, unknown>): Promise<void> {
-  const email = requiredString(b, 'email');
-  if (!EMAIL.test(email)) throw errors.invalidPayload('"email" must be a valid email');
-  await requestPasswordReset(ctx, email, optionalString(b, 'reset_url'));
+export async function passwordRequestOperation(ctx: AuthContext, b: PasswordRequest): Promise<void> {
+  await requestPasswordReset(ctx, b.email, b.reset_url ?? undefined);
 }
 
-export async function passwordResetOperation(ctx: AuthContext, req: Request, b: Record<string, unknown>): Promise<void> {
-  const token = requiredString(b, 'token');
-  const password = requiredString(b, 'password');
-  await resetPassword(ctx, token, password, client(req));
+export async function passwordResetOperation(ctx: AuthContext, req: Request, b: PasswordReset): Promise<void> {
+  await resetPassword(ctx, b.token, b.password, client(req));
 }

@@ -1,25 +1,24 @@
 import { Router } from 'express';
+import { tfaDisableSchema, tfaEnableSchema, tfaGenerateSchema } from '@vellum/contracts';
 import { route, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { tfaUseCase } from '../domain/tfa.use-case';
-import { actorOf, body, requiredField } from './request-helpers';
+import { actorOf } from './request-helpers';
 
-/** POST /users/me/tfa/{generate,enable,disable} (contract §3 "Two-factor"). */
+/** POST /users/me/tfa/{generate,enable,disable} (contract §3 "Two-factor"); bodies validated with the contract's schemas. */
 export function tfaRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
-  route(r, 'post', '/users/me/tfa/generate', 'authenticated', async (req, res) => {
-    const password = requiredField(body(req), 'password');
+  route(r, 'post', '/users/me/tfa/generate', 'authenticated', { body: tfaGenerateSchema }, async (req, res) => {
+    const { password } = req.body;
     res.json({ data: await tfaUseCase.generate(ctx, req.accountability!.user!, password) });
   });
-  route(r, 'post', '/users/me/tfa/enable', 'authenticated', async (req, res) => {
-    const b = body(req);
-    const secret = requiredField(b, 'secret');
-    const otp = requiredField(b, 'otp');
+  route(r, 'post', '/users/me/tfa/enable', 'authenticated', { body: tfaEnableSchema }, async (req, res) => {
+    const { secret, otp } = req.body;
     await tfaUseCase.enable(ctx, req.accountability!.user!, secret, otp, actorOf(req));
     res.status(204).end();
   });
-  route(r, 'post', '/users/me/tfa/disable', 'authenticated', async (req, res) => {
-    const otp = requiredField(body(req), 'otp');
+  route(r, 'post', '/users/me/tfa/disable', 'authenticated', { body: tfaDisableSchema }, async (req, res) => {
+    const { otp } = req.body;
     await tfaUseCase.disable(ctx, req.accountability!.user!, otp, actorOf(req));
     res.status(204).end();
   });

@@ -1,19 +1,8 @@
-/** The field types a collection may declare (contract §6). */
-export const FIELD_TYPES = [
-  'integer',
-  'bigInteger',
-  'float',
-  'decimal',
-  'string',
-  'text',
-  'boolean',
-  'uuid',
-  'json',
-  'date',
-  'dateTime',
-  'timestamp',
-] as const;
-export type FieldType = (typeof FIELD_TYPES)[number];
+import type { FieldType } from '@vellum/contracts';
+
+// The field types a collection may declare and the identifier rules (contract §6) live with the request schema
+// (`collectionRequestSchema` of @vellum/contracts).
+export type { FieldType };
 
 /** Directus field `schema` keys this service acts on; any other key is kept as sent. */
 export interface FieldSchema {
@@ -42,18 +31,6 @@ export interface CollectionDef {
   fields: FieldDef[];
   meta: Record<string, unknown> | null;
   schema: Record<string, unknown> | null;
-}
-
-/** Identifiers of collections and fields: lower snake case, not reserved for the platform. */
-export const IDENTIFIER = /^[a-z][a-z0-9_]*$/;
-export const MAX_IDENTIFIER_LENGTH = 63;
-
-export function identifierProblem(name: unknown, what: string): string | undefined {
-  if (typeof name !== 'string') return `${what} must be a string`;
-  if (!IDENTIFIER.test(name)) return `${what} "${name}" must match [a-z][a-z0-9_]*`;
-  if (name.length > MAX_IDENTIFIER_LENGTH) return `${what} "${name}" is longer than ${MAX_IDENTIFIER_LENGTH} characters`;
-  if (name.startsWith('vellum_')) return `${what} "${name}" must not start with vellum_`;
-  return undefined;
 }
 
 /** The service's own tables share the search path with the collections' tables: these names are taken. */

@@ -1,3 +1,4 @@
+import type { CollectionRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import type { CollectionsRepository } from '../data/collections.repository';
@@ -46,7 +47,7 @@ export class CollectionsUseCase {
     private readonly rules: AccessRules,
   ) {}
 
-  async create(body: unknown) {
+  async create(body: CollectionRequest) {
     return presentCollection(await this.repo.create(parseCollection(body)));
   }
 

@@ -17,11 +17,10 @@ export async function createItems(
   deps: ItemsDeps,
   ctx: ChangeContext,
   collection: string,
-  body: unknown,
+  body: Record<string, unknown> | Record<string, unknown>[],
 ): Promise<{ def: CollectionDef; keys: unknown[] }> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'create');
   if (!allowed) throw errors.forbidden();
-  if (body === undefined || body === null || typeof body !== 'object') throw errors.invalidPayload('The body must be an item or an array of items');
   const payloads = Array.isArray(body) ? body : [body];
   return withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);

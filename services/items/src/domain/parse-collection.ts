@@ -1,55 +1,29 @@
+import type { CollectionRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
-import { FIELD_TYPES, RESERVED_COLLECTIONS, identifierProblem, type CollectionDef, type FieldDef, type FieldSchema, type FieldType } from './collection';
+import { RESERVED_COLLECTIONS, type CollectionDef, type FieldDef, type FieldSchema } from './collection';
 import { coerceValue } from './coerce-value';
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-
 /**
- * `POST /collections` body (Directus shape) → a collection definition. Without a primary key field, an `id`
- * integer with auto increment is added (as Directus does). Throws 400 INVALID_PAYLOAD with the first problem.
+ * `POST /collections` body (Directus shape, its structure already validated with `collectionRequestSchema`) → a
+ * collection definition. Without a primary key field, an `id` integer with auto increment is added (as Directus
+ * does). Throws 400 INVALID_PAYLOAD with the first problem the schema cannot see (names, keys, defaults).
  */
-export function parseCollection(body: unknown): CollectionDef {
-  if (!isObject(body)) throw errors.invalidPayload('The body must be an object');
-  const nameProblem = identifierProblem(body.collection, 'collection');
-  if (nameProblem) throw errors.invalidPayload(nameProblem);
-  const collection = body.collection as string;
+export function parseCollection(body: CollectionRequest): CollectionDef {
+  const collection = body.collection;
   if (RESERVED_COLLECTIONS.has(collection)) throw errors.invalidPayload(`collection "${collection}" is a reserved name`);
-  if (body.meta !== undefined && body.meta !== null && !isObject(body.meta)) throw errors.invalidPayload('"meta" must be an object');
-  if (body.schema !== undefined && body.schema !== null && !isObject(body.schema)) throw errors.invalidPayload('"schema" must be an object');
-  const rawFields = body.fields ?? [];
-  if (!Array.isArray(rawFields)) throw errors.invalidPayload('"fields" must be an array');
 
   const fields: FieldDef[] = [];
-  for (const raw of rawFields) {
-    if (!isObject(raw)) throw errors.invalidPayload('every field must be an object');
-    const problem = identifierProblem(raw.field, 'field');
-    if (problem) throw errors.invalidPayload(problem);
-    const name = raw.field as string;
+  for (const raw of body.fields ?? []) {
+    const name = raw.field;
     if (fields.some((f) => f.field === name)) throw errors.invalidPayload(`field "${name}" appears twice`);
-    if (typeof raw.type !== 'string' || !(FIELD_TYPES as readonly string[]).includes(raw.type)) {
-      throw errors.invalidPayload(`field "${name}": type must be one of ${FIELD_TYPES.join(', ')}`);
-    }
-    const type = raw.type as FieldType;
-    if (raw.schema !== undefined && raw.schema !== null && !isObject(raw.schema)) throw errors.invalidPayload(`field "${name}": "schema" must be an object`);
-    if (raw.meta !== undefined && raw.meta !== null && !isObject(raw.meta)) throw errors.invalidPayload(`field "${name}": "meta" must be an object`);
-    const schema: FieldSchema = { ...((raw.schema as Record<string, unknown> | undefined) ?? {}) };
-    for (const flag of ['is_primary_key', 'has_auto_increment', 'is_nullable', 'is_unique', 'is_indexed'] as const) {
-      if (schema[flag] !== undefined && schema[flag] !== null && typeof schema[flag] !== 'boolean') {
-        throw errors.invalidPayload(`field "${name}": schema.${flag} must be a boolean`);
-      }
-    }
-    for (const n of ['max_length', 'numeric_precision', 'numeric_scale'] as const) {
-      const v = schema[n];
-      if (v !== undefined && v !== null && !(Number.isInteger(v) && (v as number) >= (n === 'numeric_scale' ? 0 : 1) && (v as number) <= 10485760)) {
-        throw errors.invalidPayload(`field "${name}": schema.${n} must be a positive integer`);
-      }
-    }
+    const type = raw.type;
+    const schema = { ...raw.schema } as FieldSchema;
     if (type === 'decimal') {
       const p = schema.numeric_precision ?? 10;
       const s = schema.numeric_scale ?? 5;
       if (p > 1000 || s > p) throw errors.invalidPayload(`field "${name}": numeric_scale must not exceed numeric_precision (≤ 1000)`);
     }
-    fields.push({ field: name, type, schema, meta: (raw.meta as Record<string, unknown> | undefined) ?? null });
+    fields.push({ field: name, type, schema, meta: raw.meta ?? null });
   }
 
   const pks = fields.filter((f) => f.schema.is_primary_key === true);
@@ -86,7 +60,7 @@ export function parseCollection(body: unknown): CollectionDef {
     collection,
     primaryKey: pk.field,
     fields,
-    meta: (body.meta as Record<string, unknown> | undefined) ?? null,
-    schema: (body.schema as Record<string, unknown> | undefined) ?? null,
+    meta: body.meta ?? null,
+    schema: body.schema ?? null,
   };
 }

@@ -7,12 +7,13 @@ import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
-import { isPlainObject, primaryKeyValue, validateWrite } from './validate-write';
+import { primaryKeyValue, validateWrite } from './validate-write';
 
 /** One change: the raw key and the payload for it (no key: the payload carries its primary key). */
+/** One change: the item's key (or the primary key inside `data`) and the fields to set (validated by the route's schema). */
 export interface ItemUpdate {
   key?: unknown;
-  data: unknown;
+  data: Record<string, unknown>;
 }
 
 /**
@@ -31,7 +32,6 @@ export async function updateItems(
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
     const planned = updates.map((u) => {
-      if (!isPlainObject(u.data)) throw errors.invalidPayload('"data" must be an object');
       if (!('key' in u) && !Object.hasOwn(u.data, def.primaryKey)) throw errors.invalidPayload(`Every item needs its primary key "${def.primaryKey}"`);
       const key = primaryKeyValue(def, 'key' in u ? u.key : u.data[def.primaryKey]);
       if (key === undefined) throw errors.forbidden();

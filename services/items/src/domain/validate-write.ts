@@ -6,17 +6,16 @@ import { permits } from './access-rules';
 export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /**
- * A write payload → column values, checked in this order: shape and unknown fields (400 INVALID_PAYLOAD),
+ * A write payload → column values, checked in this order (its shape is the route schema's): unknown fields (400 INVALID_PAYLOAD),
  * fields the caller may not write (403 FORBIDDEN), then each value's type (400 FAILED_VALIDATION) and, on
  * create, the required fields.
  */
 export function validateWrite(
   def: CollectionDef,
-  payload: unknown,
+  payload: Record<string, unknown>,
   allowed: '*' | string[],
   mode: 'create' | 'update',
 ): Record<string, unknown> {
-  if (!isPlainObject(payload)) throw errors.invalidPayload(`An item must be an object`);
   const keys = Object.keys(payload);
   for (const k of keys) {
     if (!fieldOf(def, k)) throw errors.invalidPayload(`Field "${k}" does not exist in collection "${def.collection}"`);

@@ -1,9 +1,10 @@
 import { Router } from 'express';
+import { collectionRequestSchema } from '@vellum/contracts';
 import { route, type RouteTable } from '@vellum/http';
 import type { CollectionsUseCase } from '../domain/collections.use-case';
 
 export function collectionsRoutes(router: Router & Partial<RouteTable>, collections: CollectionsUseCase) {
-  route(router, 'post', '/collections', 'admin', async (req, res) => {
+  route(router, 'post', '/collections', 'admin', { body: collectionRequestSchema }, async (req, res) => {
     res.json({ data: await collections.create(req.body) });
   });
   // Listing is open to every caller, filtered by what their role may use (admins: everything).

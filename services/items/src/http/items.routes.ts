@@ -1,4 +1,5 @@
 import { Router, type Request } from 'express';
+import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { route, type RouteTable } from '@vellum/http';
 import { createItems } from '../domain/create-items.use-case';
@@ -27,14 +28,14 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
     res.json({ data: await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query) });
   });
 
-  route(router, 'post', '/items/:collection', 'public', async (req, res) => {
+  route(router, 'post', '/items/:collection', 'public', { body: itemsCreateSchema }, async (req, res) => {
     const { def, keys } = await createItems(deps, ctxOf(deps, req), collectionOf(req), req.body);
     const items = await readBack(deps, req.accountability, def, keys, req.query);
     if (!items) return void res.status(204).end();
     res.json({ data: Array.isArray(req.body) ? items : (items[0] ?? null) });
   });
 
-  route(router, 'patch', '/items/:collection/:id', 'public', async (req, res) => {
+  route(router, 'patch', '/items/:collection/:id', 'public', { body: itemUpdateSchema }, async (req, res) => {
     const { def, keys } = await updateItems(deps, ctxOf(deps, req), collectionOf(req), [{ key: req.params.id, data: req.body }]);
     const items = await readBack(deps, req.accountability, def, keys, req.query);
     if (!items) return void res.status(204).end();
@@ -42,17 +43,11 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   // `{keys, data}` (the same change to several items) or an array of items that carry their primary key.
-  route(router, 'patch', '/items/:collection', 'public', async (req, res) => {
-    const body: unknown = req.body;
-    let updates: ItemUpdate[];
-    if (isPlainObject(body) && Array.isArray(body.keys)) {
-      if (!isPlainObject(body.data)) throw errors.invalidPayload('"data" must be an object');
-      updates = [...new Set(body.keys.map((k) => (typeof k === 'number' ? String(k) : k)))].map((key) => ({ key, data: body.data }));
-    } else if (Array.isArray(body)) {
-      updates = body.map((data) => ({ data })); // each item names itself by its primary key
-    } else {
-      throw errors.invalidPayload('The body must be {"keys": [...], "data": {...}} or an array of items with their primary key');
-    }
+  route(router, 'patch', '/items/:collection', 'public', { body: itemsUpdateSchema }, async (req, res) => {
+    const body = req.body;
+    const updates: ItemUpdate[] = Array.isArray(body)
+      ? body.map((data) => ({ data })) // each item names itself by its primary key
+      : [...new Set(body.keys.map((k) => (typeof k === 'number' ? String(k) : k)))].map((key) => ({ key, data: body.data }));
     const ctx = ctxOf(deps, req);
     const collection = collectionOf(req);
     const { def, keys } = await updateItems(deps, ctx, collection, updates);

@@ -1,0 +1,6 @@
+export * from './body-fields';
+export * from './auth-requests';
+export * from './users-requests';
+export * from './items-requests';
+export * from './revisions-requests';
+export * from './request-bodies';

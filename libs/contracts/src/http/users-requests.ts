@@ -1,0 +1,126 @@
+import { z } from 'zod';
+import { ACTIONS } from '../access-rules';
+import {
+  EMAIL,
+  UUID,
+  nullableString,
+  optionalBoolean,
+  optionalString,
+  requiredString,
+  uuidOrNull,
+  absentAsEmpty,
+} from './body-fields';
+
+// Users, roles and permissions (contract §4): unknown fields → 400 INVALID_PAYLOAD (`"<key>" is not allowed`).
+// POST takes one object or an array of them. Password policies are the service's check (FAILED_VALIDATION).
+
+export const USER_STATUSES = ['active', 'invited', 'suspended', 'archived'] as const;
+
+const oneOrMany = <T extends z.ZodType>(item: T) =>
+  z.union([item, z.array(item)], { error: '"body" must be an object or an array of objects' });
+
+const userEmail = z
+  .string({ error: '"email" must be a string or null' })
+  .regex(EMAIL, { error: '"email" must be a valid email' })
+  .nullable()
+  .optional();
+
+const ownFields = {
+  first_name: nullableString('first_name'),
+  last_name: nullableString('last_name'),
+  email: userEmail,
+  title: nullableString('title'),
+  description: nullableString('description'),
+  language: nullableString('language'),
+};
+
+/** A user as an administrator writes it (`POST /users`, `PATCH /users/:id`). */
+export const userSchema = z.strictObject({
+  ...ownFields,
+  password: nullableString('password'),
+  status: z.enum(USER_STATUSES, { error: `"status" must be one of ${USER_STATUSES.join(', ')}` }).optional(),
+  role: uuidOrNull('role'),
+  provider: z.string({ error: '"provider" must be a string' }).optional(),
+  external_identifier: nullableString('external_identifier'),
+});
+export type UserInput = z.output<typeof userSchema>;
+export const usersCreateSchema = oneOrMany(userSchema);
+
+/** What users may change of themselves (`PATCH /users/me`): no role, status or provider. */
+export const userSelfSchema = z.strictObject({
+  ...ownFields,
+  password: z.string({ error: '"password" must be a string' }).optional(),
+});
+export type UserSelfInput = z.output<typeof userSelfSchema>;
+
+const roleFields = {
+  name: z.string({ error: '"name" must be a string' }),
+  icon: z.string({ error: '"icon" must be a string' }).optional(),
+  description: nullableString('description'),
+  admin_access: optionalBoolean('admin_access'),
+  app_access: optionalBoolean('app_access'),
+  enforce_tfa: optionalBoolean('enforce_tfa'),
+};
+/** `POST /roles`: `name` required. */
+export const roleSchema = z.strictObject({ ...roleFields, name: requiredString('name') });
+export type RoleInput = z.output<typeof roleSchema>;
+export const rolesCreateSchema = oneOrMany(roleSchema);
+/** `PATCH /roles/:id`. */
+export const roleUpdateSchema = z.strictObject({ ...roleFields, name: roleFields.name.optional() });
+export type RoleUpdateInput = z.output<typeof roleUpdateSchema>;
+
+const permissionFields = {
+  collection: z.string({ error: '"collection" must be a string' }),
+  action: z.enum(ACTIONS, {
+    error: (iss) =>
+      iss.input === undefined || iss.input === null
+        ? '"action" is required'
+        : `"action" must be one of ${ACTIONS.join(', ')}`,
+  }),
+  role: uuidOrNull('role'),
+  /** `["*"]`, a list of field names, or a comma list; null means all. */
+  fields: z
+    .union([z.array(z.string()), z.string()], {
+      error: '"fields" must be an array of strings, a comma list or null',
+    })
+    .nullable()
+    .optional(),
+  permissions: z.unknown().optional(),
+  validation: z.unknown().optional(),
+  presets: z.unknown().optional(),
+};
+/** `POST /permissions`: `collection` and `action` required. */
+export const permissionSchema = z.strictObject({
+  ...permissionFields,
+  collection: requiredString('collection'),
+});
+export type PermissionInput = z.output<typeof permissionSchema>;
+export const permissionsCreateSchema = oneOrMany(permissionSchema);
+/** `PATCH /permissions/:id`. */
+export const permissionUpdateSchema = z.strictObject({
+  ...permissionFields,
+  collection: permissionFields.collection.optional(),
+  action: permissionFields.action.optional(),
+});
+export type PermissionUpdateInput = z.output<typeof permissionUpdateSchema>;
+
+const inviteEmail = z
+  .string({ error: '"email" must be a valid email' })
+  .regex(EMAIL, { error: '"email" must be a valid email' });
+
+/** `POST /users/invite`: one address or several, the role (uuid), an optional `invite_url` (allow list checked by auth). */
+export const inviteSchema = z.strictObject({
+  email: z.union([inviteEmail, z.array(inviteEmail).min(1, { error: '"email" is required' })], {
+    error: (iss) =>
+      iss.input === undefined || iss.input === null ? '"email" is required' : '"email" must be a valid email',
+  }),
+  role: requiredString('role').regex(UUID, { error: '"role" must be a uuid' }),
+  invite_url: optionalString('invite_url'),
+});
+export type InviteRequest = z.output<typeof inviteSchema>;
+
+/** `POST /users/invite/accept` (the token is the credential; no body reads as `{}`). */
+export const inviteAcceptSchema = absentAsEmpty(
+  z.object({ token: requiredString('token'), password: requiredString('password') }),
+);
+export type InviteAcceptRequest = z.output<typeof inviteAcceptSchema>;
