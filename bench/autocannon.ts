@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 
 export interface LoadResult {
   rps: number;
@@ -13,6 +14,18 @@ export interface LoadResult {
   ok: number;
   /** Every answer, any status. */
   total: number;
+  /** CPU time the load generator itself used (µs, from /proc, sampled until it exits): on a small shared machine it competes with the server. */
+  cpu: number;
+}
+
+/** utime + stime of a process in µs from /proc (Linux; NaN elsewhere or when gone). */
+function cpuOf(pid: number | undefined): number {
+  try {
+    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100;
+  } catch {
+    return NaN;
+  }
 }
 
 /** autocannon in its own process (so it does not share the event loop with the servers it measures). */
@@ -40,9 +53,19 @@ export function autocannon(
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] });
     let out = '';
-    child.stdout.on('data', (d) => (out += d));
+    let cpu = NaN;
+    const sample = setInterval(() => {
+      const c = cpuOf(child.pid);
+      if (Number.isFinite(c)) cpu = c;
+    }, 100);
+    child.stdout.on('data', (d) => {
+      out += d;
+      const c = cpuOf(child.pid); // the JSON comes last, just before it exits
+      if (Number.isFinite(c)) cpu = c;
+    });
     child.on('error', reject);
     child.on('close', () => {
+      clearInterval(sample);
       try {
         const r = JSON.parse(out);
         resolve({
@@ -55,6 +78,7 @@ export function autocannon(
           non2xx: r.non2xx,
           ok: r['2xx'],
           total: r.requests.total,
+          cpu,
         });
       } catch (e) {
         reject(new Error(`autocannon output was not JSON: ${(e as Error).message}`));

@@ -4,7 +4,8 @@
 // Env: BENCH_DATABASE_URL (a server admin URL; default TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/postgres),
 //      BENCH_SECONDS (default 8), LOGIN_STALL_TIME for phase 2 (default 500),
 //      BENCH_PROFILE=/tmp/dir: a CPU profile of the server's main thread during the capacity phase.
-// The load generator (autocannon) runs in its own process, as real clients do; the server runs here. Besides
+// The load generators run in their own process, as real clients do (autocannon for capacity, an open-loop
+// schedule for the overload phase); the server runs here. Besides
 // req/s (which moves with whatever else shares the cores), the CPU actually spent per login is read from /proc:
 // this process's main thread (JavaScript, sockets), its libuv pool (argon2) and the PostgreSQL backends.
 import { cpus, loadavg } from 'node:os';
@@ -14,6 +15,7 @@ import { databaseUrl, dropDatabase, ensureDatabases, migrate } from '@vellum/db'
 import { listen } from '@vellum/http';
 import { createLogger } from '@vellum/logger';
 import { autocannon, type LoadResult } from '../../../bench/autocannon';
+import { openLoop, type OpenLoopResult } from '../../../bench/open-loop';
 import { createApp } from '../src/app';
 import { loadAuthConfig } from '../src/config';
 import { createPrisma } from '../src/data/prisma';
@@ -70,10 +72,17 @@ async function serve(stall: string) {
   return {
     url: server.url,
     hasher: built.ctx.hasher,
-    /** Load for `seconds`, with the CPU it cost here and in PostgreSQL. */
-    measure: async (opts: { connections: number; seconds: number; rate?: number }): Promise<{ r: LoadResult; cpu: CpuSpent }> => {
+    /** Closed-loop load (autocannon: `connections` each waiting for its answer) for `seconds`, with the CPU it cost here and in PostgreSQL. */
+    measure: async (opts: { connections: number; seconds: number }): Promise<{ r: LoadResult; cpu: CpuSpent }> => {
       const before = cpuSnapshot(await backends());
       const r = await autocannon(`${server.url}/auth/login`, { ...opts, method: 'POST', body });
+      const cpu = cpuSpent(before, cpuSnapshot(await backends()));
+      return { r, cpu };
+    },
+    /** Open-loop load: `rate` logins per second offered on a fixed schedule, answered or not. */
+    offer: async (opts: { rate: number; seconds: number }): Promise<{ r: OpenLoopResult; cpu: CpuSpent }> => {
+      const before = cpuSnapshot(await backends());
+      const r = await openLoop(`${server.url}/auth/login`, { ...opts, method: 'POST', body });
       const cpu = cpuSpent(before, cpuSnapshot(await backends()));
       return { r, cpu };
     },
@@ -110,21 +119,28 @@ async function main() {
   const n = cap.total;
   const perLogin = (cpu.process + cpu.db) / n;
   console.log(
-    `CPU per login: ${ms(perLogin)} ms = argon2 pool ${ms(cpu.pool / n)} + main thread ${ms(cpu.main / n)} + PostgreSQL ${ms(cpu.db / n)}` +
-      ` (raw verify ${ms(raw.cpuPerVerify)}: CPU-bound ratio ${(raw.cpuPerVerify / perLogin).toFixed(2)}×)`,
+    `CPU per login: ${ms(perLogin)} ms = argon2 pool ${ms(cpu.pool / n)} + main thread ${ms(cpu.main / n)} (kernel ${ms(cpu.mainKernel / n)})` +
+      ` + PostgreSQL ${ms(cpu.db / n)} (raw verify ${ms(raw.cpuPerVerify)}: CPU-bound ratio ${(raw.cpuPerVerify / perLogin).toFixed(2)}×);` +
+      ` the load generator ${ms(cap.cpu / n)} ms per request`,
   );
 
   // Phase 2: twice the sustainable rate, with the real stall time; excess must be shed (503), latency bounded
   const stall = process.env.LOGIN_STALL_TIME ?? '500';
   const s2 = await serve(stall);
   const offered = Math.round(rate * 2);
-  const connections = Math.max(64, Math.round(offered * (Number(stall) / 1000 + 0.5)));
-  const { r: over } = await s2.measure({ connections, seconds, rate: offered });
+  const { r: over, cpu: oc } = await s2.offer({ rate: offered, seconds });
   const shed = s2.hasher.limiter.shed;
   await s2.close();
+  const st = (c: string) => over.status[c] ?? 0;
+  const other = over.sent - st('200') - st('503') - st('429');
   console.log(
-    `overload ${offered} req/s offered (stall ${stall} ms): ${(over.ok / seconds).toFixed(1)} ok/s, shed ${shed} (503), ` +
-      `p50 ${over.p50} ms, p99 ${over.p99} ms, max ${over.max} ms, errors ${over.errors}, timeouts ${over.timeouts}`,
+    `overload ${offered} req/s offered (open loop, stall ${stall} ms): ${(st('200') / seconds).toFixed(1)} ok/s, shed ${st('503')} (503)` +
+      `${st('429') ? ` + ${st('429')} (429)` : ''} [limiter: ${shed}], every answer: p50 ${over.p50} ms, p99 ${over.p99} ms, max ${over.max} ms` +
+      `${other ? `, other/errors ${other}` : ''}`,
+  );
+  const cores = (us: number) => (us / 1e6 / seconds).toFixed(2);
+  console.log(
+    `overload CPU (cores): argon2 pool ${cores(oc.pool)}, main thread ${cores(oc.main)}, PostgreSQL ${cores(oc.db)}, load generator ${cores(over.cpu)}`,
   );
   console.log(`load average after: ${load()}`);
   await new Promise((r) => setTimeout(r, 500));

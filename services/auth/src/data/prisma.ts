@@ -20,7 +20,13 @@ export function createPrisma(connectionString: string, max = 10): PrismaClient {
   // An idle connection that dies (server restart) is dropped by the pool; the next query reconnects, or fails with
   // a code that answers 503. Without a listener the 'error' event would crash the process.
   pool.on('error', () => undefined);
-  const client = new PrismaClient({ adapter: new PrismaPg(pool, { disposeExternalPool: true }) });
+  const client = new PrismaClient({ adapter: new PrismaPg(pool) });
+  // $disconnect() ends the pool too, also when Prisma itself never connected (only plain SQL ran).
+  const disconnect = client.$disconnect.bind(client);
+  client.$disconnect = async () => {
+    await disconnect();
+    if (!pool.ending) await pool.end();
+  };
   pools.set(client, pool);
   return client;
 }
