@@ -79,6 +79,19 @@ describe('the writes of a successful login', () => {
   });
 });
 
+describe('the writes of a failed login', () => {
+  it('count every failure, also parallel ones (no lost update), each with its audit event', async () => {
+    const email = 'parallel-failures@example.com';
+    await h.sql(`INSERT INTO users (id, email, password) VALUES (gen_random_uuid(), $1, (SELECT password FROM users WHERE email = $2))`, [email, ADMIN.email]);
+    const [{ id }] = await h.sql<{ id: string }>(`SELECT id FROM users WHERE email = $1`, [email]);
+    const answers = await Promise.all(Array.from({ length: 6 }, () => request(h.app).post('/auth/login').send({ email, password: 'wrong-guess' })));
+    expect(answers.map(code)).toEqual(Array(6).fill('INVALID_CREDENTIALS'));
+    const [u] = await h.sql<{ failed_login_attempts: number; locked_until: Date | null }>(`SELECT failed_login_attempts, locked_until FROM users WHERE id = $1`, [id]);
+    expect(u).toEqual({ failed_login_attempts: 6, locked_until: null });
+    expect(await count(`SELECT count(*) AS n FROM outbox WHERE subject = 'items.vellum_users.login_failed' AND payload->>'item' = $1`, [id])).toBe(6);
+  });
+});
+
 describe('login with the database down', () => {
   it('answers 503 SERVICE_UNAVAILABLE quickly (the pg path maps like Prisma did), not 500', async () => {
     const config = loadAuthConfig({

@@ -1,4 +1,5 @@
 import { errors } from '@vellum/errors';
+import { enqueueOutbox } from '@vellum/outbox';
 import { loginRepository } from '../data/login.repository';
 import { sessionRepository } from '../data/session.repository';
 import { userRepository } from '../data/user.repository';
@@ -37,7 +38,6 @@ export async function login(ctx: AuthContext, input: LoginInput, client: ClientI
 }
 
 async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<IssuedTokens> {
-  const { db } = ctx;
   // Overload: refuse (503) before the lookup when the password check would be refused anyway. It depends on the
   // load only, never on the account, and the answer still waits for the stall time.
   ctx.hasher.limiter.admit();
@@ -45,8 +45,9 @@ async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo):
   const passwordOk = await ctx.hasher.verify(user?.provider === 'default' ? user.password : null, input.password);
   const now = ctx.clock.now();
 
+  // (a single row: one statement, its own transaction)
   if (!user) {
-    await db.$transaction((tx) => enqueue(tx, audit('login_failed', null, actorOf(null, client), now)));
+    await enqueueOutbox(ctx.pg, audit('login_failed', null, actorOf(null, client), now));
     throw errors.invalidCredentials();
   }
   const locked = isLocked(user, now);
@@ -55,7 +56,7 @@ async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo):
     throw errors.invalidCredentials();
   }
   if (user.status !== 'active') {
-    await db.$transaction((tx) => enqueue(tx, audit('login_failed', user.id, actorOf(null, client), now)));
+    await enqueueOutbox(ctx.pg, audit('login_failed', user.id, actorOf(null, client), now));
     throw errors.invalidCredentials();
   }
   // TOTP, checked only after the password matched: no code → INVALID_OTP (not a failure: the normal first step);
