@@ -3,7 +3,8 @@
 //   node --import tsx services/auth/bench/login.bench.ts
 // Env: BENCH_DATABASE_URL (a server admin URL; default TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/postgres),
 //      BENCH_SECONDS (default 8), LOGIN_STALL_TIME for phase 2 (default 500),
-//      BENCH_PROFILE=/tmp/dir: a CPU profile of the server's main thread during the capacity phase.
+//      BENCH_PROFILE=/tmp/dir: a CPU profile of the server's main thread during the capacity phase,
+//      HASH_CONCURRENCY / HASH_QUEUE_LIMIT: the server's hashing limiter (default: the number of CPUs / 32 × that).
 // The load generators run in their own process, as real clients do (autocannon for capacity, an open-loop
 // schedule for the overload phase); the server runs here. Besides
 // req/s (which moves with whatever else shares the cores), the CPU actually spent per login is read from /proc:
@@ -60,6 +61,8 @@ async function serve(stall: string) {
     RATE_LIMITER_ENABLED: 'false',
     ADMIN_EMAIL: 'bench@vellum.local',
     ADMIN_PASSWORD: 'bench-password-1',
+    ...(process.env.HASH_CONCURRENCY ? { HASH_CONCURRENCY: process.env.HASH_CONCURRENCY } : {}),
+    ...(process.env.HASH_QUEUE_LIMIT ? { HASH_QUEUE_LIMIT: process.env.HASH_QUEUE_LIMIT } : {}),
   });
   const db = createPrisma(url, 10);
   const built = createApp({ db, config, logger: createLogger({ name: 'bench', level: 'error' }) });
