@@ -1,49 +1,46 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
-/** µs per clock tick of /proc/<pid>/stat (USER_HZ). */
-export const TICK_US = 1e6 / 100;
+/** µs per clock tick of /proc/<pid>/stat (USER_HZ, getconf CLK_TCK). */
+const TICK_US = 1e6 / 100;
 
-/** Fields of /proc/<pid>/stat after the command name (field 3 onwards), or undefined when it is gone. */
-function statFields(pid: number | 'self'): string[] | undefined {
+/**
+ * [user, system] CPU time of a process (`/proc/<pid>/stat`) or of one of its threads (`/proc/<pid>/task/<tid>/stat`)
+ * in µs, from the kernel's accounting (10 ms resolution); NaN when it is gone or not on Linux.
+ */
+export function procTimes(statPath: string): [number, number] {
   try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    const f = readFileSync(statPath, 'utf8').split(') ')[1]!.split(' ');
+    return [Number(f[11]) * TICK_US, Number(f[12]) * TICK_US];
   } catch {
-    return undefined;
+    return [NaN, NaN];
   }
 }
 
-/** CPU ticks (user + system) a process has used so far; NaN when it is gone. */
-export function cpuTicks(pid: number): number {
-  const f = statFields(pid);
-  return f ? Number(f[11]) + Number(f[12]) : NaN;
+/** user + system CPU µs a process has used so far; NaN when it is gone. */
+export function cpuUs(pid: number | undefined): number {
+  const [u, s] = procTimes(`/proc/${pid}/stat`);
+  return u + s;
 }
 
-/** CPU ticks of this process's children that have exited and been waited for (e.g. a finished autocannon). */
-export function waitedChildrenTicks(): number {
-  const f = statFields('self');
-  return f ? Number(f[13]) + Number(f[14]) : NaN;
-}
-
-/** CPU ticks of every PostgreSQL process on this machine (server and backends), by pid. */
-export function postgresTicks(): Map<number, number> {
+/** CPU µs of every PostgreSQL process on this machine (server and backends), by pid. */
+export function postgresCpu(): Map<number, number> {
   const byPid = new Map<number, number>();
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      const raw = readFileSync(`/proc/${name}/stat`, 'utf8');
-      if (!raw.includes('(postgres)')) continue;
-      const f = raw.split(') ')[1]!.split(' ');
-      byPid.set(Number(name), Number(f[11]) + Number(f[12]));
+      if (!readFileSync(`/proc/${name}/comm`, 'utf8').startsWith('postgres')) continue;
     } catch {
-      // the process ended while we looked
+      continue; // the process ended while we looked
     }
+    const us = cpuUs(Number(name));
+    if (Number.isFinite(us)) byPid.set(Number(name), us);
   }
   return byPid;
 }
 
-/** Ticks PostgreSQL spent between two snapshots: processes alive at the end (a backend that exited in between is not counted). */
-export function postgresTicksBetween(before: Map<number, number>, after: Map<number, number>): number {
+/** CPU µs spent between two snapshots by the processes alive at the end (one that appeared in between counts from zero). */
+export function cpuSpentBetween(before: Map<number, number>, after: Map<number, number>): number {
   let sum = 0;
-  for (const [pid, ticks] of after) sum += ticks - (before.get(pid) ?? 0);
+  for (const [pid, us] of after) sum += us - (before.get(pid) ?? 0);
   return sum;
 }

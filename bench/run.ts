@@ -9,7 +9,7 @@ import { createLogger } from '@vellum/logger';
 import { loadLocalConfig, startPlatform, type Platform } from '@vellum/local';
 import { seedRevisions } from '../services/revisions/bench/seed';
 import { autocannon, type LoadResult } from './autocannon';
-import { cpuTicks, postgresTicks, postgresTicksBetween, TICK_US, waitedChildrenTicks } from './proc-cpu';
+import { cpuSpentBetween, cpuUs, postgresCpu } from './proc-cpu';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
@@ -18,7 +18,7 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number
 const ONLY = process.env.BENCH_ONLY; // substring of a scenario name
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2); // seconds of unmeasured load before each scenario (JIT, caches)
 
-interface Row extends LoadResult {
+interface Row extends Omit<LoadResult, 'cpu'> {
   size: number;
   scenario: string;
   via: 'gateway' | 'direct';
@@ -27,12 +27,12 @@ interface Row extends LoadResult {
 }
 
 /** One load run, with the CPU each side spent on it (from /proc: where the time goes). */
-async function measured(url: string, opts: Parameters<typeof autocannon>[1]): Promise<Pick<Row, keyof LoadResult | 'cpu'>> {
-  const [self0, pg0, children0] = [cpuTicks(process.pid), postgresTicks(), waitedChildrenTicks()];
+async function measured(url: string, opts: Parameters<typeof autocannon>[1]): Promise<Omit<Row, 'size' | 'scenario' | 'via'>> {
+  const [self0, pg0] = [cpuUs(process.pid), postgresCpu()];
   const r = await autocannon(url, opts);
-  const [self1, pg1, children1] = [cpuTicks(process.pid), postgresTicks(), waitedChildrenTicks()];
-  const per = (ticks: number) => Math.round((ticks * TICK_US) / Math.max(1, r.requests));
-  return { ...r, cpu: { platform: per(self1 - self0), postgres: per(postgresTicksBetween(pg0, pg1)), autocannon: per(children1 - children0) } };
+  const [self1, pg1] = [cpuUs(process.pid), postgresCpu()];
+  const per = (us: number) => Math.round(us / Math.max(1, r.total));
+  return { ...r, cpu: { platform: per(self1 - self0), postgres: per(cpuSpentBetween(pg0, pg1)), autocannon: per(r.cpu) } };
 }
 
 async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {

@@ -15,7 +15,7 @@ import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { cpuTicks, TICK_US } from '../../bench/proc-cpu';
+import { cpuUs } from '../../bench/proc-cpu';
 
 const seconds = Number(process.argv[2] ?? 10);
 const connections = Number(process.argv[3] ?? 50);
@@ -78,7 +78,7 @@ const bench = (name: string, args: string[] = []) =>
   serve(path.join(__dirname, name), args, { node: PROFILE && name === 'serve-gateway.ts' ? ['--cpu-prof', `--cpu-prof-dir=${PROFILE}`] : [] });
 
 async function load(t: Target, duration: number): Promise<Run> {
-  const before = t.watch.map(cpuTicks);
+  const before = t.watch.map(cpuUs);
   const r = await autocannon({
     url: t.url,
     connections,
@@ -88,7 +88,7 @@ async function load(t: Target, duration: number): Promise<Run> {
     headers: t.headers ?? {},
     ...(t.body ? { body: t.body } : {}),
   });
-  const cpu = t.watch.map((pid, i) => ((cpuTicks(pid) - before[i]) * TICK_US) / r.requests.total);
+  const cpu = t.watch.map((pid, i) => (cpuUs(pid) - before[i]) / r.requests.total);
   return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx, cpu };
 }
 

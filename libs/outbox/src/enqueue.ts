@@ -26,6 +26,31 @@ export interface PgLike {
 
 const isPrisma = (db: PrismaLike | PgLike): db is PrismaLike => typeof (db as PrismaLike).$executeRaw === 'function';
 
+/** An `outbox` row's values, as the relay reads them (`payload` and `headers` as JSON text for `::jsonb`). */
+export interface OutboxRow {
+  id: string;
+  destination: string;
+  subject: string;
+  payload: string | null;
+  headers: string;
+}
+
+/**
+ * The row for one message: a generated id when it has none, the payload as JSON (`null` deletes a KV key), and
+ * the headers with the current request's x-request-id / traceparent, which travel with it to its consumers.
+ * For callers that write the row inside a statement of their own (e.g. one data-modifying CTE); use
+ * `enqueueOutbox` otherwise.
+ */
+export function outboxRow(m: OutboxMessage): OutboxRow {
+  return {
+    id: m.id ?? randomUUID(),
+    destination: m.destination,
+    subject: m.subject,
+    payload: m.payload === undefined || m.payload === null ? null : JSON.stringify(m.payload),
+    headers: JSON.stringify({ ...propagationHeaders(), ...m.headers }),
+  };
+}
+
 /**
  * Insert messages into the outbox inside the caller's transaction: they are published if and only if it commits.
  * Returns the message ids.
@@ -34,17 +59,14 @@ export async function enqueueOutbox(db: PrismaLike | PgLike, messages: OutboxMes
   const list = Array.isArray(messages) ? messages : [messages];
   const ids: string[] = [];
   for (const m of list) {
-    const id = m.id ?? randomUUID();
-    const payload = m.payload === undefined || m.payload === null ? null : JSON.stringify(m.payload);
-    // The request id (and traceparent) of the request that caused the message travel with it to its consumers.
-    const headers = JSON.stringify({ ...propagationHeaders(), ...m.headers });
+    const { id, destination, subject, payload, headers } = outboxRow(m);
     if (isPrisma(db)) {
       await db.$executeRaw`INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers")
-        VALUES (${id}::uuid, ${m.destination}, ${m.subject}, ${payload}::jsonb, ${headers}::jsonb)`;
+        VALUES (${id}::uuid, ${destination}, ${subject}, ${payload}::jsonb, ${headers}::jsonb)`;
     } else {
       await db.query(
         'INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers") VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb)',
-        [id, m.destination, m.subject, payload, headers],
+        [id, destination, subject, payload, headers],
       );
     }
     ids.push(id);

@@ -4,7 +4,7 @@ import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
 import { Router } from 'express';
 import type { AuthConfig } from './config';
-import type { Db } from './data/prisma';
+import { pgPoolOf, type Db } from './data/prisma';
 import { sessionRepository } from './data/session.repository';
 import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
 import { loadTfaKey } from './data/tfa-key';
@@ -53,7 +53,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
-  const ctx: AuthContext = { db, config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const ctx: AuthContext = { db, pg: pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
   const app = createServiceApp();
   const probes: Record<string, HealthProbe> = {

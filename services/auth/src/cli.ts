@@ -56,7 +56,7 @@ export async function runCli(argv: string[], out: (line: string) => void = (l) =
       out(`created ${u.id} ${values.email}`);
       return 0;
     }
-    const user = await userRepository.findByEmail(db, values.email);
+    const user = await userRepository.findByEmail(ctx.pg, values.email);
     if (!user) throw new Error(`no user "${values.email}"`);
     await usersUseCase.update(ctx, user.id, { password: values.password }, systemActor);
     out(`password set for ${values.email}`);

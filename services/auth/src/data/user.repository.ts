@@ -1,17 +1,27 @@
+import type { Pool } from 'pg';
 import type { Db, Role, Tx, User } from './prisma';
 
 export type UserWithRole = User & { role: Role | null };
 
 type Row = User & { r_id: string | null; r_name: string; r_icon: string; r_description: string | null; r_admin_access: boolean; r_app_access: boolean; r_enforce_tfa: boolean };
 
+// Columns listed (not u.*): a column added to the table later must not reach the User type unannounced.
+const FIND_BY_EMAIL = `
+  SELECT u."id", u."first_name", u."last_name", u."email", u."password", u."status", u."role_id", u."title",
+         u."description", u."language", u."provider", u."external_identifier", u."tfa_secret", u."tfa_pending_secret",
+         u."tfa_last_step", u."last_access", u."failed_login_attempts", u."lock_count", u."locked_until", u."created_at",
+         r."id" AS r_id, r."name" AS r_name, r."icon" AS r_icon, r."description" AS r_description,
+         r."admin_access" AS r_admin_access, r."app_access" AS r_app_access, r."enforce_tfa" AS r_enforce_tfa
+    FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
+   WHERE lower(u."email") = lower($1) LIMIT 1`;
+
 export const userRepository = {
-  /** Case-insensitive e-mail lookup (the unique index is on lower(email)), with the role, in one query (login hot path). */
-  async findByEmail(db: Db | Tx, email: string): Promise<UserWithRole | null> {
-    const rows = await db.$queryRaw<Row[]>`
-      SELECT u.*, r."id" AS r_id, r."name" AS r_name, r."icon" AS r_icon, r."description" AS r_description,
-             r."admin_access" AS r_admin_access, r."app_access" AS r_app_access, r."enforce_tfa" AS r_enforce_tfa
-        FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
-       WHERE lower(u."email") = lower(${email}) LIMIT 1`;
+  /**
+   * Case-insensitive e-mail lookup (the unique index is on lower(email)), with the role, in one query. Plain `pg`
+   * with a named (prepared once per connection) statement: this is the login hot path.
+   */
+  async findByEmail(pg: Pick<Pool, 'query'>, email: string): Promise<UserWithRole | null> {
+    const { rows } = await pg.query<Row>({ name: 'auth_user_by_email', text: FIND_BY_EMAIL, values: [email] });
     const row = rows[0];
     if (!row) return null;
     const { r_id, r_name, r_icon, r_description, r_admin_access, r_app_access, r_enforce_tfa, ...user } = row;

@@ -1,3 +1,4 @@
+import type { Pool } from 'pg';
 import type { Logger } from '@vellum/logger';
 import type { AuthConfig } from '../config';
 import type { Db } from '../data/prisma';
@@ -12,6 +13,8 @@ import type { TokenIssuer } from './token-issuer';
 /** Everything a use case needs. */
 export interface AuthContext {
   db: Db;
+  /** The `pg` pool under `db` (the same connections): plain SQL for the login hot path. */
+  pg: Pool;
   config: AuthConfig;
   clock: Clock;
   keys: SigningKeys;

@@ -1,7 +1,10 @@
 import { errors } from '@vellum/errors';
+import { enqueueOutbox } from '@vellum/outbox';
+import { loginRepository } from '../data/login.repository';
 import { sessionRepository } from '../data/session.repository';
 import { userRepository } from '../data/user.repository';
 import { audit, enqueue, itemChange, type Actor } from '../events/auth-events';
+import type { Session } from '../data/prisma';
 import type { AuthContext, ClientInfo, Mode } from './context';
 import { isLocked, recordLoginFailure } from './login-failures';
 import { claimOtpStep, verifyUserOtp } from './tfa.use-case';
@@ -35,13 +38,16 @@ export async function login(ctx: AuthContext, input: LoginInput, client: ClientI
 }
 
 async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<IssuedTokens> {
-  const { db } = ctx;
-  const user = await userRepository.findByEmail(db, input.email);
+  // Overload: refuse (503) before the lookup when the password check would be refused anyway. It depends on the
+  // load only, never on the account, and the answer still waits for the stall time.
+  ctx.hasher.limiter.admit();
+  const user = await userRepository.findByEmail(ctx.pg, input.email);
   const passwordOk = await ctx.hasher.verify(user?.provider === 'default' ? user.password : null, input.password);
   const now = ctx.clock.now();
 
+  // (a single row: one statement, its own transaction)
   if (!user) {
-    await db.$transaction((tx) => enqueue(tx, audit('login_failed', null, actorOf(null, client), now)));
+    await enqueueOutbox(ctx.pg, audit('login_failed', null, actorOf(null, client), now));
     throw errors.invalidCredentials();
   }
   const locked = isLocked(user, now);
@@ -50,7 +56,7 @@ async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo):
     throw errors.invalidCredentials();
   }
   if (user.status !== 'active') {
-    await db.$transaction((tx) => enqueue(tx, audit('login_failed', user.id, actorOf(null, client), now)));
+    await enqueueOutbox(ctx.pg, audit('login_failed', user.id, actorOf(null, client), now));
     throw errors.invalidCredentials();
   }
   // TOTP, checked only after the password matched: no code → INVALID_OTP (not a failure: the normal first step);
@@ -65,33 +71,57 @@ async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo):
     }
   }
 
-  const rehash = user.password && ctx.hasher.needsRehash(user.password) ? await ctx.hasher.hash(input.password) : undefined;
   const token = newRefreshToken();
-  let session;
-  try {
-    session = await db.$transaction(async (tx) => {
-      if (otpStep !== undefined && !(await claimOtpStep(tx, user.id, otpStep))) throw OTP_REPLAYED;
-      const updated = await tx.user.update({
-        where: { id: user.id },
-        data: { failed_login_attempts: 0, lock_count: 0, locked_until: null, last_access: now, ...(rehash ? { password: rehash } : {}) },
-      });
-      const s = await sessionRepository.create(tx, {
+  const expiresAt = sessionExpiry(ctx, input.mode, now, now);
+  const actor = actorOf(user.id, client);
+  // The common case writes in one statement (plain SQL, no Prisma query compilation, one round trip); a rehash
+  // (parameters changed: rare) also publishes the user's change and takes the Prisma transaction.
+  const rehash = user.password && ctx.hasher.needsRehash(user.password) ? await ctx.hasher.hash(input.password) : undefined;
+  const session = rehash
+    ? await loginWithRehash(ctx, user.id, rehash, otpStep, token, expiresAt, client, now)
+    : await loginRepository.recordSuccess(ctx.pg, {
         userId: user.id,
+        now,
+        otpStep,
         tokenHash: hashToken(token),
-        expiresAt: sessionExpiry(ctx, input.mode, now, now),
-        familyCreatedAt: now,
+        expiresAt,
         ...client,
+        event: audit('login', user.id, actor, now),
       });
-      const messages = [audit('login', user.id, actorOf(user.id, client), now)];
-      if (rehash) messages.push(itemChange('vellum_users', 'update', user.id, presentUser(updated), actorOf(user.id, client), now));
-      await enqueue(tx, messages);
-      return s;
-    });
-  } catch (e) {
-    if (e !== OTP_REPLAYED) throw e;
+  if (!session) {
+    if (otpStep === undefined) throw errors.invalidCredentials(); // the user was deleted meanwhile
     // the code was already used (or a parallel login with it won): refused, and counted
     await recordLoginFailure(ctx, user, actorOf(null, client), now, true);
     throw errors.invalidOtp();
   }
   return issueTokens(ctx, user, session, input.mode === 'session' ? undefined : token, input.mode, now);
+}
+
+/** A successful login that also stores a new hash of the password (and publishes the user's change). */
+async function loginWithRehash(
+  ctx: AuthContext,
+  userId: string,
+  rehash: string,
+  otpStep: number | undefined,
+  token: string,
+  expiresAt: Date,
+  client: ClientInfo,
+  now: Date,
+): Promise<Session | undefined> {
+  try {
+    return await ctx.db.$transaction(async (tx) => {
+      if (otpStep !== undefined && !(await claimOtpStep(tx, userId, otpStep))) throw OTP_REPLAYED;
+      const updated = await tx.user.update({
+        where: { id: userId },
+        data: { failed_login_attempts: 0, lock_count: 0, locked_until: null, last_access: now, password: rehash },
+      });
+      const s = await sessionRepository.create(tx, { userId, tokenHash: hashToken(token), expiresAt, familyCreatedAt: now, ...client });
+      const actor = actorOf(userId, client);
+      await enqueue(tx, [audit('login', userId, actor, now), itemChange('vellum_users', 'update', userId, presentUser(updated), actor, now)]);
+      return s;
+    });
+  } catch (e) {
+    if (e === OTP_REPLAYED) return undefined;
+    throw e;
+  }
 }

@@ -139,7 +139,7 @@ async function resolveUser(
   const find = () => ctx.db.user.findUnique({ where: { provider_external_identifier: { provider: p.name, external_identifier: identifier } }, include: { role: true } });
   let user = await find();
   if (!user) {
-    const existing = email ? await userRepository.findByEmail(ctx.db, email) : null;
+    const existing = email ? await userRepository.findByEmail(ctx.pg, email) : null;
     try {
       user = await ctx.db.$transaction(async (tx: Tx): Promise<UserWithRole> => {
         if (existing) {

@@ -36,7 +36,7 @@ export async function requestPasswordReset(ctx: AuthContext, email: string, rese
   const started = performance.now();
   try {
     const now = ctx.clock.now();
-    const user = await userRepository.findByEmail(ctx.db, email);
+    const user = await userRepository.findByEmail(ctx.pg, email);
     const eligible = !!user && user.status === 'active' && user.provider === 'default' && !!user.email;
     // the same signing work either way
     const token = ctx.tokens.signReset(
