@@ -58,7 +58,7 @@ beforeAll(async () => {
     RATE_LIMITER_ENABLED: 'false',
     PUBLIC_URL: 'http://vellum.test',
   });
-  const auth = createAuthApp({ db: noDatabase, config: authConfig, logger });
+  const auth = createAuthApp({ db: noDatabase, pg: noDatabase, config: authConfig, logger });
   closers.push(() => auth.close());
   const adminToken = auth.ctx.tokens.signAccess(
     { id: ADMIN_ID, role: null, app_access: true, admin_access: true },

@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import type { Pool } from 'pg';
 import { Router } from 'express';
 import type { AuthConfig } from './config';
 import { pgPoolOf, type Db } from './data/prisma';
@@ -25,6 +26,8 @@ import { tfaRoutes } from './http/tfa.routes';
 
 export interface AuthAppDeps {
   db: Db;
+  /** Plain SQL on the login hot path (default: the `pg` pool under `db`, see `createPrisma`). */
+  pg?: Pool;
   config: AuthConfig;
   logger: Logger;
   keys?: SigningKeys;
@@ -53,7 +56,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
-  const ctx: AuthContext = { db, pg: pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
   const app = createServiceApp();
   const probes: Record<string, HealthProbe> = {
