@@ -38,9 +38,12 @@ export function postgresCpu(): Map<number, number> {
   return byPid;
 }
 
-/** CPU µs spent between two snapshots by the processes alive at the end (one that appeared in between counts from zero). */
+/**
+ * CPU µs spent between two snapshots by the processes alive at the end (one that appeared in between counts from
+ * zero; one gone by then, NaN, is not counted).
+ */
 export function cpuSpentBetween(before: Map<number, number>, after: Map<number, number>): number {
   let sum = 0;
-  for (const [pid, us] of after) sum += us - (before.get(pid) ?? 0);
+  for (const [pid, us] of after) if (Number.isFinite(us)) sum += us - (before.get(pid) ?? 0);
   return sum;
 }
