@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { mkdirSync } from 'node:fs';
-import type { Logger } from '@vellum/logger';
+import { serviceLogger, type Logger } from '@vellum/logger';
 import type { Env } from '@vellum/config';
 import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { databaseUrl, ensureDatabases, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@vellum/db';
@@ -94,7 +94,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       ...overrides,
     };
     const keysDir = path.join(config.dataDir, 'keys');
-    const child = (name: string) => logger.child({ service: name });
+    const child = (name: string) => serviceLogger(logger, name);
 
     const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
       logger: child('auth'),

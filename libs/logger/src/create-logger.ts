@@ -51,3 +51,13 @@ export function createLogger({ name, level = 'info', destination }: LoggerOption
     destination,
   );
 }
+
+/**
+ * The logger of one service inside a process that hosts several (the embedded topology): the same level and
+ * destination as `parent`, with `service` (and `name`) set to `service`. Not `parent.child({ service })`, which
+ * would write the key twice on every line (log shippers disagree on which one wins).
+ */
+export function serviceLogger(parent: Logger, service: string): Logger {
+  const destination = (parent as unknown as Record<symbol, DestinationStream>)[pino.symbols.streamSym];
+  return createLogger({ name: service, level: parent.level, destination });
+}

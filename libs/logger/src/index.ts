@@ -1,4 +1,4 @@
-export { createLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './create-logger';
+export { createLogger, serviceLogger, REDACT_PATHS, type Logger, type LoggerOptions } from './create-logger';
 export {
   runWithRequestContext,
   currentRequestContext,

@@ -1,4 +1,4 @@
-export { defineSchema, fieldOf, quoteIdent, type FieldType, type FieldSchema, type TableSchema, type QuerySchema } from './schema';
+export { CONCEALED, defineSchema, fieldOf, quoteIdent, type FieldType, type FieldSchema, type TableSchema, type QuerySchema } from './schema';
 export { AGGREGATE_FNS, type AggregateFn, type MetaKey, type Query, type SortKey } from './query';
 export { parseQuery, type ParseOptions } from './parse-query';
 export { planQuery, type FieldReducer, type Plan, type PlanOptions, type ProjectionContext } from './plan-query';

@@ -1,5 +1,6 @@
 import { parseQuery } from './parse-query';
 import { planQuery, type PlanOptions } from './plan-query';
+import { defineSchema } from './schema';
 import { schema } from '../test/fixtures';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
@@ -187,5 +188,34 @@ describe('planQuery', () => {
     expect(code(() => plan({ aggregate: { avg: '*' } }))).toBe('INVALID_QUERY');
     expect(code(() => plan({ aggregate: { count: 'nope' } }))).toBe('FORBIDDEN');
     expect(code(() => plan({ aggregate: { count: '*' }, groupBy: 'collection', sort: 'item' }))).toBe('INVALID_QUERY');
+  });
+  it('shows a concealed field only as set/unset under "*" and refuses it by name everywhere', () => {
+    const secrets = defineSchema({
+      users: {
+        name: 'users',
+        table: 'users',
+        primaryKey: 'id',
+        fields: { id: { type: 'integer' }, email: { type: 'string' }, password: { type: 'string', concealed: true } },
+      },
+    });
+    const p = (raw: Record<string, unknown>) => planQuery(secrets, 'users', parseQuery(raw));
+    const list = p({ search: 'x' }).list();
+    expect(list.text).toContain(`CASE WHEN r."password" IS NULL THEN NULL ELSE '**********' END AS "c2"`);
+    expect(list.text).not.toMatch(/r."password" ILIKE/);
+    expect(p({}).shape([{ c0: 1, c1: 'a@x.io', c2: '**********' }, { c0: 2, c1: 'b@x.io', c2: null }])).toEqual([
+      { id: 1, email: 'a@x.io', password: '**********' },
+      { id: 2, email: 'b@x.io', password: null },
+    ]);
+    for (const raw of [
+      { fields: 'password' },
+      { fields: 'id,password' },
+      { filter: { password: { _starts_with: '$argon2' } } },
+      { filter: { _or: [{ id: { _eq: 1 } }, { password: { _null: true } }] } },
+      { sort: 'password' },
+      { groupBy: 'password', aggregate: { count: '*' } },
+      { aggregate: { countDistinct: 'password' } },
+      { aggregate: { min: 'password' } },
+    ])
+      expect(code(() => p(raw))).toBe('FORBIDDEN');
   });
 });

@@ -3,6 +3,7 @@ import { COMPARE_OPS, LIKE_OPS, OPERATORS_BY_TYPE } from './operators';
 import { Params, type Sql } from './params';
 import type { AggregateFn, Query } from './query';
 import {
+  CONCEALED,
   fieldOf,
   isDateType,
   isNumericType,
@@ -168,7 +169,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       throw errors.invalidQuery('Invalid wildcard in "fields".');
     }
     const def = fieldOf(node.table, seg!);
-    if (!def) throw forbidden();
+    if (!def || def.concealed) throw forbidden();
     if (rest.length === 0) {
       node.leaves.set(seg!, { field: seg!, def, alias: '' });
       return;
@@ -190,6 +191,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
         continue;
       }
       leaf.alias = `c${aliasSeq++}`;
+      if (leaf.def.concealed) continue;
       const reducer = opts.reduce?.({ table: node.table, field: name, def: leaf.def, depth });
       if (!reducer) continue;
       for (const w of reducer.with) if (!fieldOf(node.table, w)) throw new Error(`planQuery: reducer reads unknown field ${node.table.name}.${w}`);
@@ -260,7 +262,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       }
       const field = segs[segs.length - 1]!;
       const def = fieldOf(table, field);
-      if (!def) throw forbidden();
+      if (!def || def.concealed) throw forbidden();
       return { expr: `${alias}.${col(field, def)}`, def, table, alias, field };
     }
 
@@ -277,6 +279,10 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       const walk = (node: TreeNode, alias: string, key: string, depth: number) => {
         for (const leaf of node.leaves.values()) {
           const expr = `${alias}.${col(leaf.field, leaf.def)}`;
+          if (leaf.def.concealed) {
+            cols.push(`CASE WHEN ${expr} IS NULL THEN NULL ELSE '${CONCEALED}' END AS ${q(leaf.alias)}`);
+            continue;
+          }
           if (leaf.reducer) {
             cols.push(`${expr} AS ${q(leaf.alias)}`);
             leaf.reducer.with.forEach((w, i) => cols.push(`${alias}.${col(w, fieldOf(node.table, w)!)} AS ${q(leaf.withAliases![i]!)}`));
@@ -343,7 +349,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
         }
         if (k.startsWith('_')) throw errors.invalidQuery('Unknown operator at the field level.');
         const def = fieldOf(table, k);
-        if (!def) throw forbidden();
+        if (!def || def.concealed) throw forbidden();
         if (!isPlainObject(v)) throw errors.invalidQuery('A field filter must be an object of operators.');
         const keys = Object.keys(v);
         const isRelational = def.relation !== undefined && keys.some((x) => !x.startsWith('_') || x === '_and' || x === '_or');
@@ -442,7 +448,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       const isNum = /^-?(\d{1,30}(\.\d{0,30})?|\.\d{1,30})$/.test(term);
       for (const [name, def] of Object.entries(root.fields)) {
         const searchable = def.searchable ?? (isStringType(def.type) || isNumericType(def.type));
-        if (!searchable) continue;
+        if (!searchable || def.concealed) continue;
         const expr = `${ROOT}.${col(name, def)}`;
         if (isStringType(def.type)) parts.push(`${expr} ILIKE ${this.params.add(`%${escapeLike(term)}%`, 'text')}`);
         else if ((def.type === 'integer' || def.type === 'bigInteger') && isInt) parts.push(`${expr} = ${this.params.add(term, 'int8')}`);

@@ -21,7 +21,15 @@ export interface FieldSchema {
   relation?: string;
   /** Part of `search` (default: string/text and numeric fields). */
   searchable?: boolean;
+  /**
+   * A secret (password hash, TFA secret): `*` shows only whether it is set (`CONCEALED` or null); naming it anywhere
+   * (`fields`, `filter`, `sort`, `groupBy`, `aggregate`) is 403 FORBIDDEN like an unknown field; never searched.
+   */
+  concealed?: boolean;
 }
+
+/** What a set concealed field reads as (Directus' mask). */
+export const CONCEALED = '**********';
 
 export interface TableSchema {
   /** Logical name (collection). */

@@ -11,8 +11,11 @@ export interface PrismaColumn {
 }
 export interface PrismaTable {
   columns: Map<string, PrismaColumn>;
-  /** @id, @unique, @@id, @@unique and @@index, by column names. */
-  indexes: { columns: string[]; unique: boolean }[];
+  /**
+   * @id, @unique, @@id, @@unique and @@index, by column names; `method` from `type:` (default btree), `ops` the
+   * operator class per column from `field(ops: raw("…"))` (e.g. a trigram GIN index).
+   */
+  indexes: { columns: string[]; unique: boolean; method?: string; ops?: (string | undefined)[] }[];
 }
 
 const SCALARS = new Set(['String', 'Int', 'BigInt', 'Boolean', 'DateTime', 'Json', 'Float', 'Decimal', 'Bytes']);
@@ -31,8 +34,11 @@ export function parsePrismaSchema(text: string): Map<string, PrismaTable> {
       if (!line || line.startsWith('//')) continue;
       const block = /^@@(index|unique|id)\(\[([^\]]+)\]/.exec(line);
       if (block) {
-        const cols = block[2].split(',').map((s) => s.trim().replace(/\(.*\)$/, ''));
-        indexes.push({ columns: cols, unique: block[1] !== 'index' });
+        const parts = block[2].split(',').map((s) => s.trim());
+        const cols = parts.map((s) => s.replace(/\(.*\)$/, ''));
+        const ops = parts.map((s) => /ops:\s*raw\("([^"]+)"\)/.exec(s)?.[1]);
+        const method = /\btype:\s*(\w+)/.exec(line.slice(block[0].length))?.[1]?.toLowerCase();
+        indexes.push({ columns: cols, unique: block[1] !== 'index', ...(method ? { method } : {}), ...(ops.some(Boolean) ? { ops } : {}) });
         continue;
       }
       const f = /^(\w+)\s+(\w+)(\[\])?(\?)?\s*(.*)$/.exec(line);
@@ -105,10 +111,11 @@ export async function diffDatabaseAgainstPrismaSchema(url: string, schemaPath: s
         }
       }
       for (const i of table.indexes) {
-        const cols = i.columns.map((c) => `"?${c}"?`).join(', ');
-        const re = new RegExp(`${i.unique ? 'UNIQUE ' : ''}INDEX .* ON public\\.${t} USING btree \\(${cols}\\)`);
+        const cols = i.columns.map((c, n) => `"?${c}"?${i.ops?.[n] ? ` ${i.ops[n]}` : ''}`).join(', ');
+        const method = i.method ?? 'btree';
+        const re = new RegExp(`${i.unique ? 'UNIQUE ' : ''}INDEX .* ON public\\.${t} USING ${method} \\(${cols}\\)`);
         if (!idx.rows.some((r) => r.table === t && re.test(r.def)))
-          diff.push(`${t}: no ${i.unique ? 'unique ' : ''}index on (${i.columns.join(', ')}) declared in schema.prisma`);
+          diff.push(`${t}: no ${i.unique ? 'unique ' : ''}${method} index on (${i.columns.join(', ')}) declared in schema.prisma`);
       }
     }
     return diff;

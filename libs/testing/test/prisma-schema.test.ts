@@ -59,7 +59,7 @@ describe('Prisma schema vs database', () => {
         'things.display_name: nullable, schema.prisma says required',
         'things.created_at: type timestamp, schema.prisma says timestamptz',
         'things.note: in schema.prisma, not in the database',
-        'things: no index on (owner_id, created_at) declared in schema.prisma',
+        'things: no btree index on (owner_id, created_at) declared in schema.prisma',
       ]);
     } finally {
       await bad.drop();

@@ -27,6 +27,10 @@ const shape = {
   PASSWORD_RESET_TOKEN_TTL: duration('1h'),
   PASSWORD_RESET_URL_ALLOW_LIST: list(),
 
+  /** Lists (`/users`, `/roles`, `/permissions`): default `limit`, and the cap of `-1` and larger limits (-1 = none). */
+  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
+  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+
   RATE_LIMITER_ENABLED: bool(true),
   RATE_LIMITER_POINTS: int(50, { min: 1 }),
   RATE_LIMITER_DURATION: duration('1s'),

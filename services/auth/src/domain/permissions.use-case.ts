@@ -3,8 +3,8 @@ import { errors } from '@vellum/errors';
 import { enqueue, itemChange, type Actor } from '../events/auth-events';
 import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
-import { paging } from './payload';
 import { presentPermission } from './presenters';
+import { readAuthList, readAuthOne } from './read-auth-list.use-case';
 
 /** A validated payload (`permissionSchema` / `permissionUpdateSchema`) → Prisma data; `fields` may be a comma list. */
 function toData(data: PermissionInput | PermissionUpdateInput) {
@@ -34,15 +34,15 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export const permissionsUseCase = {
-  async list(ctx: AuthContext, query: Record<string, unknown>) {
-    const { take, skip } = paging(query);
-    return (await ctx.db.permission.findMany({ orderBy: { id: 'asc' }, take, skip })).map(presentPermission);
+  list(ctx: AuthContext, query: unknown) {
+    return readAuthList(ctx, 'permissions', query);
   },
 
-  async get(ctx: AuthContext, id: string) {
-    const p = await ctx.db.permission.findUnique({ where: { id: parseId(id) } });
+  /** `query`: only its `fields` is used. */
+  async get(ctx: AuthContext, id: string, query: unknown = {}) {
+    const p = await readAuthOne(ctx, 'permissions', String(parseId(id)), query);
     if (!p) throw errors.forbidden();
-    return presentPermission(p);
+    return p;
   },
 
   async create(ctx: AuthContext, body: PermissionInput, actor: Actor) {

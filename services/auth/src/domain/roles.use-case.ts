@@ -4,19 +4,20 @@ import { errors } from '@vellum/errors';
 import { accessRules, enqueue, itemChange, type Actor } from '../events/auth-events';
 import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
-import { isUuid, paging } from './payload';
+import { isUuid } from './payload';
 import { presentRole } from './presenters';
+import { readAuthList, readAuthOne } from './read-auth-list.use-case';
 
 export const rolesUseCase = {
-  async list(ctx: AuthContext, query: Record<string, unknown>) {
-    const { take, skip } = paging(query);
-    return (await ctx.db.role.findMany({ orderBy: { name: 'asc' }, take, skip })).map(presentRole);
+  list(ctx: AuthContext, query: unknown) {
+    return readAuthList(ctx, 'roles', query);
   },
 
-  async get(ctx: AuthContext, id: string) {
-    const r = isUuid(id) ? await ctx.db.role.findUnique({ where: { id } }) : null;
+  /** `query`: only its `fields` is used. */
+  async get(ctx: AuthContext, id: string, query: unknown = {}) {
+    const r = await readAuthOne(ctx, 'roles', id, query);
     if (!r) throw errors.forbidden();
-    return presentRole(r);
+    return r;
   },
 
   async create(ctx: AuthContext, data: RoleInput, actor: Actor) {

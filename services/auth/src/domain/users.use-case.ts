@@ -6,8 +6,9 @@ import { sessionRepository } from '../data/session.repository';
 import { enqueue, itemChange, revokedSessions, type Actor } from '../events/auth-events';
 import type { AuthContext } from './context';
 import { checkPasswordPolicy } from './password-policy';
-import { isUuid, paging } from './payload';
+import { isUuid } from './payload';
 import { presentUser } from './presenters';
+import { readAuthList, readAuthOne } from './read-auth-list.use-case';
 
 /**
  * A validated payload (`userSchema` / `userSelfSchema` of @vellum/contracts) → Prisma data, hashing the password
@@ -42,16 +43,15 @@ async function revokeAll(tx: Tx, userId: string, now: Date) {
 }
 
 export const usersUseCase = {
-  async list(ctx: AuthContext, query: Record<string, unknown>) {
-    const { take, skip } = paging(query);
-    const rows = await ctx.db.user.findMany({ orderBy: { created_at: 'asc' }, take, skip });
-    return rows.map(presentUser);
+  list(ctx: AuthContext, query: unknown) {
+    return readAuthList(ctx, 'users', query);
   },
 
-  async get(ctx: AuthContext, id: string) {
-    const u = isUuid(id) ? await ctx.db.user.findUnique({ where: { id } }) : null;
+  /** `query`: only its `fields` is used. */
+  async get(ctx: AuthContext, id: string, query: unknown = {}) {
+    const u = await readAuthOne(ctx, 'users', id, query);
     if (!u) throw errors.forbidden();
-    return presentUser(u);
+    return u;
   },
 
   async create(ctx: AuthContext, body: UserInput, actor: Actor) {
@@ -96,10 +96,9 @@ export const usersUseCase = {
     });
   },
 
-  async me(ctx: AuthContext, userId: string) {
-    const u = await ctx.db.user.findUnique({ where: { id: userId } });
-    if (!u) throw errors.forbidden();
-    return presentUser(u);
+  /** `query`: only its `fields` is used (as on `GET /users/:id`). */
+  me(ctx: AuthContext, userId: string, query: unknown = {}) {
+    return usersUseCase.get(ctx, userId, query);
   },
 
   updateMe(ctx: AuthContext, userId: string, body: UserSelfInput, actor: Actor) {

@@ -1,5 +1,14 @@
 import { Router } from 'express';
-import { permissionUpdateSchema, permissionsCreateSchema, roleUpdateSchema, rolesCreateSchema, userSchema, userSelfSchema, usersCreateSchema } from '@vellum/contracts';
+import {
+  permissionUpdateSchema,
+  permissionsCreateSchema,
+  roleUpdateSchema,
+  rolesCreateSchema,
+  searchRequestSchema,
+  userSchema,
+  userSelfSchema,
+  usersCreateSchema,
+} from '@vellum/contracts';
 import { route, type RouteOptions, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { permissionsUseCase } from '../domain/permissions.use-case';
@@ -9,8 +18,10 @@ import type { Actor } from '../events/auth-events';
 import { actorOf } from './request-helpers';
 
 interface Crud {
-  list(ctx: AuthContext, query: Record<string, unknown>): Promise<unknown[]>;
-  get(ctx: AuthContext, id: string): Promise<unknown>;
+  /** The query language (libs/query): `{data, meta?}`. */
+  list(ctx: AuthContext, query: unknown): Promise<{ data: unknown[]; meta?: Record<string, number> }>;
+  /** `query`: only its `fields`. */
+  get(ctx: AuthContext, id: string, query: unknown): Promise<unknown>;
   create(ctx: AuthContext, body: unknown, actor: Actor): Promise<unknown>;
   update(ctx: AuthContext, id: string, body: unknown, actor: Actor): Promise<unknown>;
   remove(ctx: AuthContext, id: string, actor: Actor): Promise<void>;
@@ -23,15 +34,19 @@ interface Bodies {
 }
 
 /**
- * Directus-shaped admin CRUD: `{data: …}`, lists `{data: […]}`, POST of one object or an array, DELETE → 204.
+ * Directus-shaped admin CRUD: `{data: …}`, lists `{data: […], meta?}` with the query language (GET with the query
+ * string, SEARCH with `{"query": {…}}`), `fields` on one, POST of one object or an array, DELETE → 204.
  * Bodies are validated with the contract's schemas before anything is written (an array: every element first).
  */
 function crud(r: Router & RouteTable, ctx: AuthContext, path: string, uc: Crud, bodies: Bodies) {
   route(r, 'get', path, 'admin', async (req, res) => {
-    res.json({ data: await uc.list(ctx, req.query as Record<string, unknown>) });
+    res.json(await uc.list(ctx, req.query));
+  });
+  route(r, 'search', path, 'admin', { body: searchRequestSchema }, async (req, res) => {
+    res.json(await uc.list(ctx, req.body.query ?? {}));
   });
   route(r, 'get', `${path}/:id`, 'admin', async (req, res) => {
-    res.json({ data: await uc.get(ctx, String(req.params.id)) });
+    res.json({ data: await uc.get(ctx, String(req.params.id), req.query) });
   });
   route(r, 'post', path, 'admin', { body: bodies.create }, async (req, res) => {
     const actor = actorOf(req);
@@ -55,7 +70,7 @@ function crud(r: Router & RouteTable, ctx: AuthContext, path: string, uc: Crud, 
 export function adminRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'get', '/users/me', 'authenticated', async (req, res) => {
-    res.json({ data: await usersUseCase.me(ctx, req.accountability!.user!) });
+    res.json({ data: await usersUseCase.me(ctx, req.accountability!.user!, req.query) });
   });
   route(r, 'patch', '/users/me', 'authenticated', { body: userSelfSchema }, async (req, res) => {
     res.json({ data: await usersUseCase.updateMe(ctx, req.accountability!.user!, req.body, actorOf(req)) });
