@@ -24,7 +24,7 @@ export function autocannon(
     body?: string;
   },
 ): Promise<LoadResult> {
-  const args = [require.resolve('autocannon/autocannon.js'), '-c', String(opts.connections), '-d', String(opts.seconds), '-j'];
+  const args = [require.resolve('./autocannon-cli.cjs'), '-c', String(opts.connections), '-d', String(opts.seconds), '-j'];
   for (const [k, v] of Object.entries(opts.headers ?? {})) args.push('-H', `${k}=${v}`);
   if (opts.method) args.push('-m', opts.method);
   if (opts.body) args.push('-H', 'Content-Type=application/json', '-b', opts.body);

@@ -1,39 +1,25 @@
 // `npm run bench`: the whole platform as `npm start` composes it, on a PostgreSQL server (BENCH_DATABASE_URL,
 // default the machine's 127.0.0.1:5432; `BENCH_DATABASE_URL=embedded` for the embedded one), with N revisions
 // seeded over 20 collections. Every read path of the contract is measured with autocannon (concurrency 16,
-// loopback) THROUGH THE GATEWAY and STRAIGHT TO THE REVISIONS SERVICE with real tokens from the auth service,
-// at 1,000,000 and at 10,000 revisions. Prints a markdown table; writes bench/results.json.
+// loopback) THROUGH THE GATEWAY, STRAIGHT TO THE REVISIONS SERVICE (real tokens from the auth service) and against
+// its FLOOR (bench/floor-server.mjs: bare node:http + pg running the very statements the service ran), in
+// interleaved rounds, at 1,000,000 and 100,000 revisions. Prints ratios to the floor; writes bench/results.json.
 import { writeFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createLogger } from '@vellum/logger';
 import { loadLocalConfig, startPlatform, type Platform } from '@vellum/local';
 import { seedRevisions } from '../services/revisions/bench/seed';
-import { autocannon, type LoadResult } from './autocannon';
-import { cpuSpentBetween, cpuUs, postgresCpu } from './proc-cpu';
+import { startFloor } from './floor';
+import { measureReads, summarise, type Row, type Scenario, type Summary, type Via } from './measure-reads';
+import { recordQueries, type Statement } from './record-queries';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_DURATION ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
-const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number);
+const SIZES = (process.env.BENCH_SIZES ?? '1000000,100000').split(',').map(Number);
 const ONLY = process.env.BENCH_ONLY; // substring of a scenario name
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2); // seconds of unmeasured load before each scenario (JIT, caches)
-
-interface Row extends Omit<LoadResult, 'cpu'> {
-  size: number;
-  scenario: string;
-  via: 'gateway' | 'direct';
-  /** CPU µs per request: the platform process (gateway + services), PostgreSQL, autocannon. */
-  cpu: { platform: number; postgres: number; autocannon: number };
-}
-
-/** One load run, with the CPU each side spent on it (from /proc: where the time goes). */
-async function measured(url: string, opts: Parameters<typeof autocannon>[1]): Promise<Omit<Row, 'size' | 'scenario' | 'via'>> {
-  const [self0, pg0] = [cpuUs(process.pid), postgresCpu()];
-  const r = await autocannon(url, opts);
-  const [self1, pg1] = [cpuUs(process.pid), postgresCpu()];
-  const per = (us: number) => Math.round(us / Math.max(1, r.total));
-  return { ...r, cpu: { platform: per(self1 - self0), postgres: per(cpuSpentBetween(pg0, pg1)), autocannon: per(r.cpu) } };
-}
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3); // interleaved floor/gateway/direct rounds per scenario
 
 async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
   const r = await fetch(base + url, {
@@ -82,48 +68,49 @@ async function benchSize(n: number): Promise<Row[]> {
 
     const gql = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id collection item delta activity { action timestamp } } }' });
     const deep = Math.max(0, n - 100_000);
-    const scenarios: { name: string; path: string; token: string; gqlPath?: string }[] = [
+    const search = JSON.stringify({ query: { filter: { _or: [{ collection: { _eq: 'c3' } }, { collection: { _eq: 'c4' } }] }, sort: ['-id'], limit: 25 } });
+    const all: Scenario[] = [
       { name: 'admin list limit=25&sort=-id', path: '/revisions?limit=25&sort=-id', token: admin },
       { name: 'restricted list limit=25&sort=-id', path: '/revisions?limit=25&sort=-id', token: editor },
       { name: 'filter[collection][_eq]=c7&meta=filter_count', path: '/revisions?filter[collection][_eq]=c7&meta=filter_count&limit=25', token: admin },
       { name: `offset=${deep}`, path: `/revisions?limit=25&offset=${deep}`, token: admin },
-      { name: 'GraphQL list limit 25', path: '', gqlPath: 'graphql', token: admin },
+      { name: 'SEARCH _or of two collections, sort=-id', path: '/revisions', method: 'SEARCH', body: search, token: editor },
+      { name: 'GraphQL list limit 25', path: '', graphql: true, method: 'POST', body: gql, token: admin },
     ];
-    const rows: Row[] = [];
-    for (const s of scenarios) {
-      if (ONLY && !s.name.includes(ONLY)) continue;
-      const load = (base: string, via: 'gateway' | 'direct') => ({
-        url: s.gqlPath ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path,
-        headers: { Authorization: `Bearer ${s.token}` },
-        ...(s.gqlPath ? { method: 'POST', body: gql } : {}),
-      });
-      // what is measured is the real answer: a full page, the same through the gateway as straight to the service
-      const bodies = await Promise.all(
-        (['gateway', 'direct'] as const).map(async (via) => {
-          const { url, headers, method, body } = load(via === 'gateway' ? gw : platform.services.revisions.url, via) as ReturnType<typeof load> & { method?: string; body?: string };
-          const r = await fetch(url, { method: method ?? 'GET', headers: { ...headers, 'content-type': 'application/json' }, body });
-          return { status: r.status, text: await r.text() };
-        }),
-      );
-      const page = JSON.parse(bodies[0]!.text);
-      const rowsIn = (s.gqlPath ? page.data?.revisions : page.data)?.length;
-      if (bodies.some((b) => b.status !== 200) || bodies[0]!.text !== bodies[1]!.text || rowsIn !== Math.min(25, n))
-        throw new Error(`${s.name}: unexpected answer (${bodies.map((b) => b.status).join('/')}, ${rowsIn} rows): ${bodies[0]!.text.slice(0, 300)}`);
-      if (WARMUP > 0) {
-        const { url, ...rest } = load(gw, 'gateway');
-        await autocannon(url, { connections: CONNECTIONS, seconds: WARMUP, ...rest });
-      }
-      for (const via of ['gateway', 'direct'] as const) {
-        const { url, ...rest } = load(via === 'gateway' ? gw : platform.services.revisions.url, via);
-        const r = await measured(url, { connections: CONNECTIONS, seconds: SECONDS, ...rest });
-        rows.push({ size: n, scenario: s.name, via, ...r });
-        log(
-          `${s.name} via ${via}: ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms; CPU µs/req platform ${r.cpu.platform}, ` +
-            `postgres ${r.cpu.postgres}, autocannon ${r.cpu.autocannon}${r.non2xx || r.errors ? `; ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
-        );
-      }
+    const scenarios = all.filter((s) => !ONLY || s.name.includes(ONLY));
+    const direct = platform.services.revisions.url;
+    // what is measured is the real answer: a full page, the same through the gateway as straight to the service;
+    // the statements the service ran for it are what the floor replays
+    const routes: Record<string, Statement[]> = {};
+    const database = new URL(platform.databaseUrls.revisions).pathname.slice(1);
+    for (const [i, s] of scenarios.entries()) {
+      const call = async (base: string, via: 'gateway' | 'direct') => {
+        const url = s.graphql ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path;
+        const r = await fetch(url, { method: s.method ?? 'GET', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: s.body });
+        return { status: r.status, text: await r.text() };
+      };
+      const viaGateway = await call(gw, 'gateway');
+      let viaDirect = { status: 0, text: '' };
+      routes[`/s${i}`] = await recordQueries(database, async () => void (viaDirect = await call(direct, 'direct')));
+      const page = JSON.parse(viaGateway.text);
+      const rowsIn = (s.graphql ? page.data?.revisions : page.data)?.length;
+      if (viaGateway.status !== 200 || viaDirect.status !== 200 || viaGateway.text !== viaDirect.text || rowsIn !== Math.min(25, n))
+        throw new Error(`${s.name}: unexpected answer (${viaGateway.status}/${viaDirect.status}, ${rowsIn} rows): ${viaGateway.text.slice(0, 300)}`);
     }
-    return rows;
+    const floor = await startFloor(platform.databaseUrls.revisions, routes);
+    try {
+      const floorPage = JSON.parse(await (await fetch(`${floor.url}/s0`)).text());
+      if (floorPage.data?.length !== Math.min(25, n)) throw new Error(`floor: unexpected answer ${JSON.stringify(floorPage).slice(0, 200)}`);
+      return await measureReads(n, scenarios, { gateway: gw, direct, floor, floorPath: (i) => `/s${i}` }, {
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        warmup: WARMUP,
+        rounds: ROUNDS,
+        log,
+      });
+    } finally {
+      await floor.stop();
+    }
   } finally {
     await platform.stop();
   }
@@ -134,30 +121,28 @@ async function main() {
   for (const n of SIZES) all.push(...(await benchSize(n)));
   const os = await import('node:os');
   console.log(
-    `\n${os.cpus().length} × ${os.cpus()[0]?.model}; concurrency ${CONNECTIONS}, ${SECONDS} s per run, loopback; ` +
+    `\n${os.cpus().length} × ${os.cpus()[0]?.model}; concurrency ${CONNECTIONS}, ${SECONDS} s per run, ${ROUNDS} interleaved rounds, loopback; ` +
       `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
   );
-  console.log('\n| revisions | scenario | via gateway req/s (p50/p99 ms) | direct req/s (p50/p99 ms) | gateway ÷ direct |\n|---|---|---|---|---|');
-  for (const r of all.filter((x) => x.via === 'gateway')) {
-    const d = all.find((x) => x.via === 'direct' && x.size === r.size && x.scenario === r.scenario)!;
+  const sums = summarise(all);
+  const cell = (x: Summary, v: Via) => (Number.isFinite(x.rps[v]) ? `${x.rps[v]} (${x.p50[v]}/${x.p99[v]})` : 'n/a');
+  const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
+  console.log(
+    '\nreq/s (p50/p99 ms), medians of the rounds; ratios are per round, then the median\n' +
+      '| revisions | scenario | floor | via gateway | direct | gateway ÷ floor | direct ÷ floor | gateway p99 ÷ floor p99 | gateway ÷ direct |\n|---|---|---|---|---|---|---|---|---|',
+  );
+  for (const x of sums)
     console.log(
-      `| ${r.size.toLocaleString('en')} | ${r.scenario} | ${r.rps} (${r.p50}/${r.p99}) | ${d.rps} (${d.p50}/${d.p99}) | ${(r.rps / d.rps).toFixed(2)} |`,
+      `| ${x.size.toLocaleString('en')} | ${x.scenario} | ${cell(x, 'floor')} | ${cell(x, 'gateway')} | ${cell(x, 'direct')} | ` +
+        `${f2(x.gatewayFloor)} | ${f2(x.directFloor)} | ${f2(x.p99Floor)} | ${f2(x.gatewayDirect)} |`,
     );
+  console.log('\nWhere the time goes (CPU µs per request, last round: floor | gateway run | direct run):\n| revisions | scenario | serving process | PostgreSQL | autocannon |\n|---|---|---|---|---|');
+  for (const x of sums) {
+    const trio = (k: keyof Row['cpu']) => (['floor', 'gateway', 'direct'] as Via[]).map((v) => x.cpu[v]?.[k] ?? '–').join(' \\| ');
+    console.log(`| ${x.size.toLocaleString('en')} | ${x.scenario} | ${trio('server')} | ${trio('postgres')} | ${trio('autocannon')} |`);
   }
-  console.log('\nWhere the time goes (CPU µs per request, gateway run | direct run):\n| revisions | scenario | platform process | PostgreSQL | autocannon |\n|---|---|---|---|---|');
-  for (const r of all.filter((x) => x.via === 'gateway')) {
-    const d = all.find((x) => x.via === 'direct' && x.size === r.size && x.scenario === r.scenario)!;
-    const pair = (k: keyof Row['cpu']) => `${r.cpu[k]} \\| ${d.cpu[k]}`;
-    console.log(`| ${r.size.toLocaleString('en')} | ${r.scenario} | ${pair('platform')} | ${pair('postgres')} | ${pair('autocannon')} |`);
-  }
-  const big = all.find((r) => r.size === Math.max(...SIZES) && r.via === 'gateway' && r.scenario.startsWith('admin list'));
-  const small = all.find((r) => r.size === Math.min(...SIZES) && r.via === 'gateway' && r.scenario.startsWith('admin list'));
-  const adminBig = big;
-  const restrictedBig = all.find((r) => r.size === Math.max(...SIZES) && r.via === 'gateway' && r.scenario.startsWith('restricted'));
-  if (big && small && big !== small) console.log(`\nadmin list p50 at ${big.size.toLocaleString('en')} ÷ p50 at ${small.size.toLocaleString('en')}: ${(big.p50 / small.p50).toFixed(2)}`);
-  if (adminBig && restrictedBig) console.log(`restricted ÷ admin req/s (gateway): ${(restrictedBig.rps / adminBig.rps).toFixed(2)}`);
   mkdirSync('bench', { recursive: true });
-  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rows: all }, null, 2));
+  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, rows: all, summary: sums }, null, 2));
   process.exit(0);
 }
 

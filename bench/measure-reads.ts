@@ -1,0 +1,126 @@
+import { autocannon, type LoadResult } from './autocannon';
+import type { Floor } from './floor';
+import { cpuSpentBetween, cpuUs, postgresCpu } from './proc-cpu';
+
+export type Via = 'floor' | 'gateway' | 'direct';
+
+export interface Scenario {
+  name: string;
+  /** Path and query on the platform. */
+  path: string;
+  token: string;
+  method?: 'GET' | 'POST' | 'SEARCH';
+  body?: string;
+  /** GraphQL: the gateway serves it at /graphql/system, the service at /graphql. No floor. */
+  graphql?: boolean;
+}
+
+export interface Row extends Omit<LoadResult, 'cpu'> {
+  size: number;
+  scenario: string;
+  via: Via;
+  round: number;
+  /** CPU µs per request: the serving process (platform or floor), PostgreSQL, autocannon. */
+  cpu: { server: number; postgres: number; autocannon: number };
+}
+
+export interface Targets {
+  gateway: string;
+  direct: string;
+  floor?: Floor;
+  /** The floor's path for each scenario (index order). */
+  floorPath: (i: number) => string;
+}
+
+const target = (s: Scenario, via: Via, t: Targets, i: number) => {
+  if (via === 'floor') return { url: t.floor!.url + t.floorPath(i), opts: {} };
+  const base = via === 'gateway' ? t.gateway : t.direct;
+  const url = s.graphql ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path;
+  return { url, opts: { headers: { Authorization: `Bearer ${s.token}` }, ...(s.method ? { method: s.method } : {}), ...(s.body ? { body: s.body } : {}) } };
+};
+
+/** One load run with the CPU each side spent on it (from /proc: where the time goes). */
+async function measured(url: string, serverPid: number, opts: Parameters<typeof autocannon>[1]) {
+  const [s0, pg0] = [cpuUs(serverPid), postgresCpu()];
+  const r = await autocannon(url, opts);
+  const [s1, pg1] = [cpuUs(serverPid), postgresCpu()];
+  const per = (us: number) => Math.round(us / Math.max(1, r.total));
+  return { ...r, cpu: { server: per(s1 - s0), postgres: per(cpuSpentBetween(pg0, pg1)), autocannon: per(r.cpu) } };
+}
+
+/**
+ * Every scenario in `rounds` interleaved rounds (floor, gateway, direct, then again): the machine's speed drifts
+ * between minutes, so each ratio is taken within one round and the median of the rounds is reported.
+ */
+export async function measureReads(
+  size: number,
+  scenarios: Scenario[],
+  t: Targets,
+  o: { connections: number; seconds: number; warmup: number; rounds: number; log: (m: string) => void },
+): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const [i, s] of scenarios.entries()) {
+    const vias: Via[] = s.graphql || !t.floor ? ['gateway', 'direct'] : ['floor', 'gateway', 'direct'];
+    if (o.warmup > 0) for (const via of vias) {
+      const { url, opts } = target(s, via, t, i);
+      await autocannon(url, { connections: o.connections, seconds: o.warmup, ...opts });
+    }
+    for (let round = 1; round <= o.rounds; round++) {
+      for (const via of vias) {
+        const { url, opts } = target(s, via, t, i);
+        const r = await measured(url, via === 'floor' ? t.floor!.pid : process.pid, { connections: o.connections, seconds: o.seconds, ...opts });
+        rows.push({ size, scenario: s.name, via, round, ...r });
+        o.log(
+          `${s.name} via ${via} (round ${round}): ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms; CPU µs/req server ${r.cpu.server}, ` +
+            `postgres ${r.cpu.postgres}, autocannon ${r.cpu.autocannon}${r.non2xx || r.errors ? `; ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+        );
+      }
+    }
+  }
+  return rows;
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2) : NaN;
+};
+
+export interface Summary {
+  size: number;
+  scenario: string;
+  rps: Record<Via, number>;
+  p50: Record<Via, number>;
+  p99: Record<Via, number>;
+  /** Median over rounds of gateway ÷ floor and direct ÷ floor (req/s), and of gateway p99 ÷ floor p99. */
+  gatewayFloor: number;
+  directFloor: number;
+  p99Floor: number;
+  gatewayDirect: number;
+  cpu: Record<Via, Row['cpu'] | undefined>;
+}
+
+/** Medians per scenario and via; ratios per round, then their median. */
+export function summarise(rows: Row[]): Summary[] {
+  const keys = [...new Set(rows.map((r) => `${r.size}\u0000${r.scenario}`))];
+  return keys.map((k) => {
+    const [size, scenario] = k.split('\u0000') as [string, string];
+    const of = (via: Via) => rows.filter((r) => `${r.size}` === size && r.scenario === scenario && r.via === via);
+    const by = (via: Via, f: (r: Row) => number) => median(of(via).map(f));
+    const ratio = (a: Via, b: Via, f: (r: Row) => number) =>
+      median(of(a).map((r) => { const m = of(b).find((x) => x.round === r.round); return m ? f(r) / f(m) : NaN; }).filter(Number.isFinite));
+    const vias: Via[] = ['floor', 'gateway', 'direct'];
+    const pick = (f: (r: Row) => number) => Object.fromEntries(vias.map((v) => [v, by(v, f)])) as Record<Via, number>;
+    return {
+      size: Number(size),
+      scenario,
+      rps: pick((r) => r.rps),
+      p50: pick((r) => r.p50),
+      p99: pick((r) => r.p99),
+      gatewayFloor: ratio('gateway', 'floor', (r) => r.rps),
+      directFloor: ratio('direct', 'floor', (r) => r.rps),
+      p99Floor: ratio('gateway', 'floor', (r) => r.p99),
+      gatewayDirect: ratio('gateway', 'direct', (r) => r.rps),
+      cpu: Object.fromEntries(vias.map((v) => [v, of(v).at(-1)?.cpu])) as Summary['cpu'],
+    };
+  });
+}

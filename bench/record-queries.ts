@@ -1,0 +1,34 @@
+import pg from 'pg';
+
+export interface Statement {
+  text: string;
+  values?: unknown[];
+}
+
+/**
+ * Runs `request` (one HTTP call to the platform running in this process) and returns the SQL statements it sent to
+ * `database`, by wrapping pg's Client#query for the duration of the call: what the floor server replays. Only for
+ * benches, where nothing else talks to that database meanwhile.
+ */
+export async function recordQueries(database: string, request: () => Promise<void>): Promise<Statement[]> {
+  const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown; connectionParameters?: unknown };
+  const original = proto.query;
+  const seen: Statement[] = [];
+  proto.query = function (this: { connectionParameters?: { database?: string } }, ...args: unknown[]) {
+    const config = args[0];
+    if (this.connectionParameters?.database === database) {
+      if (typeof config === 'string') seen.push({ text: config, values: Array.isArray(args[1]) ? args[1] : undefined });
+      else if (config && typeof config === 'object' && 'text' in config) {
+        const { text, values } = config as Statement;
+        seen.push({ text, values });
+      }
+    }
+    return original.apply(this, args);
+  };
+  try {
+    await request();
+  } finally {
+    proto.query = original;
+  }
+  return seen;
+}
