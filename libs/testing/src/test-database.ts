@@ -93,6 +93,24 @@ async function dropStaleDatabases(admin: string): Promise<void> {
   }
 }
 
+/**
+ * Drop a test database once the sessions its test closed have gone: pg's `pool.end()` resolves before the
+ * closing clients' backends have exited, and DROP … WITH (FORCE) would terminate them (57P01) — an error event on
+ * a pool the test already let go, reported by Jest as an unhandled error of whatever test runs then. Waits up to
+ * 5 s for the backends to leave, then forces.
+ */
+async function settleThenDrop(admin: string, name: string): Promise<void> {
+  await withClient(admin, async (c) => {
+    const deadline = Date.now() + 5_000;
+    while (Date.now() < deadline) {
+      const { rows } = await c.query<{ n: number }>('SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1', [name]);
+      if ((rows[0]?.n ?? 0) === 0) break;
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  });
+  await dropDatabase(admin, name);
+}
+
 export async function createTestDatabase(opts: { migrationsDir: string }): Promise<TestDatabase> {
   const admin = adminUrl();
   staleSweep ??= dropStaleDatabases(admin).catch(() => undefined);
@@ -104,6 +122,6 @@ export async function createTestDatabase(opts: { migrationsDir: string }): Promi
   return {
     name,
     url: databaseUrl(admin, name),
-    drop: () => (dropped ??= dropDatabase(admin, name)),
+    drop: () => (dropped ??= settleThenDrop(admin, name)),
   };
 }
