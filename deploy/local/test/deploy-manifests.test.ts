@@ -100,6 +100,7 @@ function secretContent(variable: string): string {
       format: 'pem',
       type: 'pkcs8',
     }) as string;
+  if (variable === 'AUTH_TFA_ENCRYPTION_KEY') return 'ab'.repeat(32);
   return 'a-secret-value';
 }
 
@@ -398,7 +399,7 @@ function resolveContainer(objects: Obj[], workload: Obj): ResolvedContainer {
 /** Secrets the operator creates (documented in deploy/README.md), with their keys. */
 const EXTERNAL_SECRETS: Record<string, string[]> = {
   'vellum-database': ['auth', 'revisions', 'items'],
-  'vellum-auth': ['admin-password', 'private-key.pem'],
+  'vellum-auth': ['admin-password', 'private-key.pem', 'tfa-encryption-key'],
   'vellum-smtp': ['password'],
 };
 
@@ -503,6 +504,12 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       for (const [k, v] of Object.entries(d.spec.selector.matchLabels))
         expect(d.spec.template.metadata.labels[k]).toBe(v);
     }
+  });
+
+  it('auth encrypts TOTP secrets with its own key (a Secret), not one derived from the signing key', () => {
+    const auth = workloads.find((d) => d.metadata.name === 'auth')!;
+    const env = podSpecOf(auth)!.containers[0].env as Obj[];
+    expect(env.find((e) => e.name === 'AUTH_TFA_ENCRYPTION_KEY_FILE')?.value).toMatch(/^\/run\/secrets\//);
   });
 
   it('Services, PodDisruptionBudgets, HPAs and the Ingress point at what exists', () => {
@@ -692,6 +699,11 @@ describe('docker-compose.yml', () => {
     }
     expect(problems).toEqual([]);
     expect(compose.services.gateway.environment.REVISIONS_URLS.split(',')).toHaveLength(2);
+  });
+
+  it('auth encrypts TOTP secrets with its own key (a compose secret)', () => {
+    expect(compose.services.auth.environment.AUTH_TFA_ENCRYPTION_KEY_FILE).toBe('/run/secrets/auth_tfa_encryption_key');
+    expect(compose.services.auth.secrets).toContain('auth_tfa_encryption_key');
   });
 
   it('the secrets are the files deploy/docker/init-secrets.sh writes', () => {

@@ -1,73 +1,60 @@
-// Admin CLI: node --import tsx services/auth/src/cli.ts <command> [--flags]
-//   create-user --email a@b.co --password … [--role <role id or name>] [--status active]
-//   set-password --email a@b.co --password …
-//   list
-// Writes go through the same use cases as the API (policy, hashing, outbox events).
+// The admin CLI: `npm run admin -- <command> [flags]` (or `node services/auth/dist/cli.js …` in an image).
+// Reads the auth service's configuration from the environment (DATABASE_URL, AUTH_PRIVATE_KEY, …).
+// `help` lists the commands; `<command> --help` explains one. Exit codes: 0 done, 1 failed, 2 usage.
 import { parseArgs } from 'node:util';
-import { userSchema } from '@vellum/contracts';
-import { parseBody } from '@vellum/http';
-import { createLogger } from '@vellum/logger';
-import { createApp } from './app';
-import { loadAuthConfig } from './config';
-import { createPrisma } from './data/prisma';
-import { loadSigningKeys } from './data/signing-keys';
-import { userRepository } from './data/user.repository';
-import { usersUseCase } from './domain/users.use-case';
-import { systemActor } from './events/auth-events';
+import { CliError, type CliIo, type Command } from './cli/command';
+import { processEnv } from './config';
+import { keyCommands } from './cli/key-commands';
+import { userCommands } from './cli/user-commands';
 
-const USAGE = `usage: cli.ts create-user --email <e> --password <p> [--role <id|name>] [--status <s>]
-       cli.ts set-password --email <e> --password <p>
-       cli.ts list`;
+export const COMMANDS: Command[] = [...userCommands, ...keyCommands];
 
-export async function runCli(argv: string[], out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): Promise<number> {
-  const { positionals, values } = parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { email: { type: 'string' }, password: { type: 'string' }, role: { type: 'string' }, status: { type: 'string' } },
-  });
-  const command = positionals[0];
-  if (!['create-user', 'set-password', 'list'].includes(command ?? '')) {
-    out(USAGE);
+function overview(): string {
+  const width = Math.max(...COMMANDS.map((c) => c.name.length));
+  return [
+    'usage: npm run admin -- <command> [flags]      (in an image: node services/auth/dist/cli.js <command> …)',
+    '',
+    'commands:',
+    ...COMMANDS.map((c) => `  ${c.name.padEnd(width)}  ${c.summary}`),
+    '',
+    'Every command reads the auth service configuration from the environment. <command> --help for its flags.',
+  ].join('\n');
+}
+
+const usageOf = (c: Command) => `usage: npm run admin -- ${c.name}${c.usage ? ` ${c.usage}` : ''}`;
+
+export async function runCli(argv: string[], io: Partial<CliIo> = {}): Promise<number> {
+  const out = io.out ?? ((l: string) => process.stdout.write(`${l}\n`));
+  const env = io.env ?? processEnv();
+  const [name, ...rest] = argv;
+  if (!name || name === 'help' || name === '--help' || name === '-h') {
+    out(overview());
+    return name ? 0 : 2;
+  }
+  const command = COMMANDS.find((c) => c.name === name);
+  if (!command) {
+    out(`error: unknown command "${name}"\n\n${overview()}`);
     return 2;
   }
-  const config = loadAuthConfig();
-  const db = createPrisma(config.DATABASE_URL, 2);
-  const built = createApp({ db, config, keys: loadSigningKeys(config), logger: createLogger({ name: 'auth-cli', level: 'warn' }) });
-  const ctx = built.ctx;
   try {
-    if (command === 'list') {
-      const users = await db.user.findMany({ include: { role: true }, orderBy: { created_at: 'asc' } });
-      for (const u of users) out([u.id, u.email ?? '', u.status, u.role?.name ?? '-'].join('\t'));
+    const { values } = parseArgs({ args: rest, options: { ...command.options, help: { type: 'boolean', short: 'h' } }, strict: true });
+    if (values.help) {
+      out(`${usageOf(command)}\n\n${command.summary}.\n${command.help}`);
       return 0;
     }
-    if (!values.email || !values.password) {
-      out(USAGE);
+    return await command.run(values, { out, env });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (e instanceof CliError) {
+      out(`error: ${e.message}${e.exitCode === 2 ? `\n${usageOf(command)}` : ''}`);
+      return e.exitCode;
+    }
+    if (code?.startsWith('ERR_PARSE_ARGS')) {
+      out(`error: ${(e as Error).message}\n${usageOf(command)}`);
       return 2;
     }
-    if (command === 'create-user') {
-      let role: string | null = null;
-      if (values.role) {
-        const r = await db.role.findFirst({ where: /^[0-9a-f-]{36}$/i.test(values.role) ? { id: values.role } : { name: values.role } });
-        if (!r) throw new Error(`no role "${values.role}"`);
-        role = r.id;
-      }
-      const input = { email: values.email, password: values.password, role, ...(values.status ? { status: values.status } : {}) };
-      const u = await usersUseCase.create(ctx, parseBody(userSchema, input), systemActor);
-      out(`created ${u.id} ${values.email}`);
-      return 0;
-    }
-    const user = await userRepository.findByEmail(ctx.pg, values.email);
-    if (!user) throw new Error(`no user "${values.email}"`);
-    await usersUseCase.update(ctx, user.id, { password: values.password }, systemActor);
-    out(`password set for ${values.email}`);
-    return 0;
-  } catch (e) {
-    const err = e as Error & { extensions?: Record<string, unknown> };
-    out(`error: ${err.message}${err.extensions ? ` ${JSON.stringify(err.extensions)}` : ''}`);
+    out(`error: ${(e as Error).message.replace(/\s*\n\s*/g, ' ')}`);
     return 1;
-  } finally {
-    await built.close();
-    await db.$disconnect();
   }
 }
 

@@ -76,3 +76,6 @@ export function loadAuthConfig(env: Env = process.env): AuthConfig {
 
 /** NATS_URL, read by main.ts only (the embedded topology hands in its in-process messaging instead). */
 export const loadNatsUrl = (env: Env = process.env): string => loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;
+
+/** The process environment, for the admin CLI (configuration is read from it only through this file). */
+export const processEnv = (): Env => process.env;

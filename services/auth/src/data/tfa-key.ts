@@ -1,4 +1,4 @@
-import { hkdfSync, randomBytes } from 'node:crypto';
+import { hkdfSync, randomBytes, type KeyObject } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { SigningKeys } from './signing-keys';
@@ -34,6 +34,11 @@ export function loadTfaKey(
     onGenerated?.(file);
     return key;
   }
-  const der = keys.privateKey.export({ format: 'der', type: 'pkcs8' });
+  return derivedTfaKey(keys.privateKey);
+}
+
+/** The TFA key derived (HKDF) from an ES256 signing key: what a deployment without AUTH_TFA_ENCRYPTION_KEY uses. */
+export function derivedTfaKey(privateKey: KeyObject): Buffer {
+  const der = privateKey.export({ format: 'der', type: 'pkcs8' });
   return Buffer.from(hkdfSync('sha256', der, 'vellum-auth', 'tfa-secret-encryption', 32));
 }
