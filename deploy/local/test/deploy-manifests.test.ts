@@ -176,7 +176,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       expect(objects.some((o) => o.kind === 'Service' && o.metadata.name === d.metadata.name)).toBe(true);
     }
     const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
-    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['gateway', 'revisions']);
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['auth', 'gateway', 'revisions']);
     for (const h of hpas) expect(workloads.map((d) => d.metadata.name)).toContain(h.spec.scaleTargetRef.name);
     for (const ing of objects.filter((o) => o.kind === 'Ingress')) {
       for (const rule of ing.spec.rules)

@@ -1,9 +1,11 @@
-import { loadConfig, z, int, type Env } from '@vellum/config';
+import { loadConfig, z, bool, int, type Env } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().min(1),
+  /** false: a separate migrate step (`node dist/main.js migrate`) applies migrations; the service only checks. */
+  MIGRATE_AT_START: bool(true),
   /** Internal base URL of the auth service (its JWKS at /auth/.well-known/jwks.json). */
   AUTH_URL: z.string().url().default('http://127.0.0.1:8056'),
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),

@@ -1,14 +1,24 @@
 // The revisions service as its own process (distributed topology): config from the environment, NATS, SIGTERM → drain.
 import { createLogger } from '@vellum/logger';
+import { runMigrateCommand } from '@vellum/db';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
 import { loadNatsUrl, loadRevisionsConfig } from './config';
-import { startRevisions } from './start';
+import { MIGRATIONS_DIR, startRevisions } from './start';
 
-void runProcess(async () => {
-  const config = loadRevisionsConfig();
-  const logger = createLogger({ name: 'revisions', level: config.LOG_LEVEL });
-  const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'revisions' });
-  const service = await startRevisions(config, { logger, messaging });
-  return { logger, stop: async () => (await service.stop(), await messaging.close()) };
-});
+// `main.js migrate`: the deployments' migrate step (apply, report, exit) before replicas start with MIGRATE_AT_START=false
+if (process.argv[2] === 'migrate') {
+  void runMigrateCommand({
+    load: () => loadRevisionsConfig(),
+    migrationsDir: MIGRATIONS_DIR,
+    logger: (level) => createLogger({ name: 'revisions', level }),
+  });
+} else {
+  void runProcess(async () => {
+    const config = loadRevisionsConfig();
+    const logger = createLogger({ name: 'revisions', level: config.LOG_LEVEL });
+    const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'revisions' });
+    const service = await startRevisions(config, { logger, messaging });
+    return { logger, stop: async () => (await service.stop(), await messaging.close()) };
+  });
+}

@@ -24,7 +24,7 @@ export interface StartRevisionsDeps {
 /** Migrate, connect, watch access rules, start the item-event consumer and listen. */
 export async function startRevisions(config: RevisionsConfig, deps: StartRevisionsDeps): Promise<RunningService> {
   const { logger, messaging } = deps;
-  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const pool = createPool(config.DATABASE_URL, config.DB_POOL_MAX);
   pool.on('error', (err) => logger.error({ err }, 'idle database client failed'));
   const rules = await watchAccessRules(messaging, logger);

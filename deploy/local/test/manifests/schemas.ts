@@ -4,7 +4,7 @@ import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
+import { Ingress, NetworkPolicy } from 'kubernetes-models/networking.k8s.io/v1';
 import type { Obj } from './kustomize';
 
 // ---- schema validation -------------------------------------------------------------------------------------
@@ -16,6 +16,7 @@ export const MODELS: Record<string, { validate(): void } & (new (o: Obj) => { va
   'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'networking.k8s.io/v1/Ingress': Ingress,
+  'networking.k8s.io/v1/NetworkPolicy': NetworkPolicy,
 } as never;
 
 /** Fields of a container (core/v1 Container): the schemas accept unknown fields, so typos are caught here. */
