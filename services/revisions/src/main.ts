@@ -4,6 +4,7 @@ import { runMigrateCommand } from '@vellum/db';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
 import { loadNatsUrl, loadRevisionsConfig } from './config';
+import { RETENTION_COMMANDS, runRetentionCommand } from './retention-commands';
 import { MIGRATIONS_DIR, startRevisions } from './start';
 
 // `main.js migrate`: the deployments' migrate step (apply, report, exit) before replicas start with MIGRATE_AT_START=false
@@ -13,6 +14,8 @@ if (process.argv[2] === 'migrate') {
     migrationsDir: MIGRATIONS_DIR,
     logger: (level) => createLogger({ name: 'revisions', level }),
   });
+} else if (RETENTION_COMMANDS.includes(process.argv[2] ?? '')) {
+  void runRetentionCommand(process.argv.slice(2), (level) => createLogger({ name: 'revisions', level }));
 } else {
   void runProcess(async () => {
     const config = loadRevisionsConfig();

@@ -5,9 +5,10 @@ import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
-import type { RevisionsConfig } from './config';
+import { retentionPolicy, type RevisionsConfig } from './config';
 import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
+import { scheduleRetention } from './domain/retention.scheduler';
 import { watchAccessRules } from './events/access-rules.store';
 import { startItemEventsConsumer } from './events/item-events.consumer';
 import { watchRevokedSessions } from './events/revoked-sessions.store';
@@ -21,7 +22,7 @@ export interface StartRevisionsDeps {
   keySource?: KeySource;
 }
 
-/** Migrate, connect, watch access rules, start the item-event consumer and listen. */
+/** Migrate, connect, watch access rules, start the item-event consumer and the retention schedule, and listen. */
 export async function startRevisions(config: RevisionsConfig, deps: StartRevisionsDeps): Promise<RunningService> {
   const { logger, messaging } = deps;
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
@@ -50,6 +51,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
       },
     },
   });
+  const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
   const listening = await listen(built.app, config.PORT, config.HOST);
   logger.info({ url: listening.url }, 'revisions service listening');
   const probes = {
@@ -67,6 +69,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
       (stopped ??= (async () => {
         await listening.close();
         await consumer.stop();
+        await retention.stop();
         await rules.stop();
         await sessions.stop();
         await built.close();
