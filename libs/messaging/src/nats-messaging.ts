@@ -136,6 +136,7 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
 
   return {
     connection: nc,
+    persistent: true,
 
     async workQueue(name, so): Promise<WorkQueue> {
       const s = await open(name, RetentionPolicy.Workqueue, so);

@@ -6,6 +6,17 @@ export interface PublishOptions {
   /** Message id: the same id twice within the dedupe window (≥ 2 min) is stored once. */
   id: string;
   headers?: Record<string, string>;
+  /**
+   * Messaging that is not `persistent` (in-process) calls this once every durable consumer group of the message
+   * has finished with it: handled (its handler completed) or dead-lettered (`deadLetters` names who gave up and
+   * why). A publisher that must not lose the message keeps its own durable copy until then (the outbox relay).
+   * A persistent transport never calls it: the message is durable once `publish` resolved.
+   */
+  onSettled?: (outcome: SettleOutcome) => void;
+}
+
+export interface SettleOutcome {
+  deadLetters: { durable: string; reason: string }[];
 }
 
 /** Each message is handled by ONE consumer of the durable; removed once acked. */
