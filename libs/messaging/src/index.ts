@@ -8,3 +8,4 @@ export type { KeyValueMap } from './key-value-map';
 export type { Health, Messaging, StreamOptions } from './messaging';
 export { connectNatsMessaging, type NatsMessaging, type NatsMessagingOptions } from './nats-messaging';
 export { createInProcessMessaging, type InProcessMessagingOptions } from './in-process-messaging';
+export { assertSupportedServer, compareVersions, MIN_NATS_SERVER } from './nats-server-version';
