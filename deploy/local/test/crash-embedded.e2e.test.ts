@@ -1,10 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Client } from 'pg';
 import { freePort } from '@vellum/testing';
-import { readRecorded, recordingProblems, settle, startLoad } from './crash-load';
+import { mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
 import { exited, killProcessesUsing, startNpmStart, waitForPing } from './npm-start-process';
 
 // Issue 15, "done when" 1: `npm start` in a child process, 6 item writers and 2 password requesters, SIGKILL to
@@ -53,6 +52,7 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
       RATE_LIMITER_ENABLED: 'false',
       PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
     };
+    const dbUrl = `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`;
     let out = '';
     const launch = () => {
       const c = startNpmStart(dataDir, port, env);
@@ -92,27 +92,7 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
     expect(problems).toEqual([]);
 
     // mails: one `<job id>.eml` per committed mail job (the auth outbox row), none missing, none extra
-    const db = new Client({ connectionString: `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth` });
-    await db.connect();
-    try {
-      const mailProblems = await settle(async () => {
-        const { rows } = await db.query<{ id: string }>(`SELECT id FROM outbox WHERE destination = 'MAIL'`);
-        const jobs = new Set(rows.map((r) => r.id));
-        const files = readdirSync(path.join(dataDir, 'mail')).filter((f) => f.endsWith('.eml')).map((f) => f.slice(0, -4));
-        const p: string[] = [];
-        if (jobs.size < result.ackedRequests) p.push(`${jobs.size} mail jobs committed < ${result.ackedRequests} acknowledged requests`);
-        const unsent = [...jobs].filter((j) => !files.includes(j));
-        if (unsent.length) p.push(`${unsent.length} of ${jobs.size} committed mail jobs without a mail`);
-        const extra = files.filter((f) => !jobs.has(f));
-        if (extra.length) p.push(`${extra.length} mails without a committed job`);
-        return p;
-      }, 30_000);
-      expect(mailProblems).toEqual([]);
-      const { rows } = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL`);
-      expect(rows[0].n).toBe(0);
-    } finally {
-      await db.end();
-    }
+    expect(await settle(() => mailProblems(dbUrl, path.join(dataDir, 'mail'), result.ackedRequests), 30_000)).toEqual([]);
     console.log(
       `crash (embedded): ${result.ackedItems.length} items and ${result.ackedRequests} password requests acknowledged before the kill; outcomes ${JSON.stringify(result.outcomes)}`,
     );

@@ -1,3 +1,6 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { Client } from 'pg';
+
 // Load and checks shared by the crash tests: item writers and password requesters against a gateway, then
 // "everything acknowledged is recorded exactly once" read back through the same gateway.
 
@@ -129,4 +132,29 @@ export async function settle(check: () => Promise<string[]>, timeoutMs: number):
     await sleep(500);
   }
   return last;
+}
+
+/**
+ * One mail per committed mail job: every auth outbox row for the MAIL queue has its `<job id>.eml` (file
+ * transport), no file lacks a job, nothing is left unpublished, and at least the acknowledged requests committed.
+ */
+export async function mailProblems(authDbUrl: string, mailDir: string, ackedRequests: number): Promise<string[]> {
+  const db = new Client({ connectionString: authDbUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: string; published: boolean }>(`SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE destination = 'MAIL'`);
+    const jobs = new Set(rows.map((r) => r.id));
+    const files = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => f.slice(0, -4)) : [];
+    const p: string[] = [];
+    if (jobs.size < ackedRequests) p.push(`${jobs.size} mail jobs committed < ${ackedRequests} acknowledged requests`);
+    const unsent = [...jobs].filter((j) => !files.includes(j));
+    if (unsent.length) p.push(`${unsent.length} of ${jobs.size} committed mail jobs without a mail`);
+    const extra = files.filter((f) => !jobs.has(f));
+    if (extra.length) p.push(`${extra.length} mails without a committed job`);
+    const unpublished = rows.filter((r) => !r.published).length;
+    if (unpublished) p.push(`${unpublished} mail jobs still unpublished`);
+    return p;
+  } finally {
+    await db.end();
+  }
 }
