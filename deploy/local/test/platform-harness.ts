@@ -14,6 +14,8 @@ import { createEmbeddedMessaging } from '../src/embedded-messaging';
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 
 export interface TestPlatform extends Platform {
+  /** The NATS prefix isolating this platform (NATS runs only). */
+  natsPrefix?: string;
   /** Log in through the gateway; returns the json-mode token set. */
   login(email?: string, password?: string): Promise<{ access_token: string; refresh_token: string; expires: number }>;
   close(): Promise<void>;
@@ -53,6 +55,7 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
   });
   return {
     ...platform,
+    natsPrefix: natsUrl ? `${suffix}_` : undefined,
     async login(email = ADMIN.email, password = ADMIN.password) {
       const r = await request(platform.url).post('/auth/login').send({ email, password });
       if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);

@@ -52,6 +52,7 @@ export function createInProcessMessaging(options: InProcessMessagingOptions = {}
         publish: (subject, data, o) => s.publish(subject, data, o),
         consume: (o) => s.consume(o),
         deadLetters: (limit) => s.deadLetters(limit),
+        replayDeadLetter: (id) => s.replayDeadLetter(id),
       };
     },
     async eventStream(name, opts): Promise<EventStream> {
@@ -60,6 +61,7 @@ export function createInProcessMessaging(options: InProcessMessagingOptions = {}
         publish: (subject, data, o) => s.publish(subject, data, o),
         subscribe: (o) => s.consume(o),
         deadLetters: (limit) => s.deadLetters(limit),
+        replayDeadLetter: (id) => s.replayDeadLetter(id),
       };
     },
     async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {

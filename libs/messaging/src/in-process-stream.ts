@@ -18,7 +18,7 @@ export class InProcessStream implements GroupStream {
   readonly messages = new Map<number, StoredMessage>();
   lastSeq = 0;
   closed = false;
-  private readonly dedupe = new Map<string, { at: number; seq: number }>();
+  private readonly dedupe = new Map<string, { at: number; seq: number; dead?: boolean }>();
   private readonly groups = new Map<string, Group>();
   private readonly dead: DeadLetter[] = [];
 
@@ -51,7 +51,8 @@ export class InProcessStream implements GroupStream {
       this.dedupe.delete(id);
     }
     const known = this.dedupe.get(opts.id);
-    if (known) {
+    // a dead-lettered message published again (a replay from its producer's outbox) is a new message
+    if (known && !known.dead) {
       // a duplicate: its publisher learns when the stored one is settled (at once if it already is)
       const stored = this.messages.get(known.seq);
       if (opts.onSettled) {
@@ -61,6 +62,7 @@ export class InProcessStream implements GroupStream {
       return;
     }
     const seq = ++this.lastSeq;
+    this.dedupe.delete(opts.id);
     this.dedupe.set(opts.id, { at: now, seq });
     const msg: StoredMessage = {
       seq,
@@ -101,6 +103,8 @@ export class InProcessStream implements GroupStream {
 
   deadLetter(msg: StoredMessage, reason: string, deliveryCount: number, durable: string): void {
     msg.deadLetters.push({ durable, reason });
+    const d = this.dedupe.get(msg.id);
+    if (d?.seq === msg.seq) d.dead = true;
     this.dead.push({
       id: msg.id,
       subject: msg.subject,
@@ -109,12 +113,21 @@ export class InProcessStream implements GroupStream {
       deliveryCount,
       at: new Date().toISOString(),
       durable,
+      headers: { ...msg.headers },
     });
     if (this.dead.length > maxDeadLetters) this.dead.splice(0, this.dead.length - maxDeadLetters);
   }
 
   async deadLetters(limit = 100): Promise<DeadLetter[]> {
     return this.dead.slice(Math.max(0, this.dead.length - limit)).map((d) => structuredClone(d));
+  }
+
+  async replayDeadLetter(id: string): Promise<boolean> {
+    const i = this.dead.findLastIndex((d) => d.id === id);
+    if (i < 0) return false;
+    const [d] = this.dead.splice(i, 1);
+    await this.publish(d.subject, d.data, { id: `${id}~replay-${Date.now().toString(36)}`, headers: d.headers });
+    return true;
   }
 
   async consume<T>(input: ConsumeOptions<T>): Promise<Subscription> {

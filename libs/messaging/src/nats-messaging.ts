@@ -141,6 +141,7 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
       publish: publisher(name, so.subjects),
       consume,
       deadLetters: (limit?: number) => deadLetters.list(limit),
+      replayDeadLetter: (id: string) => deadLetters.replay(id),
     };
   };
 
@@ -153,12 +154,12 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
 
     async workQueue(name, so): Promise<WorkQueue> {
       const s = await open(name, RetentionPolicy.Workqueue, so);
-      return { publish: s.publish, consume: s.consume, deadLetters: s.deadLetters };
+      return { publish: s.publish, consume: s.consume, deadLetters: s.deadLetters, replayDeadLetter: s.replayDeadLetter };
     },
 
     async eventStream(name, so): Promise<EventStream> {
       const s = await open(name, RetentionPolicy.Limits, so);
-      return { publish: s.publish, subscribe: s.consume, deadLetters: s.deadLetters };
+      return { publish: s.publish, subscribe: s.consume, deadLetters: s.deadLetters, replayDeadLetter: s.replayDeadLetter };
     },
 
     async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {
