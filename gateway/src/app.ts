@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
-import { requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellum/http';
+import { noConditionalRequests, requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellum/http';
 import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
@@ -84,7 +84,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.disable('etag');
+  noConditionalRequests(app);
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
   app.use(requestIdMiddleware);

@@ -48,6 +48,15 @@ describe('service app', () => {
     expect(router.routes).toContainEqual({ method: 'get', path: '/admin', access: 'admin' });
   });
 
+  it('sends no ETag and answers conditional requests in full (docs/api.md §1)', async () => {
+    const r = await request(app).get('/open');
+    expect(r.status).toBe(200);
+    expect(r.headers.etag).toBeUndefined();
+    const again = await request(app).get('/open').set('If-None-Match', '*');
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(expect.any(String));
+  });
+
   it('answers unknown routes with ROUTE_NOT_FOUND', async () => {
     const r = await request(app).get('/nope');
     expect(r.status).toBe(404);

@@ -15,12 +15,24 @@ export const requestIdMiddleware: RequestHandler = (req, res, next) => {
 };
 
 /**
+ * The API's ETag policy (docs/api.md §1), for the gateway and every service alike: no validators and no 304s.
+ * express would hash every body (sha1 over a 30 KB page) for an ETag, and still answers `If-None-Match: *` with an
+ * empty 304 without one (its freshness check needs no validator).
+ */
+export function noConditionalRequests(app: Express): void {
+  app.disable('etag');
+  Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
+}
+
+/**
  * The common express app of a service: no x-powered-by, request ids, bracket-form query strings (qs),
  * JSON bodies up to 1 MB, and the SEARCH method. Call `finishServiceApp` after the routes.
+ * No conditional requests (`noConditionalRequests`).
  */
 export function createServiceApp(): Express {
   const app = express();
   app.disable('x-powered-by');
+  noConditionalRequests(app);
   app.set('query parser', 'extended');
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestIdMiddleware);

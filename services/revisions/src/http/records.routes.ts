@@ -1,11 +1,12 @@
 import { Router } from 'express';
 import { searchRequestSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { rawJson, route, sendJson, type RouteTable } from '@vellum/http';
 import type { Entity, RecordsReader } from '../domain/records-reader';
 
 const hasAfter = (q: unknown) => typeof q === 'object' && q !== null && Object.hasOwn(q, 'after');
 
 /**
+ * `data`/`delta` go from the database's JSON text to the response as is (rawJson + sendJson: no parse, no stringify).
  * GET/SEARCH /revisions, GET /revisions/:id and the same for /activity (contract §5). Public routes: the
  * caller's role (the public role for anonymous callers) decides what they see. Writes have no route (404).
  */
@@ -13,16 +14,16 @@ export function recordsRoutes(reader: RecordsReader): Router & RouteTable {
   const router = Router() as Router & RouteTable;
   for (const entity of ['revisions', 'activity'] as Entity[]) {
     route(router, 'get', `/${entity}`, 'public', async (req, res) => {
-      res.json(await reader.list(entity, req.accountability, reader.parse(req.query), hasAfter(req.query)));
+      sendJson(res, await reader.list(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
     route(router, 'search', `/${entity}`, 'public', { body: searchRequestSchema }, async (req, res) => {
       const q = req.body.query ?? {};
-      res.json(await reader.list(entity, req.accountability, reader.parse(q), hasAfter(q)));
+      sendJson(res, await reader.list(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson }));
     });
     route(router, 'get', `/${entity}/:id`, 'public', async (req, res) => {
       const id = String(req.params.id);
-      res.json({ data: await reader.one(entity, req.accountability, id, reader.parse({ fields: req.query.fields })) });
+      sendJson(res, { data: await reader.one(entity, req.accountability, id, reader.parse({ fields: req.query.fields }), { jsonText: rawJson }) });
     });
   }
   return router;
