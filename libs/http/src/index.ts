@@ -7,3 +7,4 @@ export { runHealthChecks, healthHandler, worst, type HealthStatus, type HealthCh
 export { listen, type RunningService, type Listening } from './listen';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';
 export { RawJson, rawJson, stringifyJson, sendJson } from './json-text';
+export { LocalServices, type RequestListener } from './local-services';
