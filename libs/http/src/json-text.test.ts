@@ -15,5 +15,9 @@ describe('stringifyJson', () => {
     // elsewhere (logs, GraphQL) it still means the same JSON
     expect(JSON.parse(JSON.stringify(body))).toEqual(JSON.parse(stringifyJson(body)));
     expect(new RawJson('{"a":1}').toJSON()).toEqual({ a: 1 });
+    // strings that look like the placeholders stay strings; nested stringify calls are unaffected
+    const lookalike = { s: '\u00000:0', t: '"\u0000', r: rawJson('1') };
+    expect(JSON.parse(stringifyJson(lookalike))).toEqual({ s: '\u00000:0', t: '"\u0000', r: 1 });
+    expect(stringifyJson({ a: rawJson('[]'), b: { toJSON: () => JSON.stringify({ c: rawJson('2') }) } })).toBe('{"a":[],"b":"{\\"c\\":2}"}');
   });
 });
