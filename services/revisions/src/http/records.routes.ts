@@ -1,6 +1,6 @@
-import { Router } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import { searchRequestSchema } from '@vellum/contracts';
-import { rawJson, route, sendJson, type RouteTable } from '@vellum/http';
+import { fastRoute, rawJson, route, sendJson, type RouteTable } from '@vellum/http';
 import type { Entity, RecordsReader } from '../domain/records-reader';
 
 const hasAfter = (q: unknown) => typeof q === 'object' && q !== null && Object.hasOwn(q, 'after');
@@ -10,10 +10,11 @@ const hasAfter = (q: unknown) => typeof q === 'object' && q !== null && Object.h
  * GET/SEARCH /revisions, GET /revisions/:id and the same for /activity (contract §5). Public routes: the
  * caller's role (the public role for anonymous callers) decides what they see. Writes have no route (404).
  */
-export function recordsRoutes(reader: RecordsReader): Router & RouteTable {
+export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authenticate: RequestHandler }): Router & RouteTable {
   const router = Router() as Router & RouteTable;
   for (const entity of ['revisions', 'activity'] as Entity[]) {
-    route(router, 'get', `/${entity}`, 'public', async (req, res) => {
+    // the lists: the app's fast lane answers them (authenticating first, as the app's mount does for the router)
+    fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before: [lane.authenticate] }, async (req, res) => {
       sendJson(res, await reader.list(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
