@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Router, type RequestHandler } from 'express';
+import { z } from 'zod';
 import { errors } from '@vellum/errors';
 import { createServiceApp, fastRoute, finishServiceApp, type RouteTable } from './index';
 
@@ -26,6 +27,8 @@ function makeApp() {
   fastRoute(app, { router, path: '/boom', access: 'public' }, async () => {
     throw errors.invalidQuery('bad');
   });
+  const body = z.object({ query: z.object({ limit: z.number() }).optional() });
+  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) => res.json({ data: req.body.query ?? null }));
   app.use(router);
   return { app: finishServiceApp(app, silent), router, walked };
 }
@@ -53,6 +56,15 @@ describe('fast lane', () => {
     expect([bad.status, bad.body.errors[0].extensions.code]).toEqual([403, 'INVALID_TOKEN']);
     const boom = await request(app).get('/boom');
     expect([boom.status, boom.body.errors[0].extensions.code]).toEqual([400, 'INVALID_QUERY']);
+    expect(walked).not.toHaveBeenCalled();
+  });
+
+  it('answers SEARCH with the body validated by the route schema', async () => {
+    const { app, walked } = makeApp();
+    const ok = await request(app).search('/list').send({ query: { limit: 2 } });
+    expect([ok.status, ok.body]).toEqual([200, { data: { limit: 2 } }]);
+    const bad = await request(app).search('/list').send({ query: { limit: 'x' } });
+    expect([bad.status, bad.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
     expect(walked).not.toHaveBeenCalled();
   });
 });

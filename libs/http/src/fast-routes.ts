@@ -1,5 +1,6 @@
 import type { Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
-import { route, type Access, type AsyncHandler, type RouteTable } from './route';
+import type { ZodType, output } from 'zod';
+import { route, type Access, type AsyncHandler, type BodyHandler, type Method, type RouteTable } from './route';
 
 interface FastRoute {
   handlers: AsyncHandler[];
@@ -28,7 +29,7 @@ function run(handlers: AsyncHandler[], req: Request, res: Response, done: NextFu
 }
 
 /**
- * The fast lane of a service app: GET requests for an exact path registered with `fastRoute` go straight to their
+ * The fast lane of a service app: requests for an exact method and path registered with `fastRoute` go straight to their
  * handlers from this one middleware (a Map lookup) instead of walking the router stack layer by layer. It sits
  * after the app's common middleware (request id, body parser — and whatever is added there, e.g. metrics or
  * access logs), so those still run for every request; errors go on to the app's error middleware as usual.
@@ -36,17 +37,21 @@ function run(handlers: AsyncHandler[], req: Request, res: Response, done: NextFu
 export function fastLane(app: Express): RequestHandler {
   const routes = ((app as WithFast)[FAST] ??= new Map());
   return (req, res, next) => {
-    if (req.method !== 'GET' || routes.size === 0) return next();
-    const fast = routes.get(req.path);
+    if (routes.size === 0) return next();
+    const fast = routes.get(`${req.method} ${req.path}`);
     if (!fast) return next();
     req.route = fast.route;
     run(fast.handlers, req, res, next);
   };
 }
 
-export interface FastRouteOptions {
+export interface FastRouteOptions<S extends ZodType = ZodType> {
   router: Router & Partial<RouteTable>;
+  /** Default `get`. */
+  method?: Extract<Method, 'get' | 'search'>;
   path: string;
+  /** The JSON body's schema, as `route` takes it. */
+  body?: S;
   access: Access;
   /**
    * Middleware the app runs for this path before the router reaches the route (e.g. an `app.use(path, auth)`
@@ -56,14 +61,15 @@ export interface FastRouteOptions {
 }
 
 /**
- * `route(router, 'get', path, access, ...handlers)` that the app's fast lane also answers with the very handlers the
+ * `route(router, method, path, access, …handlers)` that the app's fast lane also answers with the very handlers the
  * router registered (access rule included). The router keeps the route for its table and for the requests the lane
  * leaves to it (`HEAD`, a trailing slash, another letter case).
  */
-export function fastRoute(app: Express, o: FastRouteOptions, ...handlers: AsyncHandler[]): void {
-  route(o.router, 'get', o.path, o.access, ...handlers);
+export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: BodyHandler<output<S>>[]): void {
+  const method = o.method ?? 'get';
+  route(o.router, method, o.path, o.access, { body: o.body }, ...handlers);
   const layers = (o.router as unknown as { stack: { route: { stack: { handle: AsyncHandler }[] } }[] }).stack;
   const registered = layers[layers.length - 1]!.route;
   const routes = ((app as WithFast)[FAST] ??= new Map());
-  routes.set(o.path, { handlers: [...(o.before ?? []), ...registered.stack.map((l) => l.handle)], route: registered });
+  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: [...(o.before ?? []), ...registered.stack.map((l) => l.handle)], route: registered });
 }

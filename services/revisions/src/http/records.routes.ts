@@ -18,7 +18,7 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
       sendJson(res, await reader.list(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
-    route(router, 'search', `/${entity}`, 'public', { body: searchRequestSchema }, async (req, res) => {
+    fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before: [lane.authenticate] }, async (req, res) => {
       const q = req.body.query ?? {};
       sendJson(res, await reader.list(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson }));
     });
