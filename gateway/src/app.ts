@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
-import { requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellum/http';
+import { noConditionalRequests, requestIdMiddleware, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
 import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
@@ -41,6 +41,8 @@ export interface GatewayDeps {
   rateLimitStore?: RateLimitStore;
   /** Extra health probes for the gateway's own dependencies. */
   healthProbes?: Record<string, HealthProbe>;
+  /** The embedded topology: services in this process get their requests handed over without a socket. */
+  localServices?: LocalServices;
 }
 
 export interface Gateway {
@@ -84,7 +86,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.disable('etag');
+  noConditionalRequests(app);
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
   app.use(requestIdMiddleware);
@@ -129,6 +131,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT,
     responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
     bodyLimit: BODY_LIMIT_BYTES,
+    local: deps.localServices,
     onUpstreamError: (service: string, reason: string, replica: string, requestId: string) => {
       metrics?.upstreamError(service, reason);
       logger.warn({ service, reason, replica, requestId }, 'upstream call failed');

@@ -3,7 +3,7 @@ import { serviceLogger, type Logger } from '@vellum/logger';
 import type { Env } from '@vellum/config';
 import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { databaseUrl } from '@vellum/db';
-import type { RunningService } from '@vellum/http';
+import { LocalServices, type RunningService } from '@vellum/http';
 import { loadAuthConfig, startAuth } from '@vellum/auth';
 import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
 import { loadItemsConfig, startItems } from '@vellum/items';
@@ -78,6 +78,8 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       ...overrides,
     };
     const keysDir = path.join(config.dataDir, 'keys');
+    // the gateway hands requests to the services of this process without a loopback socket (same semantics)
+    const local = new LocalServices();
     const child = (name: string) => serviceLogger(logger, name);
 
     // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
@@ -90,6 +92,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
       logger: child('auth'),
       messaging,
+      local,
     });
     started.push({ name: 'auth', stop: () => auth.stop() });
     const internal = { AUTH_URL: auth.url };
@@ -100,6 +103,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
         logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
         messaging,
+        local,
       });
       const stop = once(() => replica.stop());
       revisionsReplicas.push({ ...replica, stop });
@@ -111,6 +115,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const items = await startItems(loadItemsConfig({ ...base, ...internal, DATABASE_URL: db('items') }), {
       logger: child('items'),
       messaging,
+      local,
     });
     started.push({ name: 'items', stop: () => items.stop() });
 
@@ -123,7 +128,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
         REVISIONS_URLS: revisionsReplicas.map((r) => r.url).join(','),
         ITEMS_URLS: items.url,
       }),
-      { logger: child('gateway'), messaging },
+      { logger: child('gateway'), messaging, local },
     );
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 

@@ -16,7 +16,7 @@ import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from '
 import type { Request } from 'express';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
-const HOP_BY_HOP = new Set([
+export const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',

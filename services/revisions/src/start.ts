@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type RunningService, runHealthChecks } from '@vellum/http';
+import { listen, type LocalServices, type RunningService, runHealthChecks } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
@@ -20,6 +20,8 @@ export interface StartRevisionsDeps {
   messaging: Messaging;
   /** Default: the auth service's JWKS at AUTH_URL. */
   keySource?: KeySource;
+  /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
+  local?: LocalServices;
 }
 
 /** Migrate, connect, watch access rules, start the item-event consumer and the retention schedule, and listen. */
@@ -52,7 +54,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     },
   });
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
-  const listening = await listen(built.app, config.PORT, config.HOST);
+  const listening = await listen(built.app, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
   const probes = {
     database: async () => {
