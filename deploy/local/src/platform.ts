@@ -94,9 +94,10 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       ...overrides,
     };
     const keysDir = path.join(config.dataDir, 'keys');
+    const behindGateway = { TRUST_PROXY: config.servicesTrustProxy };
     const child = (name: string) => serviceLogger(logger, name);
 
-    const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
+    const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, ...behindGateway, DATABASE_URL: db('auth') }), {
       logger: child('auth'),
       messaging,
     });
@@ -106,7 +107,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     // Revisions replicas share the database and the event consumer group; the gateway balances between them.
     const revisionsReplicas: RunningService[] = [];
     for (let i = 0; i < config.REVISIONS_REPLICAS; i++) {
-      const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
+      const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('revisions') }), {
         logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
         messaging,
       });
@@ -117,7 +118,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const revisions = revisionsReplicas[0];
     const dbUrls = { auth: db('auth'), revisions: db('revisions'), items: db('items') };
 
-    const items = await startItems(loadItemsConfig({ ...base, ...internal, DATABASE_URL: db('items') }), {
+    const items = await startItems(loadItemsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('items') }), {
       logger: child('items'),
       messaging,
     });

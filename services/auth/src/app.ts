@@ -58,7 +58,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
   const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
-  const app = createServiceApp();
+  const app = createServiceApp({ trustProxy: config.TRUST_PROXY });
   const probes: Record<string, HealthProbe> = {
     database: async () => {
       await db.$queryRaw`SELECT 1`;
