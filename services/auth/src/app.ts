@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import { createLimiterStore, type LimiterStore } from '@vellum/limits';
 import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
 import type { Pool } from 'pg';
@@ -11,6 +12,7 @@ import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
 import { loadTfaKey } from './data/tfa-key';
 import { systemClock, type Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
+import { LoginThrottle } from './domain/login-throttle';
 import { PasswordHasher } from './domain/password-hasher';
 import { OAuthClients } from './domain/oauth-client';
 import { OAuthStateSealer } from './domain/oauth-state';
@@ -35,13 +37,15 @@ export interface AuthAppDeps {
   hasher?: PasswordHasher;
   /** Extra health probes (messaging, outbox relay). */
   probes?: Record<string, HealthProbe>;
+  /** Where failed logins are counted; default from config (AUTH_LOGIN_LIMIT_STORE / REDIS_URL). Not closed by close(). */
+  limiterStore?: LimiterStore;
 }
 
 export interface AuthApp {
   app: Express;
   ctx: AuthContext;
   routes: RouteTable['routes'];
-  /** Stops the GraphQL server. */
+  /** Stops the GraphQL server and closes the failed-login counters' store (when it opened it). */
   close(): Promise<void>;
 }
 
@@ -56,7 +60,9 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
-  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const limiterStore = deps.limiterStore ?? createLimiterStore({ redisUrl: loginLimitRedis(config), prefix: 'vellum:auth:' });
+  const loginThrottle = new LoginThrottle(limiterStore, config);
+  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, loginThrottle, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
   const app = createServiceApp({ trustProxy: config.TRUST_PROXY });
   const probes: Record<string, HealthProbe> = {
@@ -64,6 +70,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
       await db.$queryRaw`SELECT 1`;
       return 'ok';
     },
+    ...(limiterStore.kind === 'redis' ? { 'login-limits:redis': () => limiterStore.health() } : {}),
     ...deps.probes,
   };
   const server = Router() as Router & RouteTable;
@@ -102,6 +109,20 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     app,
     ctx,
     routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
-    close: () => graphql.server.stop(),
+    close: async () => {
+      try {
+        await graphql.server.stop();
+      } finally {
+        if (!deps.limiterStore) await limiterStore.close();
+      }
+    },
   };
+}
+
+/** AUTH_LOGIN_LIMIT_STORE, or redis when REDIS_URL is set, else memory (one auth process). */
+function loginLimitRedis(config: AuthConfig): string | undefined {
+  const kind = config.AUTH_LOGIN_LIMIT_STORE ?? (config.REDIS_URL ? 'redis' : 'memory');
+  if (kind === 'memory') return undefined;
+  if (!config.REDIS_URL) throw new Error('AUTH_LOGIN_LIMIT_STORE=redis needs REDIS_URL');
+  return config.REDIS_URL;
 }

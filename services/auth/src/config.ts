@@ -27,6 +27,17 @@ const shape = {
   AUTH_LOGIN_ATTEMPTS: int(25, { min: 1 }),
   AUTH_LOCK_DURATION: duration('1m'),
   AUTH_LOCK_MAX_DURATION: duration('1h'),
+  /**
+   * Failed logins counted per client address, and per (address, account), in a window from the first failure;
+   * past either budget a login answers 429 REQUESTS_EXCEEDED until the window ends (0 = that limit off).
+   * A successful login forgets the (address, account) count.
+   */
+  AUTH_LOGIN_FAILURES_PER_ADDRESS: int(50, { min: 0 }),
+  AUTH_LOGIN_FAILURES_PER_ACCOUNT: int(10, { min: 0 }),
+  AUTH_LOGIN_FAILURE_WINDOW: duration('15m'),
+  /** Where the failures are counted: redis (every auth replica, the default when REDIS_URL is set) or memory. */
+  AUTH_LOGIN_LIMIT_STORE: z.enum(['memory', 'redis']).optional(),
+  REDIS_URL: z.string().optional(),
   AUTH_PASSWORD_POLICY: z.string().optional(),
   PASSWORD_RESET_TOKEN_TTL: duration('1h'),
   PASSWORD_RESET_URL_ALLOW_LIST: list(),
