@@ -24,6 +24,7 @@ import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
+import { stalledRoutes } from './http/stalled-routes';
 import { tfaRoutes } from './http/tfa.routes';
 
 export interface AuthAppDeps {
@@ -78,6 +79,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   route(server, 'get', '/server/health', 'public', healthHandler(probes));
   app.use(server);
 
+  const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
   if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
   const auth = authRoutes(ctx);
   app.use(auth);
@@ -104,6 +106,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   route(gqlRoutes, 'get', '/graphql', 'public', authenticated, graphql.middleware);
   app.use(gqlRoutes);
 
+  stalled.after();
   finishServiceApp(app, logger);
   return {
     app,
