@@ -5,4 +5,5 @@ export { createServiceApp, finishServiceApp, requestIdMiddleware, BODY_LIMIT, ty
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, worst, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
 export { listen, type RunningService, type Listening } from './listen';
+export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';

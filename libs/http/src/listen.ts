@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { HealthReport } from './health';
+import { answerParserErrors } from './parser-errors';
 
 /** A service started by its composition root (its own process, or the embedded topology). */
 export interface RunningService {
@@ -24,6 +25,7 @@ export function listen(app: Express, port = 0, host = '127.0.0.1'): Promise<List
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.keepAliveTimeout = 65_000;
+    answerParserErrors(server);
     server.once('error', reject);
     server.once('listening', () => {
       const addr = server.address() as AddressInfo;
