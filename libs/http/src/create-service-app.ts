@@ -1,4 +1,5 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext } from '@vellum/logger';
 import { fastLane } from './fast-routes';
@@ -14,6 +15,14 @@ export const requestIdMiddleware: RequestHandler = (req, res, next) => {
   const traceparent = typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined;
   runWithRequestContext({ requestId, traceparent }, () => next());
 };
+
+export interface ServiceAppOptions {
+  /**
+   * The service's TRUST_PROXY (`trustProxy()` from @vellum/config): which peers' X-Forwarded-For is believed for
+   * `req.ip` (audit records, per-address limits). Default: nobody (the socket address is the client).
+   */
+  trustProxy?: TrustProxy;
+}
 
 /**
  * The API's ETag policy (docs/api.md §1), for the gateway and every service alike: no validators and no 304s.
@@ -57,13 +66,13 @@ export function parseQueryOnce(app: Express): void {
  * Call `finishServiceApp` after the routes.
  * No conditional requests (`noConditionalRequests`).
  */
-export function createServiceApp(): Express {
+export function createServiceApp(options: ServiceAppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   noConditionalRequests(app);
   app.set('query parser', 'extended');
   parseQueryOnce(app);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', options.trustProxy ?? false);
   app.use(requestIdMiddleware);
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // middleware every request must pass goes above this line: the fast lane answers its routes from here

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import { createLimiterStore, type LimiterStore } from '@vellum/limits';
 import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
 import type { Pool } from 'pg';
@@ -11,6 +12,7 @@ import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
 import { loadTfaKey } from './data/tfa-key';
 import { systemClock, type Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
+import { LoginThrottle } from './domain/login-throttle';
 import { PasswordHasher } from './domain/password-hasher';
 import { OAuthClients } from './domain/oauth-client';
 import { OAuthStateSealer } from './domain/oauth-state';
@@ -22,6 +24,7 @@ import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
+import { stalledRoutes } from './http/stalled-routes';
 import { tfaRoutes } from './http/tfa.routes';
 
 export interface AuthAppDeps {
@@ -35,13 +38,15 @@ export interface AuthAppDeps {
   hasher?: PasswordHasher;
   /** Extra health probes (messaging, outbox relay). */
   probes?: Record<string, HealthProbe>;
+  /** Where failed logins are counted; default from config (AUTH_LOGIN_LIMIT_STORE / REDIS_URL). Not closed by close(). */
+  limiterStore?: LimiterStore;
 }
 
 export interface AuthApp {
   app: Express;
   ctx: AuthContext;
   routes: RouteTable['routes'];
-  /** Stops the GraphQL server. */
+  /** Stops the GraphQL server and closes the failed-login counters' store (when it opened it). */
   close(): Promise<void>;
 }
 
@@ -56,14 +61,17 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
-  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const limiterStore = deps.limiterStore ?? createLimiterStore({ redisUrl: loginLimitRedis(config), prefix: 'vellum:auth:' });
+  const loginThrottle = new LoginThrottle(limiterStore, config);
+  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, loginThrottle, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
 
-  const app = createServiceApp();
+  const app = createServiceApp({ trustProxy: config.TRUST_PROXY });
   const probes: Record<string, HealthProbe> = {
     database: async () => {
       await db.$queryRaw`SELECT 1`;
       return 'ok';
     },
+    ...(limiterStore.kind === 'redis' ? { 'login-limits:redis': () => limiterStore.health() } : {}),
     ...deps.probes,
   };
   const server = Router() as Router & RouteTable;
@@ -71,6 +79,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   route(server, 'get', '/server/health', 'public', healthHandler(probes));
   app.use(server);
 
+  const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
   if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
   const auth = authRoutes(ctx);
   app.use(auth);
@@ -97,11 +106,26 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   route(gqlRoutes, 'get', '/graphql', 'public', authenticated, graphql.middleware);
   app.use(gqlRoutes);
 
+  stalled.after();
   finishServiceApp(app, logger);
   return {
     app,
     ctx,
     routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
-    close: () => graphql.server.stop(),
+    close: async () => {
+      try {
+        await graphql.server.stop();
+      } finally {
+        if (!deps.limiterStore) await limiterStore.close();
+      }
+    },
   };
+}
+
+/** AUTH_LOGIN_LIMIT_STORE, or redis when REDIS_URL is set, else memory (one auth process). */
+function loginLimitRedis(config: AuthConfig): string | undefined {
+  const kind = config.AUTH_LOGIN_LIMIT_STORE ?? (config.REDIS_URL ? 'redis' : 'memory');
+  if (kind === 'memory') return undefined;
+  if (!config.REDIS_URL) throw new Error('AUTH_LOGIN_LIMIT_STORE=redis needs REDIS_URL');
+  return config.REDIS_URL;
 }

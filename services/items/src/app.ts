@@ -1,6 +1,7 @@
 import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
 import { createServiceApp, finishServiceApp, healthHandler, route, runHealthChecks, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import { authenticate, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
@@ -21,6 +22,8 @@ export interface CreateAppDeps {
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
   logger: Pick<Logger, 'error' | 'warn'>;
   limits?: { limitDefault: number; limitMax?: number };
+  /** TRUST_PROXY (default: nobody). */
+  trustProxy?: TrustProxy;
   now?: () => Date;
   /** Extra health probes (messaging, outbox relay). */
   healthProbes?: Record<string, HealthProbe>;
@@ -41,7 +44,7 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
     },
     ...deps.healthProbes,
   };
-  const app = createServiceApp();
+  const app = createServiceApp({ trustProxy: deps.trustProxy });
   const router = Router() as Router & RouteTable;
   route(router, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
   route(router, 'get', '/server/health', 'public', healthHandler(probes));
