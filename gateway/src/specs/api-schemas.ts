@@ -56,6 +56,20 @@ export const schemas: Record<string, Schema> = {
     },
     additionalProperties: true,
   },
+  Session: {
+    type: 'object',
+    required: ['id', 'created', 'last_used', 'expires', 'current'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      created: { type: 'string', format: 'date-time' },
+      last_used: { type: 'string', format: 'date-time', description: 'the login or the latest refresh' },
+      expires: { type: 'string', format: 'date-time' },
+      ip: nullable(str),
+      user_agent: nullable(str),
+      origin: nullable(str),
+      current: { type: 'boolean', description: "the session of the request's own access token" },
+    },
+  },
   Role: { type: 'object', properties: { id: str, name: str, admin_access: { type: 'boolean' }, app_access: { type: 'boolean' } }, additionalProperties: true },
   Permission: {
     type: 'object',

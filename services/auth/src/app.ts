@@ -22,6 +22,7 @@ import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
+import { sessionsRoutes } from './http/sessions.routes';
 import { tfaRoutes } from './http/tfa.routes';
 
 export interface AuthAppDeps {
@@ -80,14 +81,17 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   const authenticated = authenticate({
     verifier: createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })),
     sessionCookieName: config.SESSION_COOKIE_NAME,
-    isSessionRevoked: async (id) => !(await sessionRepository.isLive(db, id, ctx.clock.now())),
+    isSessionRevoked: async (id, kind) =>
+      !(await (kind === 'family' ? sessionRepository.isFamilyLive(db, id, ctx.clock.now()) : sessionRepository.isLive(db, id, ctx.clock.now()))),
   });
   const admin = adminRoutes(ctx);
   const tfa = tfaRoutes(ctx);
   const invite = inviteRoutes(ctx);
+  const sessions = sessionsRoutes(ctx);
   app.use(['/users', '/roles', '/permissions'], authenticated);
   app.use(tfa);
   app.use(invite);
+  app.use(sessions);
   app.use(admin);
 
   const graphql = createSubgraph(ctx);
@@ -101,7 +105,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   return {
     app,
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     close: () => graphql.server.stop(),
   };
 }

@@ -58,18 +58,21 @@ export function itemChange(
   return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject(collection, action), payload: event };
 }
 
-export function audit(action: AuditEvent['action'], item: string | null, actor: Actor, now: Date): OutboxMessage {
+/** Where an audit event is filed: the user (default), one of their sessions, or one of their API tokens. */
+export type AuditCollection = 'vellum_users' | 'vellum_sessions' | 'vellum_api_tokens';
+
+export function audit(action: AuditEvent['action'], item: string | null, actor: Actor, now: Date, collection: AuditCollection = 'vellum_users'): OutboxMessage {
   const event: AuditEvent = {
     v: 1,
     id: randomUUID(),
     kind: 'audit',
     action,
-    collection: 'vellum_users',
+    collection,
     item,
     actor: { user: actor.user, ip: actor.ip ?? null, user_agent: actor.userAgent ?? null, origin: actor.origin ?? null },
     timestamp: now.toISOString(),
   };
-  return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject('vellum_users', action), payload: event };
+  return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject(collection, action), payload: event };
 }
 
 export function mail(job: MailJob): OutboxMessage {
