@@ -70,6 +70,21 @@ export const schemas: Record<string, Schema> = {
       current: { type: 'boolean', description: "the session of the request's own access token" },
     },
   },
+  ApiToken: {
+    type: 'object',
+    required: ['id', 'name', 'prefix', 'created', 'expires'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      name: str,
+      prefix: { type: 'string', description: 'the visible start of the token (vlm_xxxxxxxx), or "static"' },
+      role: nullable({ type: 'string', format: 'uuid' }),
+      static: { type: 'boolean' },
+      created: { type: 'string', format: 'date-time' },
+      expires: nullable({ type: 'string', format: 'date-time' }),
+      last_used: nullable({ type: 'string', format: 'date-time' }),
+      token: { type: 'string', description: 'the secret: in the creation answer only' },
+    },
+  },
   Role: { type: 'object', properties: { id: str, name: str, admin_access: { type: 'boolean' }, app_access: { type: 'boolean' } }, additionalProperties: true },
   Permission: {
     type: 'object',

@@ -11,6 +11,8 @@ export interface AccessTokenClaims {
    * `DELETE /users/me/sessions/:id`) revokes this id, and every service then refuses the token.
    */
   sid?: string;
+  /** Set when the caller presented an API (or static) token: the token's id. */
+  api_token?: string;
   /** Set when the role enforces TFA and the user has not enrolled. */
   enforce_tfa?: boolean;
   iss: string;

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import request from 'supertest';
-import { createLogger } from '@vellum/logger';
+import { createLogger, type Logger } from '@vellum/logger';
 import { createTestDatabase, fixedClock, type FixedClock, type TestDatabase } from '@vellum/testing';
 import { createApp, type AuthApp } from '../src/app';
 import { loadAuthConfig, type AuthConfig } from '../src/config';
@@ -22,7 +22,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; logger?: Logger } = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
   const config = loadAuthConfig({
     DATABASE_URL: db.url,
@@ -34,7 +34,7 @@ export async function harness(env: Record<string, string> = {}, opts: { clock?: 
     ...env,
   });
   const prisma = createPrisma(db.url, 5);
-  const built = createApp({ db: prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock });
+  const built = createApp({ db: prisma, config, logger: opts.logger ?? createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock });
   await bootstrap(built.ctx);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ACCESS_BUCKET,
+  API_TOKENS_BUCKET,
   ITEMS_STREAM,
   ITEMS_SUBJECTS,
   MAIL_QUEUE,
@@ -9,6 +10,7 @@ import {
   PUBLIC_ROLE_KEY,
   REVOKED_SESSIONS_BUCKET,
   itemChangeSubject,
+  type ApiTokenEntry,
   type AuditEvent,
   type ItemChangeEvent,
   type MailJob,
@@ -23,6 +25,7 @@ export const authOutboxDestinations: Record<string, OutboxDestination> = {
   [MAIL_QUEUE]: { type: 'queue', subjects: MAIL_SUBJECTS },
   [ACCESS_BUCKET]: { type: 'kv' },
   [REVOKED_SESSIONS_BUCKET]: { type: 'kv' },
+  [API_TOKENS_BUCKET]: { type: 'kv' },
 };
 
 /** Who did it, from where (the item-change / audit event's actor). */
@@ -89,6 +92,11 @@ export function revokedSessions(ids: string[], now: Date, expiresAt?: Date): Out
     subject: id,
     payload: { revoked_at: now.toISOString(), ...(expiresAt ? { expires_at: expiresAt.toISOString() } : {}) },
   }));
+}
+
+/** A token's entry in the API-tokens map (key: its hash); undefined removes it (revoked, expired, user not active). */
+export function apiTokenEntry(hash: string, entry: ApiTokenEntry | undefined): OutboxMessage {
+  return { destination: API_TOKENS_BUCKET, subject: hash, payload: entry ?? null };
 }
 
 export const enqueue = (tx: Tx, messages: OutboxMessage | OutboxMessage[]) => enqueueOutbox(tx, messages);
