@@ -112,7 +112,7 @@ describe('auth through the gateway', () => {
     expect(JSON.stringify(updated)).not.toContain(secret);
     // the token's entry reaches the gateway and revisions through the API-tokens map
     const end = Date.now() + 5000;
-    let revs: { collection: string }[] | undefined;
+    let revs: Record<string, unknown>[] | undefined;
     while (!revs && Date.now() < end) {
       revs = await script.request(readRevisions({ filter: { collection: { _eq: 'vellum_users' } }, fields: ['id', 'collection'], limit: 5 })).catch(() => undefined);
       if (!revs) await new Promise((r) => setTimeout(r, 50));
