@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import type { AccessTokenClaims, TokenVerifier } from '@vellum/tokens';
+import { hashApiToken, type AccessTokenClaims, type TokenVerifier } from '@vellum/tokens';
 import { cachedVerifier } from './cached-verifier';
 
 const claims = (exp: number, extra: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
@@ -85,7 +85,6 @@ describe('cachedVerifier', () => {
 
 describe('API tokens at the gateway', () => {
   it('are answered from the map synchronously, never remembered: a removed entry is refused at once', async () => {
-    const { hashApiToken } = await import('@vellum/tokens');
     const token = 'vlm_0123abcd_secret-secret-secret';
     const map = new Map([[hashApiToken(token), { id: 't', user: 'u2', role: 'r', admin: false, app: true, expires_at: null }]]);
     const used: string[] = [];
