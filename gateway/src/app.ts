@@ -3,7 +3,8 @@ import express, { type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
 import { noConditionalRequests, requestIdMiddleware, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
-import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
+import type { ApiTokenEntry } from '@vellum/contracts';
+import { createTokenVerifier, remoteKeySource, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
@@ -35,6 +36,9 @@ export interface GatewayDeps {
   verifier?: TokenVerifier;
   /** Revoked session ids (session-mode tokens die at once on logout). */
   isSessionRevoked?: (sessionId: string) => boolean;
+  /** The API-tokens map (from the auth service's KV bucket): without it API tokens are refused at the gateway. */
+  apiTokens?: ApiTokenLookup;
+  onTokenUse?: (entry: ApiTokenEntry) => void;
   /** The static supergraph; default the committed gateway/src/graphql/supergraph.graphql. */
   supergraphSdl?: string;
   /** Rate-limit counters (when RATE_LIMITER_ENABLED); default from config (memory, or redis with REDIS_URL). */
@@ -81,7 +85,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
           ? remoteKeySource({ url, timeoutMs: config.UPSTREAM_CONNECT_TIMEOUT + 1000, minRefreshIntervalMs: config.JWKS_MIN_REFRESH_INTERVAL })
           : { get: async () => undefined },
       ),
-    { max: config.TOKEN_CACHE_SIZE },
+    { max: config.TOKEN_CACHE_SIZE, apiTokens: deps.apiTokens, onTokenUse: deps.onTokenUse },
   );
 
   const app = express();

@@ -2,12 +2,13 @@ import type { Logger } from '@vellum/logger';
 import type { Messaging, Subscription } from '@vellum/messaging';
 import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
+import { apiTokensFrom } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { createGateway } from './app';
 
 export interface StartGatewayDeps {
   logger: Logger;
-  /** When given, revoked session ids are watched so session tokens die at the gateway too, at once. */
+  /** When given, revoked session ids and valid API tokens are watched so both take effect at the gateway at once. */
   messaging?: Messaging;
   /** The embedded topology: services in this process get their requests handed over without a socket. */
   local?: LocalServices;
@@ -17,6 +18,7 @@ export interface StartGatewayDeps {
 export async function startGateway(config: GatewayConfig, { logger, messaging, local }: StartGatewayDeps): Promise<RunningService> {
   const revoked = new Set<string>();
   let watch: Subscription | undefined;
+  let apiTokens: Awaited<ReturnType<typeof apiTokensFrom>> | undefined;
   const healthProbes: Record<string, HealthProbe> = {};
   if (messaging) {
     const kv = await messaging.keyValue<unknown>(REVOKED_SESSIONS_BUCKET);
@@ -24,6 +26,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, l
       if (value === undefined) revoked.delete(key);
       else revoked.add(key);
     });
+    apiTokens = await apiTokensFrom(messaging);
     healthProbes.messaging = async () => {
       const h = await messaging.health();
       // The gateway only reads revocations from messaging; services check them again, so down = warn.
@@ -34,6 +37,8 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, l
     config,
     logger,
     isSessionRevoked: messaging ? (s) => revoked.has(s) : undefined,
+    apiTokens: apiTokens?.get,
+    onTokenUse: apiTokens?.onUse,
     healthProbes,
     localServices: local,
   });
@@ -46,6 +51,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, l
     async stop() {
       await listening.close();
       await watch?.stop();
+      await apiTokens?.stop();
       await gateway.close();
     },
   };

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { authentication, createDirectus, readRevisions, readRoles, readUsers, rest, staticToken, withSearch } from '@directus/sdk';
+import { authentication, createDirectus, createUser, readRevisions, readRoles, readUsers, rest, staticToken, updateUser, withSearch } from '@directus/sdk';
 import { startTestPlatform, ADMIN, type TestPlatform } from './platform-harness';
 
 // Issue 5's "done when": the official @directus/sdk (rest + authentication, json mode) logs in, refreshes,
@@ -98,5 +98,26 @@ describe('auth through the gateway', () => {
     expect(nf.status).toBe(404);
     expect(nf.body.errors[0].extensions.code).toBe('ROUTE_NOT_FOUND');
     expect((await request(p.url).post('/revisions').set('Authorization', `Bearer ${access_token}`).send({})).status).toBe(404);
+  });
+
+  it('staticToken() of @directus/sdk reads revisions with a token an admin set through PATCH /users/:id (issue 14)', async () => {
+    const admin = createDirectus(p.url).with(staticToken((await p.login()).access_token)).with(rest());
+    const [adminRole] = await admin.request(readRoles({ filter: { admin_access: { _eq: true } }, fields: ['id'] }));
+    const user = await admin.request(createUser({ email: 'script@example.com', role: adminRole.id }));
+    const secret = `directus-static-${Date.now()}-token`;
+    const script = createDirectus(p.url).with(staticToken(secret)).with(rest());
+    await expect(script.request(readRevisions({ limit: 1 }))).rejects.toMatchObject({ response: { status: 401 } });
+
+    const updated = await admin.request(updateUser(user.id as string, { token: secret }));
+    expect(JSON.stringify(updated)).not.toContain(secret);
+    // the token's entry reaches the gateway and revisions through the API-tokens map
+    const end = Date.now() + 5000;
+    let revs: Record<string, unknown>[] | undefined;
+    while (!revs && Date.now() < end) {
+      revs = await script.request(readRevisions({ filter: { collection: { _eq: 'vellum_users' } }, fields: ['id', 'collection'], limit: 5 })).catch(() => undefined);
+      if (!revs) await new Promise((r) => setTimeout(r, 50));
+    }
+    expect(revs!.length).toBeGreaterThanOrEqual(1);
+    expect(revs!.every((r) => r.collection === 'vellum_users')).toBe(true);
   });
 });

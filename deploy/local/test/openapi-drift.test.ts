@@ -177,7 +177,7 @@ const objectOption = (s: Json): Json | undefined =>
     ? s
     : ((s.anyOf as Json[] | undefined) ?? []).map(objectOption).find((o) => o?.properties);
 
-/** A value the schema accepts (enough for the schemas of this contract: enums, e-mail, uuid and name patterns). */
+/** A value the schema accepts (enough for the schemas of this contract: enums, e-mail, uuid and name patterns, date-times). */
 function validValue(s: Json): unknown {
   if (Array.isArray(s.anyOf)) return validValue((s.anyOf as Json[])[0]!);
   if (Array.isArray(s.enum)) return (s.enum as unknown[])[0];
@@ -185,6 +185,7 @@ function validValue(s: Json): unknown {
   const patterns = [s.pattern, ...((s.allOf as Json[] | undefined) ?? []).map((a) => a.pattern)]
     .filter(Boolean)
     .join(' ');
+  if (type === 'string' && s.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
   if (type === 'string')
     return patterns.includes('@') ? 'someone@example.com' : patterns.includes('{12}') ? ADMIN_ID : 'abc';
   if (type === 'boolean') return true;

@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import type { AccessTokenClaims, TokenVerifier } from '@vellum/tokens';
+import { hashApiToken, type AccessTokenClaims, type TokenVerifier } from '@vellum/tokens';
 import { cachedVerifier } from './cached-verifier';
 
 const claims = (exp: number, extra: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
@@ -80,5 +80,23 @@ describe('cachedVerifier', () => {
     await v.verify('ok:2000');
     await v.verify('ok:2000');
     expect(calls).toHaveLength(2);
+  });
+});
+
+describe('API tokens at the gateway', () => {
+  it('are answered from the map synchronously, never remembered: a removed entry is refused at once', async () => {
+    const token = 'vlm_0123abcd_secret-secret-secret';
+    const map = new Map([[hashApiToken(token), { id: 't', user: 'u2', role: 'r', admin: false, app: true, expires_at: null }]]);
+    const used: string[] = [];
+    const { inner, calls } = counting();
+    const v = cachedVerifier(inner, { now: () => now, apiTokens: (h) => map.get(h), onTokenUse: (e) => used.push(e.id) });
+    expect(v.cached(token)).toMatchObject({ id: 'u2', role: 'r', api_token: 't' });
+    expect((await v.verify(token)).id).toBe('u2');
+    expect(used).toEqual(['t', 't']);
+    map.clear();
+    expect(() => v.cached(token)).toThrow(expect.objectContaining({ code: 'INVALID_CREDENTIALS' }));
+    await expect(v.verify(token)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect(calls).toEqual([]); // never reached the JWT verifier
+    expect(v.size).toBe(0);
   });
 });

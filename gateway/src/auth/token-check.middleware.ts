@@ -1,11 +1,11 @@
 import type { RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
-import { extractAccessToken, type TokenVerifier } from '@vellum/tokens';
+import { extractAccessToken, isTokenRevoked, type TokenVerifier } from '@vellum/tokens';
 
 export interface TokenCheckOptions {
   verifier: TokenVerifier;
   sessionCookieName?: string;
-  /** Session ids revoked by logout (from the auth service's KV bucket), when messaging is available. */
+  /** Session (and session family) ids revoked by logout or an ended session (the auth service's KV bucket), when messaging is available. */
   isSessionRevoked?: (sessionId: string) => boolean;
   /**
    * Verify a session cookie too (default). /graphql/system turns this off: its auth_refresh/auth_logout
@@ -32,7 +32,7 @@ export function tokenCheck({ verifier, sessionCookieName, isSessionRevoked, chec
     const found = extractAccessToken(req, sessionCookieName);
     if (found && (checkCookie || found.source !== 'cookie')) {
       const claims = await verifier.verify(found.token);
-      if (claims.session && isSessionRevoked?.(claims.session)) {
+      if (isSessionRevoked && isTokenRevoked(claims, isSessionRevoked)) {
         throw errors.tokenExpired();
       }
     }

@@ -3,7 +3,7 @@ import type { Request } from 'express';
 import { errors, type AppError } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
 import { requestIdFrom } from '@vellum/logger';
-import { extractAccessToken, type AccessTokenClaims } from '@vellum/tokens';
+import { extractAccessToken, isTokenRevoked, type AccessTokenClaims } from '@vellum/tokens';
 import type { CachedVerifier } from '../auth/cached-verifier';
 import type { CorsDecision } from '../limits/cors.middleware';
 import type { GatewayMetrics } from '../metrics/gateway-metrics';
@@ -162,6 +162,6 @@ class FrontDoor {
   }
 
   private checkSession(claims: AccessTokenClaims): void {
-    if (claims.session && this.o.isSessionRevoked?.(claims.session)) throw errors.tokenExpired();
+    if (this.o.isSessionRevoked && isTokenRevoked(claims, this.o.isSessionRevoked)) throw errors.tokenExpired();
   }
 }

@@ -6,6 +6,8 @@ export interface Accountability {
   app: boolean;
   /** Session id when the caller authenticated with a session token. */
   session?: string | null;
+  /** The session (rotation family) the access token belongs to: the id `GET /users/me/sessions` shows. */
+  sessionFamily?: string | null;
   ip?: string | null;
   userAgent?: string | null;
   origin?: string | null;

@@ -2,13 +2,17 @@ import type { RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
 import { clientInfo, publicAccountability } from '@vellum/http';
 import { extractAccessToken, DEFAULT_SESSION_COOKIE } from './extract-access-token';
+import { isTokenRevoked, type RevocationCheck } from './revocation';
 import type { TokenVerifier } from './token-verifier';
 
 export interface AuthenticateOptions {
   verifier: TokenVerifier;
   sessionCookieName?: string;
-  /** Session-mode tokens die at once on logout: answer true for a revoked/unknown session id. */
-  isSessionRevoked?: (sessionId: string) => Promise<boolean> | boolean;
+  /**
+   * Tokens die at once when their session ends: answer true for a revoked/unknown session id (`session` claim)
+   * or session family id (`sid` claim, `kind` 'family').
+   */
+  isSessionRevoked?: RevocationCheck;
 }
 
 /** Sets `req.accountability` from the access token (public role when there is none). */
@@ -21,7 +25,7 @@ export function authenticate({ verifier, sessionCookieName = DEFAULT_SESSION_COO
       return next();
     }
     const claims = await verifier.verify(found.token);
-    if (claims.session && isSessionRevoked && (await isSessionRevoked(claims.session))) {
+    if (isSessionRevoked && (await isTokenRevoked(claims, isSessionRevoked))) {
       throw errors.tokenExpired();
     }
     req.accountability = {
@@ -30,6 +34,7 @@ export function authenticate({ verifier, sessionCookieName = DEFAULT_SESSION_COO
       admin: claims.admin_access,
       app: claims.app_access,
       session: claims.session ?? null,
+      sessionFamily: claims.sid ?? null,
       ip: client.ip,
       userAgent: client.userAgent,
       origin: client.origin,

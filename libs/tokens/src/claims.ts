@@ -6,6 +6,13 @@ export interface AccessTokenClaims {
   admin_access: boolean;
   /** Session id, in session mode. */
   session?: string;
+  /**
+   * The session (refresh-token rotation family) the token was issued for: ending the session (logout,
+   * `DELETE /users/me/sessions/:id`) revokes this id, and every service then refuses the token.
+   */
+  sid?: string;
+  /** Set when the caller presented an API (or static) token: the token's id. */
+  api_token?: string;
   /** Set when the role enforces TFA and the user has not enrolled. */
   enforce_tfa?: boolean;
   iss: string;

@@ -8,7 +8,8 @@ export interface TokenVerifier {
   verify(token: string): Promise<AccessTokenClaims>;
 }
 
-const looksLikeJwt = (t: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(t);
+/** Three base64url parts: a JWT (anything else is an API or static token, see api-tokens.ts). */
+export const looksLikeJwt = (t: string) => /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(t);
 
 export function createTokenVerifier(keys: KeySource, opts: { issuer?: string } = {}): TokenVerifier {
   const issuer = opts.issuer ?? ISSUER;

@@ -2,7 +2,7 @@ import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
 import { createLimiterStore, type LimiterStore } from '@vellum/limits';
 import type { Logger } from '@vellum/logger';
-import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { authenticate, createTokenVerifier, staticKeySource, tokenUseReporter, withApiTokens } from '@vellum/tokens';
 import type { Pool } from 'pg';
 import { Router } from 'express';
 import type { AuthConfig } from './config';
@@ -19,12 +19,15 @@ import { OAuthStateSealer } from './domain/oauth-state';
 import { SecretBox } from './domain/secret-box';
 import { TokenIssuer } from './domain/token-issuer';
 import { createSubgraph } from './graphql/subgraph';
+import { apiTokensUseCase } from './domain/api-tokens.use-case';
 import { adminRoutes } from './http/admin.routes';
+import { apiTokensRoutes } from './http/api-tokens.routes';
 import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
 import { stalledRoutes } from './http/stalled-routes';
+import { sessionsRoutes } from './http/sessions.routes';
 import { tfaRoutes } from './http/tfa.routes';
 
 export interface AuthAppDeps {
@@ -87,16 +90,25 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   app.use(oauth2);
 
   const authenticated = authenticate({
-    verifier: createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })),
+    // API tokens: auth reads its own table (the gateway and the other services use the API-tokens map)
+    verifier: withApiTokens(createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })), (hash) => apiTokensUseCase.entryByHash(ctx, hash), {
+      now: () => ctx.clock.now().getTime(),
+      onUse: tokenUseReporter((id, use) => apiTokensUseCase.recordUse(ctx, id, new Date(use.at)), undefined, () => ctx.clock.now().getTime()),
+    }),
     sessionCookieName: config.SESSION_COOKIE_NAME,
-    isSessionRevoked: async (id) => !(await sessionRepository.isLive(db, id, ctx.clock.now())),
+    isSessionRevoked: async (id, kind) =>
+      !(await (kind === 'family' ? sessionRepository.isFamilyLive(db, id, ctx.clock.now()) : sessionRepository.isLive(db, id, ctx.clock.now()))),
   });
   const admin = adminRoutes(ctx);
   const tfa = tfaRoutes(ctx);
   const invite = inviteRoutes(ctx);
+  const sessions = sessionsRoutes(ctx);
+  const apiTokens = apiTokensRoutes(ctx);
   app.use(['/users', '/roles', '/permissions'], authenticated);
   app.use(tfa);
   app.use(invite);
+  app.use(sessions);
+  app.use(apiTokens);
   app.use(admin);
 
   const graphql = createSubgraph(ctx);
@@ -111,7 +123,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   return {
     app,
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(apiTokens.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     close: async () => {
       try {
         await graphql.server.stop();

@@ -23,6 +23,9 @@ const shape = {
   COOKIE_SECURE: z.enum(['true', 'false', '1', '0']).optional(),
   COOKIE_DOMAIN: z.string().optional(),
 
+  /** The longest expiry an API token may be created with (`POST /users/me/tokens`). */
+  API_TOKEN_MAX_TTL: duration('365d'),
+
   LOGIN_STALL_TIME: duration('500'),
   AUTH_LOGIN_ATTEMPTS: int(25, { min: 1 }),
   AUTH_LOCK_DURATION: duration('1m'),

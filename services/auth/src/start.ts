@@ -11,6 +11,7 @@ import { bootstrap } from './domain/bootstrap';
 import type { Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
 import { authOutboxDestinations } from './events/auth-events';
+import { watchTokenUses } from './events/token-uses.watcher';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -50,6 +51,7 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
     throw err;
   }
   relay.wake();
+  const uses = await watchTokenUses(built.ctx, messaging);
   const server = await listen(built.app, config.PORT, config.HOST, local);
   logger.info({ url: server.url }, 'auth service listening');
   let stopped: Promise<void> | undefined;
@@ -61,6 +63,7 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
+        await uses.stop();
         await built.close();
         await relay.stop();
         await db.$disconnect();

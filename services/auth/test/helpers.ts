@@ -1,7 +1,7 @@
 import type { LimiterStore } from '@vellum/limits';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createLogger } from '@vellum/logger';
+import { createLogger, type Logger } from '@vellum/logger';
 import { createTestDatabase, fixedClock, type FixedClock, type TestDatabase } from '@vellum/testing';
 import { createApp, type AuthApp } from '../src/app';
 import { loadAuthConfig, type AuthConfig } from '../src/config';
@@ -23,7 +23,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; limiterStore?: LimiterStore } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; limiterStore?: LimiterStore; logger?: Logger } = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
   const config = loadAuthConfig({
     DATABASE_URL: db.url,
@@ -38,7 +38,7 @@ export async function harness(env: Record<string, string> = {}, opts: { clock?: 
     ...env,
   });
   const prisma = createPrisma(db.url, 5);
-  const built = createApp({ db: prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, limiterStore: opts.limiterStore });
+  const built = createApp({ db: prisma, config, logger: opts.logger ?? createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, limiterStore: opts.limiterStore });
   await bootstrap(built.ctx);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();

@@ -3,7 +3,8 @@ import type { Pool } from 'pg';
 import { createServiceApp, finishServiceApp, healthHandler, route, runHealthChecks, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
-import { authenticate, type TokenVerifier } from '@vellum/tokens';
+import type { ApiTokenEntry } from '@vellum/contracts';
+import { authenticate, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
@@ -20,6 +21,9 @@ export interface CreateAppDeps {
   rules: AccessRules;
   verifier: TokenVerifier;
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
+  /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
+  apiTokens?: ApiTokenLookup;
+  onTokenUse?: (entry: ApiTokenEntry) => void;
   logger: Pick<Logger, 'error' | 'warn'>;
   limits?: { limitDefault: number; limitMax?: number };
   /** TRUST_PROXY (default: nobody). */
@@ -48,7 +52,10 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
   const router = Router() as Router & RouteTable;
   route(router, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
   route(router, 'get', '/server/health', 'public', healthHandler(probes));
-  router.use(authenticate({ verifier: deps.verifier, isSessionRevoked: deps.isSessionRevoked }));
+  const verifier = deps.apiTokens
+    ? withApiTokens(deps.verifier, deps.apiTokens, { now: () => itemsDeps.now().getTime(), onUse: deps.onTokenUse })
+    : deps.verifier;
+  router.use(authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked }));
   collectionsRoutes(router, new CollectionsUseCase(new CollectionsRepository(deps.prisma), deps.rules));
   itemsRoutes(router, itemsDeps);
   app.use(router);

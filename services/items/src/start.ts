@@ -5,7 +5,7 @@ import { listen, type LocalServices, type RunningService } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
-import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
+import { apiTokensFrom, createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
 import type { ItemsConfig } from './config';
 import { createItemsPool } from './data/items-pool';
@@ -38,6 +38,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   const rules = new AccessRules();
   const access = await watchAccessRules(messaging, rules, logger);
   const sessions = await watchRevokedSessions(messaging);
+  const apiTokens = await apiTokensFrom(messaging);
   const relay = await startOutboxRelay({
     connectionString: config.DATABASE_URL,
     messaging,
@@ -51,6 +52,8 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     rules,
     verifier: createTokenVerifier(keys),
     isSessionRevoked: (s) => sessions.revoked.has(s),
+    apiTokens: apiTokens.get,
+    onTokenUse: apiTokens.onUse,
     logger,
     trustProxy: config.TRUST_PROXY,
     limits: { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined },
@@ -68,7 +71,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     async stop() {
       await listening.close();
       await relay.stop();
-      await Promise.allSettled([access.stop(), sessions.subscription.stop()]);
+      await Promise.allSettled([access.stop(), sessions.subscription.stop(), apiTokens.stop()]);
       await Promise.allSettled([pool.end(), prisma.$disconnect()]);
     },
   };

@@ -2,7 +2,8 @@ import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
 import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
-import { authenticate, type TokenVerifier } from '@vellum/tokens';
+import type { ApiTokenEntry } from '@vellum/contracts';
+import { authenticate, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import type { AccessRules } from './events/access-rules.store';
@@ -18,6 +19,9 @@ export interface RevisionsAppDeps {
   config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> & Partial<Pick<RevisionsConfig, 'TRUST_PROXY'>>;
   /** Session-mode tokens die at once on logout. */
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
+  /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
+  apiTokens?: ApiTokenLookup;
+  onTokenUse?: (entry: ApiTokenEntry) => void;
   /** Extra health probes (messaging, consumer). */
   probes?: Record<string, HealthProbe>;
   now?: () => Date;
@@ -55,7 +59,9 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   route(server, 'get', '/server/health', 'public', healthHandler(probes));
   app.use(server);
 
-  const authenticated = authenticate({ verifier: cachedTokenVerifier(deps.verifier), isSessionRevoked: deps.isSessionRevoked });
+  const jwt = cachedTokenVerifier(deps.verifier);
+  const verifier = deps.apiTokens ? withApiTokens(jwt, deps.apiTokens, { now: deps.now && (() => deps.now!().getTime()), onUse: deps.onTokenUse }) : jwt;
+  const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
   const records = recordsRoutes(reader, { app, authenticate: authenticated });
   app.use(['/revisions', '/activity'], authenticated);
   app.use(records);

@@ -3,7 +3,7 @@ import { migrate } from '@vellum/db';
 import { listen, type LocalServices, type RunningService, runHealthChecks } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
-import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
+import { apiTokensFrom, createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
 import { retentionPolicy, type RevisionsConfig } from './config';
 import { EventWriter } from './data/event.writer';
@@ -32,6 +32,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   pool.on('error', (err) => logger.error({ err }, 'idle database client failed'));
   const rules = await watchAccessRules(messaging, logger);
   const sessions = await watchRevokedSessions(messaging);
+  const apiTokens = await apiTokensFrom(messaging);
   const consumer = await startItemEventsConsumer({
     messaging,
     writer: new EventWriter(pool),
@@ -46,6 +47,8 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     logger,
     config,
     isSessionRevoked: sessions.isRevoked,
+    apiTokens: apiTokens.get,
+    onTokenUse: apiTokens.onUse,
     probes: {
       messaging: async () => {
         const h = await messaging.health();
@@ -74,6 +77,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
         await retention.stop();
         await rules.stop();
         await sessions.stop();
+        await apiTokens.stop();
         await built.close();
         await pool.end();
       })()),

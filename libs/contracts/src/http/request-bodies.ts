@@ -16,6 +16,7 @@ import {
 } from './items-requests';
 import { searchRequestSchema } from './revisions-requests';
 import {
+  apiTokenCreateSchema,
   inviteAcceptSchema,
   inviteSchema,
   permissionUpdateSchema,
@@ -44,6 +45,7 @@ export const requestBodies = {
   UserSelfUpdateRequest: userSelfSchema,
   Invite: inviteSchema,
   InviteAccept: inviteAcceptSchema,
+  ApiTokenCreateRequest: apiTokenCreateSchema,
   RolesCreateRequest: rolesCreateSchema,
   RoleUpdateRequest: roleUpdateSchema,
   PermissionsCreateRequest: permissionsCreateSchema,

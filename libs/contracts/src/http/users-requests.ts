@@ -42,6 +42,15 @@ export const userSchema = z.strictObject({
   role: uuidOrNull('role'),
   provider: z.string({ error: '"provider" must be a string' }).optional(),
   external_identifier: nullableString('external_identifier'),
+  /** The Directus static token: stored only as its SHA-256, usable as `Authorization: Bearer <token>`; null removes it. */
+  token: z
+    .string({ error: '"token" must be a string or null' })
+    .min(16, { error: '"token" must be at least 16 characters' })
+    .max(512, { error: '"token" must be at most 512 characters' })
+    .regex(/^[\x21-\x7e]+$/, { error: '"token" must be printable ASCII without spaces' })
+    .refine((t) => !/^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/.test(t), { error: '"token" must not look like a JWT' })
+    .nullable()
+    .optional(),
 });
 export type UserInput = z.output<typeof userSchema>;
 export const usersCreateSchema = oneOrMany(userSchema);
@@ -124,3 +133,11 @@ export const inviteAcceptSchema = absentAsEmpty(
   z.object({ token: requiredString('token'), password: requiredString('password') }),
 );
 export type InviteAcceptRequest = z.output<typeof inviteAcceptSchema>;
+
+/** `POST /users/me/tokens` (and `/users/:id/tokens`): a name, an expiry (required), an optional narrower role. */
+export const apiTokenCreateSchema = z.strictObject({
+  name: requiredString('name').min(1, { error: '"name" is required' }).max(100, { error: '"name" must be at most 100 characters' }),
+  expires: requiredString('expires').datetime({ offset: true, error: '"expires" must be an ISO 8601 date-time' }),
+  role: uuidOrNull('role'),
+});
+export type ApiTokenCreateRequest = z.output<typeof apiTokenCreateSchema>;

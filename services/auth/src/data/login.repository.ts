@@ -32,13 +32,13 @@ WITH u AS (
   RETURNING "id"
 ), s AS (
   INSERT INTO "sessions" ("id", "token_hash", "user_id", "expires_at", "family_id", "family_created_at", "ip", "user_agent", "origin")
-  SELECT $4::uuid, $5, u."id", $6, $4::uuid, $2, $7, $8, $9 FROM u
-  RETURNING "id", "expires_at"
+  SELECT $4::uuid, $5, u."id", $6, $15::uuid, $2, $7, $8, $9 FROM u
+  RETURNING "id", "expires_at", "family_id"
 ), o AS (
   INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers")
   SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb FROM u
 )
-SELECT "id", "expires_at" FROM s`;
+SELECT "id", "expires_at", "family_id" FROM s`;
 
 export interface FailedLogin {
   userId: string;
@@ -80,9 +80,9 @@ SELECT "locked", "previous_locks" FROM u`;
 
 export const loginRepository = {
   /** The new session, or undefined when nothing was written (TOTP step already used, or the user was deleted). */
-  async recordSuccess(pg: Pick<Pool, 'query'>, l: SuccessfulLogin): Promise<Pick<Session, 'id' | 'expires_at'> | undefined> {
+  async recordSuccess(pg: Pick<Pool, 'query'>, l: SuccessfulLogin): Promise<Pick<Session, 'id' | 'expires_at' | 'family_id'> | undefined> {
     const o = outboxRow(l.event);
-    const { rows } = await pg.query<Pick<Session, 'id' | 'expires_at'>>({
+    const { rows } = await pg.query<Pick<Session, 'id' | 'expires_at' | 'family_id'>>({
       name: 'auth_record_login',
       text: RECORD_SUCCESS,
       values: [
@@ -100,6 +100,7 @@ export const loginRepository = {
         o.subject,
         o.payload,
         o.headers,
+        randomUUID(), // the family id: never a row id (a rotated row id is revoked, the family lives on)
       ],
     });
     return rows[0];

@@ -22,7 +22,7 @@ export const sessionRepository = {
         token_hash: s.tokenHash,
         user_id: s.userId,
         expires_at: s.expiresAt,
-        family_id: s.familyId ?? id,
+        family_id: s.familyId ?? randomUUID(), // never the row id: a rotated row id is revoked, its family lives on
         family_created_at: s.familyCreatedAt,
         predecessor_id: s.predecessorId ?? null,
         ip: s.ip,
@@ -47,15 +47,43 @@ export const sessionRepository = {
     return tx.session.update({ where: { id }, data: { rotated_at: at, successor_id: successorId } });
   },
 
-  /** Delete a whole family; returns the deleted ids. */
+  /**
+   * Delete a whole family; returns the ids to revoke: every deleted row's id and the family id (access tokens
+   * carry it as `sid`, so they die with the session too).
+   */
   async deleteFamily(tx: Tx, familyId: string): Promise<string[]> {
     const rows = await tx.$queryRaw<{ id: string }[]>`DELETE FROM "sessions" WHERE "family_id" = ${familyId}::uuid RETURNING "id"`;
-    return rows.map((r) => r.id);
+    return [...rows.map((r) => r.id), familyId];
   },
 
-  async deleteForUser(tx: Tx, userId: string): Promise<string[]> {
-    const rows = await tx.$queryRaw<{ id: string }[]>`DELETE FROM "sessions" WHERE "user_id" = ${userId}::uuid RETURNING "id"`;
-    return rows.map((r) => r.id);
+  /** Delete the user's sessions (all, or all but the family `keep`); returns the ids to revoke as deleteFamily does. */
+  async deleteForUser(tx: Tx, userId: string, keep: string | null = null): Promise<string[]> {
+    const rows = await tx.$queryRaw<{ id: string; family_id: string }[]>`
+      DELETE FROM "sessions" WHERE "user_id" = ${userId}::uuid AND (${keep}::uuid IS NULL OR "family_id" <> ${keep}::uuid)
+      RETURNING "id", "family_id"`;
+    return [...new Set(rows.flatMap((r) => [r.id, r.family_id]))];
+  },
+
+  /** The user's live sessions: one row per family (its newest, not rotated, not expired), newest first. */
+  listLive(db: Db | Tx, userId: string, now: Date): Promise<Session[]> {
+    return db.session.findMany({
+      where: { user_id: userId, rotated_at: null, expires_at: { gt: now } },
+      orderBy: { created_at: 'desc' },
+    });
+  },
+
+  /** The family of one of the user's sessions, locked (undefined when it is not theirs or gone). */
+  async lockFamilyOfUser(tx: Tx, userId: string, familyId: string): Promise<Session | undefined> {
+    const rows = await tx.$queryRaw<Session[]>`
+      SELECT * FROM "sessions" WHERE "family_id" = ${familyId}::uuid AND "user_id" = ${userId}::uuid FOR UPDATE`;
+    return rows[0];
+  },
+
+  /** A family is live while it has a row that is not rotated and has not expired. */
+  async isFamilyLive(db: Db, familyId: string, now: Date): Promise<boolean> {
+    if (!/^[0-9a-f-]{36}$/i.test(familyId)) return false;
+    const n = await db.session.count({ where: { family_id: familyId, rotated_at: null, expires_at: { gt: now } } });
+    return n > 0;
   },
 
   /** A session id is live while its row exists, is not rotated and has not expired. */

@@ -1,12 +1,13 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { enqueue, itemChange, systemActor } from '../events/auth-events';
 import { publishAllRoleAccess } from './access-rules';
+import { syncApiTokens } from './api-tokens.use-case';
 import type { AuthContext } from './context';
 import { presentRole, presentUser } from './presenters';
 
 /**
  * First start with an empty database: the admin role and user from ADMIN_EMAIL/ADMIN_PASSWORD (a generated
- * password is logged once). Every start: the whole access-rules map is republished.
+ * password is logged once). Every start: the whole access-rules map and API-tokens map are republished.
  */
 export async function bootstrap(ctx: AuthContext): Promise<{ created: boolean; email?: string; password?: string }> {
   const now = ctx.clock.now();
@@ -34,6 +35,9 @@ export async function bootstrap(ctx: AuthContext): Promise<{ created: boolean; e
       else ctx.logger.info({ email }, 'Created the admin user');
     }
   }
-  await ctx.db.$transaction((tx) => publishAllRoleAccess(tx, now));
+  await ctx.db.$transaction(async (tx) => {
+    await publishAllRoleAccess(tx, now);
+    await syncApiTokens(tx, 'all', now, systemActor);
+  });
   return result;
 }

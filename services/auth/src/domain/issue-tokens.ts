@@ -23,7 +23,7 @@ export function sessionExpiry(ctx: AuthContext, mode: Mode, now: Date, familyCre
 export function issueTokens(
   ctx: AuthContext,
   user: User & { role: Role | null },
-  session: Pick<Session, 'id' | 'expires_at'>,
+  session: Pick<Session, 'id' | 'expires_at' | 'family_id'>,
   refreshToken: string | undefined,
   mode: Mode,
   now: Date,
@@ -34,6 +34,8 @@ export function issueTokens(
     app_access: user.role?.app_access ?? false,
     admin_access: user.role?.admin_access ?? false,
     enforce_tfa: !!user.role?.enforce_tfa && !user.tfa_secret,
+    // the session (rotation family) the token belongs to: ending the session revokes it in every service
+    sid: session.family_id,
   };
   const cookieMaxAge = Math.max(0, Math.floor((session.expires_at.getTime() - now.getTime()) / 1000));
   if (mode === 'session') {

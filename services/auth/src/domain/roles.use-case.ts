@@ -3,6 +3,7 @@ import type { RoleInput, RoleUpdateInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { accessRules, enqueue, itemChange, type Actor } from '../events/auth-events';
 import { publishRoleAccess } from './access-rules';
+import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
 import { presentRole } from './presenters';
@@ -38,6 +39,7 @@ export const rolesUseCase = {
       const r = await tx.role.update({ where: { id }, data });
       await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
       await publishRoleAccess(tx, id, now);
+      await syncApiTokens(tx, { roleId: id }, now, actor); // admin/app access travel in the tokens' entries
       return presentRole(r);
     });
   },
@@ -48,7 +50,10 @@ export const rolesUseCase = {
     await ctx.db.$transaction(async (tx) => {
       if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
       const perms = await tx.permission.findMany({ where: { role_id: id } });
+      const users = await tx.user.findMany({ where: { role_id: id }, select: { id: true } });
+      await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { role_id: id } }), actor, now); // rows cascade
       await tx.role.delete({ where: { id } }); // permissions cascade, users' role becomes null
+      for (const u of users) await syncApiTokens(tx, { userId: u.id }, now, actor);
       await enqueue(tx, [
         ...perms.map((p) => itemChange('vellum_permissions', 'delete', String(p.id), null, actor, now)),
         itemChange('vellum_roles', 'delete', id, null, actor, now),

@@ -34,6 +34,7 @@ export class TokenIssuer {
       exp: iat + Math.floor(ttlMs / 1000),
     };
     if (claims.session) payload.session = claims.session;
+    if (claims.sid) payload.sid = claims.sid;
     if (claims.enforce_tfa) payload.enforce_tfa = true;
     return jwt.sign(payload, this.keys.privateKey, { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER });
   }

@@ -4,6 +4,7 @@ import { errors } from '@vellum/errors';
 import { isUniqueViolation, type Tx, type User } from '../data/prisma';
 import { sessionRepository } from '../data/session.repository';
 import { enqueue, itemChange, revokedSessions, type Actor } from '../events/auth-events';
+import { apiTokensUseCase, dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
 import type { AuthContext } from './context';
 import { checkPasswordPolicy } from './password-policy';
 import { isUuid } from './payload';
@@ -16,6 +17,7 @@ import { readAuthList, readAuthOne } from './read-auth-list.use-case';
  */
 async function toData(ctx: AuthContext, data: UserInput | UserSelfInput): Promise<Record<string, unknown>> {
   const out: Record<string, unknown> = { ...data };
+  delete out.token; // the static token lives in api_tokens, hashed (apiTokensUseCase.setStatic)
   if (typeof data.password === 'string') {
     checkPasswordPolicy(data.password, ctx.config.AUTH_PASSWORD_POLICY);
     out.password = await ctx.hasher.hash(data.password);
@@ -60,6 +62,7 @@ export const usersUseCase = {
     return write(() =>
       ctx.db.$transaction(async (tx) => {
         const u = await tx.user.create({ data: { id: randomUUID(), ...data } as Parameters<Tx['user']['create']>[0]['data'] });
+        if (typeof body.token === 'string') await apiTokensUseCase.setStatic(tx, u.id, body.token, actor, now);
         await enqueue(tx, itemChange('vellum_users', 'create', u.id, presentUser(u), actor, now));
         return presentUser(u);
       }),
@@ -78,6 +81,9 @@ export const usersUseCase = {
         const u: User = await tx.user.update({ where: { id }, data });
         // a user who can no longer log in, or whose password changed, loses every session at once
         if ((u.status !== 'active' && before.status === 'active') || (data.password && !self)) await revokeAll(tx, id, now);
+        if ('token' in body && body.token !== undefined) await apiTokensUseCase.setStatic(tx, id, body.token, actor, now);
+        // API tokens follow their user: gone while not active, the new role's rights after a role change
+        if (u.status !== before.status || u.role_id !== before.role_id) await syncApiTokens(tx, { userId: id }, now, actor);
         await enqueue(tx, itemChange('vellum_users', 'update', id, presentUser(u), actor, now));
         return presentUser(u);
       }),
@@ -91,6 +97,7 @@ export const usersUseCase = {
       const before = await tx.user.findUnique({ where: { id } });
       if (!before) throw errors.forbidden();
       await revokeAll(tx, id, now);
+      await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { user_id: id } }), actor, now); // rows cascade
       await tx.user.delete({ where: { id } });
       await enqueue(tx, itemChange('vellum_users', 'delete', id, null, actor, now));
     });

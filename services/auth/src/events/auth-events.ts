@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   ACCESS_BUCKET,
+  API_TOKENS_BUCKET,
   ITEMS_STREAM,
   ITEMS_SUBJECTS,
   MAIL_QUEUE,
@@ -9,6 +10,7 @@ import {
   PUBLIC_ROLE_KEY,
   REVOKED_SESSIONS_BUCKET,
   itemChangeSubject,
+  type ApiTokenEntry,
   type AuditEvent,
   type ItemChangeEvent,
   type MailJob,
@@ -23,6 +25,7 @@ export const authOutboxDestinations: Record<string, OutboxDestination> = {
   [MAIL_QUEUE]: { type: 'queue', subjects: MAIL_SUBJECTS },
   [ACCESS_BUCKET]: { type: 'kv' },
   [REVOKED_SESSIONS_BUCKET]: { type: 'kv' },
+  [API_TOKENS_BUCKET]: { type: 'kv' },
 };
 
 /** Who did it, from where (the item-change / audit event's actor). */
@@ -58,18 +61,21 @@ export function itemChange(
   return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject(collection, action), payload: event };
 }
 
-export function audit(action: AuditEvent['action'], item: string | null, actor: Actor, now: Date): OutboxMessage {
+/** Where an audit event is filed: the user (default), one of their sessions, or one of their API tokens. */
+export type AuditCollection = 'vellum_users' | 'vellum_sessions' | 'vellum_api_tokens';
+
+export function audit(action: AuditEvent['action'], item: string | null, actor: Actor, now: Date, collection: AuditCollection = 'vellum_users'): OutboxMessage {
   const event: AuditEvent = {
     v: 1,
     id: randomUUID(),
     kind: 'audit',
     action,
-    collection: 'vellum_users',
+    collection,
     item,
     actor: { user: actor.user, ip: actor.ip ?? null, user_agent: actor.userAgent ?? null, origin: actor.origin ?? null },
     timestamp: now.toISOString(),
   };
-  return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject('vellum_users', action), payload: event };
+  return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject(collection, action), payload: event };
 }
 
 export function mail(job: MailJob): OutboxMessage {
@@ -86,6 +92,11 @@ export function revokedSessions(ids: string[], now: Date, expiresAt?: Date): Out
     subject: id,
     payload: { revoked_at: now.toISOString(), ...(expiresAt ? { expires_at: expiresAt.toISOString() } : {}) },
   }));
+}
+
+/** A token's entry in the API-tokens map (key: its hash); undefined removes it (revoked, expired, user not active). */
+export function apiTokenEntry(hash: string, entry: ApiTokenEntry | undefined): OutboxMessage {
+  return { destination: API_TOKENS_BUCKET, subject: hash, payload: entry ?? null };
 }
 
 export const enqueue = (tx: Tx, messages: OutboxMessage | OutboxMessage[]) => enqueueOutbox(tx, messages);

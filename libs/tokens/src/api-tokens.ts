@@ -1,0 +1,111 @@
+import { createHash } from 'node:crypto';
+import { API_TOKENS_BUCKET, API_TOKEN_USES_BUCKET, type ApiTokenEntry } from '@vellum/contracts';
+import { errors } from '@vellum/errors';
+import { ISSUER, type AccessTokenClaims } from './claims';
+import { looksLikeJwt, type TokenVerifier } from './token-verifier';
+
+/** The key of a token in the API-tokens map and the `api_tokens` table: SHA-256, hex (secrets have 256 bits). */
+export const hashApiToken = (token: string): string => createHash('sha256').update(token).digest('hex');
+
+/** An API (or static) token: anything presented as a bearer token that is not a JWT. */
+export const isApiToken = (token: string): boolean => !looksLikeJwt(token);
+
+/** A valid token's entry by the token's hash; undefined = unknown, revoked, or its user is not active. */
+export type ApiTokenLookup = (hash: string) => ApiTokenEntry | undefined;
+export type AsyncApiTokenLookup = (hash: string) => ApiTokenEntry | undefined | Promise<ApiTokenEntry | undefined>;
+
+/** 2100-01-01: the `exp` of a token that never expires (a static token). */
+const NEVER = 4_102_444_800;
+
+/**
+ * The claims of an API token's entry, as if it were an access token (`api_token` = the token's id): unknown →
+ * 401 INVALID_CREDENTIALS (as Directus answers an unknown static token), expired → 401 TOKEN_EXPIRED.
+ */
+export function apiTokenClaims(entry: ApiTokenEntry | undefined, nowMs: number): AccessTokenClaims {
+  if (!entry) throw errors.invalidCredentials();
+  const exp = entry.expires_at ? Math.floor(Date.parse(entry.expires_at) / 1000) : NEVER;
+  if (entry.expires_at && nowMs >= Date.parse(entry.expires_at)) throw errors.tokenExpired();
+  return { id: entry.user, role: entry.role, admin_access: entry.admin, app_access: entry.app, api_token: entry.id, iss: ISSUER, iat: 0, exp };
+}
+
+export interface ApiTokenOptions {
+  now?: () => number;
+  /** Called on every accepted API-token request (throttle inside: see `tokenUseReporter`). */
+  onUse?: (entry: ApiTokenEntry) => void;
+}
+
+/**
+ * A verifier that also accepts API tokens: a JWT goes to `jwt`; anything else is looked up by its hash (an
+ * in-memory map in the gateway and the services: no network round trip; the auth service reads its table).
+ * Never cached beyond the lookup: the map itself is the verified cache, and a revocation removes the entry.
+ */
+export function withApiTokens(jwt: TokenVerifier, lookup: AsyncApiTokenLookup, { now = Date.now, onUse }: ApiTokenOptions = {}): TokenVerifier {
+  return {
+    async verify(token) {
+      if (!isApiToken(token)) return jwt.verify(token);
+      const entry = await lookup(hashApiToken(token));
+      const claims = apiTokenClaims(entry, now());
+      onUse?.(entry!);
+      return claims;
+    },
+  };
+}
+
+/** The API-tokens map mirrored into memory from a key-value watch (initial values included). */
+export interface ApiTokenMap {
+  get: ApiTokenLookup;
+  readonly size: number;
+  stop(): Promise<void>;
+}
+
+/** Structurally a `KeyValueMap<ApiTokenEntry>` of @vellum/messaging (only `watch` is used). */
+export interface WatchableMap<T> {
+  watch(cb: (key: string, value: T | undefined) => void): Promise<{ stop(): Promise<void> }>;
+}
+
+export async function watchApiTokens(kv: WatchableMap<ApiTokenEntry>): Promise<ApiTokenMap> {
+  const entries = new Map<string, ApiTokenEntry>();
+  const sub = await kv.watch((key, value) => {
+    if (value === undefined || value === null) entries.delete(key);
+    else entries.set(key, value);
+  });
+  return {
+    get: (hash) => entries.get(hash),
+    get size() {
+      return entries.size;
+    },
+    stop: () => sub.stop(),
+  };
+}
+
+/**
+ * Reports token uses to the auth service (which records `last_used` and the `token_first_use` activity) at most
+ * once per `intervalMs` per token and process; failures are ignored (the next use reports again).
+ */
+export function tokenUseReporter(put: (tokenId: string, use: { at: string }) => Promise<void>, intervalMs = 60_000, now = Date.now) {
+  const last = new Map<string, number>();
+  return (entry: ApiTokenEntry) => {
+    const t = now();
+    const prev = last.get(entry.id);
+    if (prev !== undefined && t - prev < intervalMs) return;
+    last.set(entry.id, t);
+    if (last.size > 100_000) last.clear();
+    put(entry.id, { at: new Date(t).toISOString() }).catch(() => last.delete(entry.id));
+  };
+}
+
+/** Structurally the `keyValue` of @vellum/messaging's `Messaging`. */
+export interface KeyValueSource {
+  keyValue<T>(bucket: string): Promise<WatchableMap<T> & { put(key: string, value: T): Promise<void> }>;
+}
+
+/**
+ * What the gateway and every service need for API tokens: the map of valid tokens (watched into memory) and a use
+ * reporter writing to the token-uses map (auth records `last_used` and the first use from it).
+ */
+export async function apiTokensFrom(messaging: KeyValueSource): Promise<ApiTokenMap & { onUse: (entry: ApiTokenEntry) => void }> {
+  const map = await watchApiTokens(await messaging.keyValue<ApiTokenEntry>(API_TOKENS_BUCKET));
+  const uses = await messaging.keyValue<{ at: string }>(API_TOKEN_USES_BUCKET);
+  const onUse = tokenUseReporter((id, use) => uses.put(id, use));
+  return Object.assign(map, { onUse });
+}
