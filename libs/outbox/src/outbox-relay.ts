@@ -245,6 +245,8 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   const loop = (async () => {
     while (!stopping || Date.now() < stopDeadline) {
       pendingWake = false;
+      // a batch that started before stop() may have missed rows committed just before it: drain needs one more
+      const drainingPass = stopping;
       try {
         const n = await publishBatch();
         failures = 0;
@@ -253,7 +255,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
         if (n === 0 && awaiting.size === 0) {
           for (const w of idleWaiters) w();
           idleWaiters = [];
-          if (stopping) break;
+          if (drainingPass) break;
         }
         if (Date.now() - lastCleanup > 3_600_000) {
           lastCleanup = Date.now();
