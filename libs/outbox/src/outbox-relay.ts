@@ -208,21 +208,22 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   let failures = 0;
   let lastError: string | undefined;
   let lastCleanup = 0;
-  let idleWaiters: (() => void)[] = [];
+  const idleWaiters: (() => void)[] = [];
   let stopDeadline = Infinity;
   const loop = (async () => {
     while (!stopping || Date.now() < stopDeadline) {
       pendingWake = false;
       // a batch that started before stop() may have missed rows committed just before it: drain needs one more
       const drainingPass = stopping;
+      // likewise only waiters registered before this pass started can be told "idle" by it
+      const idleAsked = idleWaiters.length;
       try {
         const n = await publishBatch();
         failures = 0;
         lastError = undefined;
         if (n === batchSize) continue;
         if (n === 0 && tracker.awaiting.size === 0) {
-          for (const w of idleWaiters) w();
-          idleWaiters = [];
+          for (const w of idleWaiters.splice(0, idleAsked)) w();
           if (drainingPass) break;
         }
         if (Date.now() - lastCleanup > 3_600_000) {
