@@ -1,5 +1,6 @@
 import { Client, Pool } from 'pg';
 import type { Messaging, SettleOutcome } from '@vellum/messaging';
+import { SettleTracker } from './settle-tracker';
 import { OUTBOX_CHANNEL } from './outbox-table';
 
 /** Where a destination name of the outbox goes. */
@@ -49,9 +50,6 @@ interface Row {
   payload: unknown;
   headers: Record<string, string>;
 }
-
-/** `last_error` of a row whose consumer gave up on it (in-process messaging): `dead letter: <durable>: <reason>`. */
-export const DEAD_LETTER_PREFIX = 'dead letter: ';
 
 const silent: RelayLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -105,41 +103,13 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     return p;
   };
 
-  // Messaging that does not outlive this process (in-process): a row handed over stays unpublished until every
-  // durable consumer has finished with it (`onSettled`); after a crash it is published again (same id).
+  // Messaging that does not outlive this process (in-process): rows are marked once their consumers finished.
   const settles = !opts.messaging.persistent;
-  const awaiting = new Set<string>();
-  let settled: { id: string; deadLetters: SettleOutcome['deadLetters'] }[] = [];
-  const onSettled = (id: string) => (o: SettleOutcome) => {
-    settled.push({ id, deadLetters: o.deadLetters });
-    wake();
-  };
-
-  /** Marks the rows whose consumers have finished; a dead-lettered row keeps who gave up and why in last_error. */
-  const markSettled = async (): Promise<void> => {
-    if (settled.length === 0) return;
-    const batch = settled;
-    settled = [];
-    try {
-      const plain = batch.filter((s) => s.deadLetters.length === 0).map((s) => s.id);
-      if (plain.length) await pool.query(`UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [plain]);
-      for (const s of batch.filter((b) => b.deadLetters.length > 0)) {
-        const reason = s.deadLetters.map((d) => `${d.durable}: ${d.reason}`).join('; ');
-        await pool.query(`UPDATE "outbox" SET "published_at" = now(), "last_error" = $2 WHERE "id" = $1`, [
-          s.id,
-          `${DEAD_LETTER_PREFIX}${reason}`.slice(0, 1000),
-        ]);
-      }
-    } catch (err) {
-      settled.push(...batch); // marked on the next round
-      throw err;
-    }
-    for (const s of batch) awaiting.delete(s.id);
-  };
+  const tracker = new SettleTracker(pool, () => wake());
 
   /** One batch in one transaction; returns how many rows were published. Throws after recording a failure. */
   const publishBatch = async (): Promise<number> => {
-    await markSettled();
+    await tracker.mark();
     const client = await pool.connect();
     let failure: { id: string; err: Error } | undefined;
     let done: string[] = [];
@@ -149,16 +119,15 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
       const { rows } = await client.query<Row>(
         `SELECT "id", "destination", "subject", "payload", "headers" FROM "outbox"
           WHERE "published_at" IS NULL AND NOT ("id" = ANY($2::uuid[])) ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize, [...awaiting]],
+        [batchSize, [...tracker.awaiting]],
       );
       for (const row of rows) {
         try {
           const publish = await withTimeout(publisherFor(row.destination), publishTimeoutMs, 'messaging');
           const dest = opts.destinations[row.destination];
           if (settles && dest.type !== 'kv') {
-            awaiting.add(row.id);
             handedOver.push(row.id);
-            await withTimeout(publish(row, onSettled(row.id)), publishTimeoutMs, 'publish');
+            await withTimeout(publish(row, tracker.handOver(row.id)), publishTimeoutMs, 'publish');
           } else {
             await withTimeout(publish(row), publishTimeoutMs, 'publish');
             done.push(row.id);
@@ -184,8 +153,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
       client.release();
     }
     if (failure) {
-      const failed = failure.id;
-      if (!settled.some((x) => x.id === failed)) awaiting.delete(failed);
+      tracker.failed(failure.id);
       throw failure.err;
     }
     return done.length + handedOver.length;
@@ -240,20 +208,23 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   let failures = 0;
   let lastError: string | undefined;
   let lastCleanup = 0;
-  let idleWaiters: (() => void)[] = [];
+  const idleWaiters: (() => void)[] = [];
   let stopDeadline = Infinity;
   const loop = (async () => {
     while (!stopping || Date.now() < stopDeadline) {
       pendingWake = false;
+      // a batch that started before stop() may have missed rows committed just before it: drain needs one more
+      const drainingPass = stopping;
+      // likewise only waiters registered before this pass started can be told "idle" by it
+      const idleAsked = idleWaiters.length;
       try {
         const n = await publishBatch();
         failures = 0;
         lastError = undefined;
         if (n === batchSize) continue;
-        if (n === 0 && awaiting.size === 0) {
-          for (const w of idleWaiters) w();
-          idleWaiters = [];
-          if (stopping) break;
+        if (n === 0 && tracker.awaiting.size === 0) {
+          for (const w of idleWaiters.splice(0, idleAsked)) w();
+          if (drainingPass) break;
         }
         if (Date.now() - lastCleanup > 3_600_000) {
           lastCleanup = Date.now();
@@ -261,7 +232,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
             .query(`DELETE FROM "outbox" WHERE "published_at" < now() - ($1::bigint * interval '1 millisecond')`, [retentionMs])
             .catch((err) => log.warn({ err }, 'outbox relay: cleanup failed'));
         }
-        if (n > 0 || settled.length > 0) continue;
+        if (n > 0 || tracker.backlog > 0) continue;
         await waitForWake(stopping ? Math.max(0, Math.min(pollMs, stopDeadline - Date.now())) : pollMs);
       } catch (err) {
         failures++;
@@ -304,7 +275,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
         wake();
       }
       await loop;
-      await markSettled().catch(() => undefined);
+      await tracker.mark().catch(() => undefined);
       await listener?.end().catch(() => undefined);
       listener = undefined;
       await pool.end().catch(() => undefined);

@@ -131,6 +131,8 @@ describe('outbox relay', () => {
     const published: string[] = [];
     const flaky: Messaging = {
       ...real,
+      // a broker that stores what it accepts (as JetStream does): rows are marked once published
+      persistent: true,
       async workQueue(name, o) {
         const q = await real.workQueue(name, o);
         return {
