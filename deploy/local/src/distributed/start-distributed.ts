@@ -86,11 +86,15 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
 
     // The mailer first and stopped last; the gateway last and stopped first.
     await service('mailer', 'services/mailer', {});
-    const auth = await service('auth', 'services/auth', { DATABASE_URL: databaseUrl(db.url, DATABASES.auth) });
+    // the services sit behind the gateway on loopback: they believe its X-Forwarded-For (and what it trusts)
+    const behindGateway = { TRUST_PROXY: config.servicesTrustProxy };
+    const auth = await service('auth', 'services/auth', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.auth) });
     const revisions: string[] = [];
     for (let i = 1; i <= config.REVISIONS_REPLICAS; i++)
-      revisions.push((await service(`revisions-${i}`, 'services/revisions', { DATABASE_URL: databaseUrl(db.url, DATABASES.revisions), AUTH_URL: auth.url })).url);
-    const items = await service('items', 'services/items', { DATABASE_URL: databaseUrl(db.url, DATABASES.items), AUTH_URL: auth.url });
+      revisions.push(
+        (await service(`revisions-${i}`, 'services/revisions', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.revisions), AUTH_URL: auth.url })).url,
+      );
+    const items = await service('items', 'services/items', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.items), AUTH_URL: auth.url });
     const gateway = await service(
       'gateway',
       'gateway',
