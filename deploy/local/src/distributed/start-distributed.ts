@@ -91,7 +91,9 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
     const auth = await service('auth', 'services/auth', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.auth) });
     const revisions: string[] = [];
     for (let i = 1; i <= config.REVISIONS_REPLICAS; i++)
-      revisions.push((await service(`revisions-${i}`, 'services/revisions', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.revisions), AUTH_URL: auth.url })).url);
+      revisions.push(
+        (await service(`revisions-${i}`, 'services/revisions', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.revisions), AUTH_URL: auth.url })).url,
+      );
     const items = await service('items', 'services/items', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.items), AUTH_URL: auth.url });
     const gateway = await service(
       'gateway',

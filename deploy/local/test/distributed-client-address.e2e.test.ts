@@ -1,0 +1,77 @@
+import type { ChildProcess } from 'node:child_process';
+import http from 'node:http';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { freePort, natsServerBinary } from '@vellum/testing';
+import { startDistributedProcess } from './distributed-process';
+import { exited, killProcessesUsing, waitForPing } from './npm-start-process';
+
+// Issue 17.1 in `npm run start:distributed` (one process per service): the services believe the gateway's
+// X-Forwarded-For, so auth's failed-login budget is per client, not per gateway. Two clients on two loopback
+// addresses (127.0.0.2, 127.0.0.3), nothing trusted at the gateway (the default): each has its own budget.
+const run = natsServerBinary() ? describe : describe.skip;
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+run('distributed topology: the client address reaches the services', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-dist-ip-'));
+  chmodSync(dataDir, 0o755);
+  let child: ChildProcess;
+  let port: number;
+  let out = '';
+
+  beforeAll(async () => {
+    const [p, dbPort] = [await freePort(), await freePort()];
+    port = p;
+    child = startDistributedProcess(dataDir, port, {
+      EMBEDDED_DB_PORT: String(dbPort),
+      ADMIN_PASSWORD: 'dist-admin-password-1',
+      LOGIN_STALL_TIME: '20',
+      ARGON2_MEMORY_KIB: '19456',
+      ARGON2_ITERATIONS: '2',
+      RATE_LIMITER_ENABLED: 'false',
+      AUTH_LOGIN_FAILURES_PER_ADDRESS: '3',
+      AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0',
+    });
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    await waitForPing(port, 150_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    if (child?.pid && child.exitCode === null) {
+      process.kill(-child.pid, 'SIGTERM');
+      await Promise.race([exited(child), sleep(60_000)]);
+    }
+    killProcessesUsing(dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 90_000);
+
+  it('failed logins count per forwarded client at auth: one client spends its budget, another still may try', async () => {
+    const login = (from: string) =>
+      new Promise<number>((resolve, reject) => {
+        const body = JSON.stringify({ email: 'nobody@example.com', password: 'wrong-password' });
+        const req = http.request(
+          {
+            host: '127.0.0.1',
+            port,
+            localAddress: from,
+            method: 'POST',
+            path: '/auth/login',
+            headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' },
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode ?? 0));
+          },
+        );
+        req.on('error', reject);
+        req.end(body);
+      });
+    // the spoofed X-Forwarded-For is ignored by the gateway (trusts nobody); auth sees each client's own address
+    const a = [];
+    for (let i = 0; i < 4; i++) a.push(await login('127.0.0.2'));
+    expect({ a, out: a[3] === 429 ? '' : out.slice(-2000) }).toEqual({ a: [401, 401, 401, 429], out: '' });
+    expect(await login('127.0.0.3')).toBe(401);
+  });
+});
