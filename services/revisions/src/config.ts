@@ -18,6 +18,11 @@ const shape = {
   DB_POOL_MAX: int(10, { min: 1 }),
   /** Item events in flight (and so the largest batch written in one transaction). */
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
+  /**
+   * How long an item change is held while the item's previous version is not recorded yet, before it is
+   * redelivered later (issue 23.2: an item's revisions follow the order its writes committed).
+   */
+  REVISIONS_ORDER_HOLD: duration('1s'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
   /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */

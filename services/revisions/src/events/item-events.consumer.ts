@@ -1,7 +1,8 @@
 import { auditEventSchema, itemChangeEventSchema, ITEMS_STREAM, ITEMS_SUBJECTS } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
-import type { Delivery, Messaging, Subscription } from '@vellum/messaging';
-import type { EventWriter, RecordableEvent } from '../data/event.writer';
+import { consumeDefaults, type Delivery, type Messaging, type Subscription } from '@vellum/messaging';
+import type { EventWriter, RecordableEvent, WriteOutcome } from '../data/event.writer';
+import { recordInOrder } from './record-in-order';
 
 export const REVISIONS_DURABLE = 'revisions';
 
@@ -14,6 +15,11 @@ export interface ItemEventsConsumerOptions {
   ackWaitMs?: number;
   backoffMs?: number[];
   maxDeliver?: number;
+  /**
+   * How long a delivery is held while its item's previous version is not recorded yet, before it is nak'ed
+   * (redelivered on `backoffMs`; recorded out of order on its last delivery). Default 1000, at most ackWaitMs / 2.
+   */
+  orderHoldMs?: number;
 }
 
 /** Validates a delivered payload: an item change or an audit event; otherwise the reason it is malformed. */
@@ -34,7 +40,13 @@ export function parseEvent(data: unknown): { event: RecordableEvent } | { reason
  */
 export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): Promise<Subscription> {
   const stream = await opts.messaging.eventStream(ITEMS_STREAM, { subjects: ITEMS_SUBJECTS });
-  type Waiter = { event: RecordableEvent; resolve: () => void; reject: (e: unknown) => void };
+  type Waiter = { event: RecordableEvent; force: boolean; resolve: (o: WriteOutcome) => void; reject: (e: unknown) => void };
+  const order = {
+    holdMs: Math.min(opts.orderHoldMs ?? 1000, (opts.ackWaitMs ?? consumeDefaults.ackWaitMs) / 2),
+    maxDeliver: opts.maxDeliver ?? consumeDefaults.maxDeliver,
+    backoffMs: opts.backoffMs?.length ? opts.backoffMs : consumeDefaults.backoffMs,
+    logger: opts.logger,
+  };
   let queue: Waiter[] = [];
   let running = false;
   const flush = async () => {
@@ -45,8 +57,9 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
         const batch = queue;
         queue = [];
         try {
-          await opts.writer.write(batch.map((w) => w.event));
-          for (const w of batch) w.resolve();
+          const force = new Set(batch.filter((w) => w.force).map((w) => w.event.id));
+          const outcomes = await opts.writer.write(batch.map((w) => w.event), force);
+          batch.forEach((w, i) => w.resolve(outcomes[i]!));
         } catch (err) {
           opts.logger.error({ err, events: batch.length }, 'recording a batch of item events failed; they will be redelivered');
           for (const w of batch) w.reject(err);
@@ -69,10 +82,12 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
         await d.term(parsed.reason);
         return;
       }
-      await new Promise<void>((resolve, reject) => {
-        queue.push({ event: parsed.event, resolve, reject });
-        setImmediate(() => void flush());
-      });
+      const record = (force: boolean) =>
+        new Promise<WriteOutcome>((resolve, reject) => {
+          queue.push({ event: parsed.event, force, resolve, reject });
+          setImmediate(() => void flush());
+        });
+      await recordInOrder(d, parsed.event, record, order);
     },
   });
 }
