@@ -1,4 +1,4 @@
-import { loadConfig, z, bool, duration, int, trustProxy, type Env } from '@vellum/config';
+import { loadConfig, loadMessagingSettings, z, bool, duration, int, trustProxy, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
@@ -45,10 +45,8 @@ export function loadRevisionsConfig(env: Env = process.env): RevisionsConfig {
   return loadConfig(shape, env);
 }
 
-/** NATS_URL, read by main.ts only (the embedded topology passes its messaging in). */
-export function loadNatsUrl(env: Env = process.env): string {
-  return loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;
-}
+/** NATS settings (@vellum/config's one loader: NATS_URL required, NATS_PREFIX, credentials, TLS), read by main.ts only. */
+export const loadNatsSettings = (env: Env = process.env): MessagingSettings => loadMessagingSettings(env, { name: 'revisions' });
 
 /** The retention policy of a configuration. */
 export const retentionPolicy = (c: RevisionsConfig) => ({
