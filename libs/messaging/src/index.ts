@@ -1,5 +1,5 @@
 export type { Delivery, Handler } from './delivery';
-export { backoffDelay, consumeDefaults, type ConsumeOptions } from './consume-options';
+export { consumeDefaults, type ConsumeOptions } from './consume-options';
 export type { Subscription } from './subscription';
 export type { DeadLetter } from './dead-letter';
 export type { PublishOptions, SettleOutcome, WorkQueue } from './work-queue';

@@ -19,10 +19,10 @@ const shape = {
   /** Item events in flight (and so the largest batch written in one transaction). */
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
   /**
-   * How long an item change is held while the item's previous version is not recorded yet, before it is
-   * redelivered later (issue 23.2: an item's revisions follow the order its writes committed).
+   * How long an item change waits (parked) for the item's previous version to be recorded before it is recorded
+   * anyway, out of order (issue 23.2: an item's revisions follow the order its writes committed).
    */
-  REVISIONS_ORDER_HOLD: duration('1s'),
+  REVISIONS_ORDER_WAIT: duration('60s'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
   /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */

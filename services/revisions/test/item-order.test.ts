@@ -8,8 +8,9 @@ import { startItemEventsConsumer } from '../src/events/item-events.consumer';
 import { MIGRATIONS_DIR } from '../src/start';
 
 // Issue 23.2 at the consumer: an item's revisions are recorded in `item_version` order (the commit order of its
-// writes), whatever order the events arrive in, with two consumers sharing the group and redeliveries; a change
-// whose predecessor never comes is recorded after the bounded wait, and the predecessor still finds its place.
+// writes), whatever order the events arrive in, with two consumers sharing the group and redeliveries (a change
+// that comes early is parked until its predecessor is recorded); a change whose predecessor never comes is
+// recorded after the bounded wait, and the predecessor, if it comes later, still finds its place.
 
 type Json = Record<string, unknown>;
 const ITEMS = 4;
@@ -79,7 +80,7 @@ function suite(name: string, connect: () => Promise<Messaging>) {
         const pool = createPool(db.url, 3);
         pools.push(pool);
         subs.push(
-          await startItemEventsConsumer({ messaging, writer: new EventWriter(pool), logger, concurrency: 32, backoffMs: [200, 500], maxDeliver: 10, ackWaitMs: 5000, orderHoldMs: 200 }),
+          await startItemEventsConsumer({ messaging, writer: new EventWriter(pool), logger, concurrency: 32, backoffMs: [20], maxDeliver: 20, ackWaitMs: 5000, orderWaitMs: 3000 }),
         );
       }
     });
@@ -132,9 +133,14 @@ function suite(name: string, connect: () => Promise<Messaging>) {
       const publish = (e: ItemChangeEvent) => stream.publish(itemChangeSubject(e.collection, e.action), item(e), { id: e.id });
       await publish(v1);
       await publish(v3); // v3's delta is computed (no delta in the event)
+      const parkedAt = Date.now();
+      await waitFor(async () => (await rowsOf('gap')).length === 1, 20_000, 'v1 recorded');
+      expect(Number((await sql.query(`SELECT count(*) AS n FROM pending_item_events WHERE item = 'gap'`)).rows[0].n)).toBe(1);
       await waitFor(async () => (await rowsOf('gap')).length === 2, 20_000, 'v3 recorded without v2');
-      // held and redelivered until its last delivery (maxDeliver 10), then recorded with a warning
-      expect(warnings).toEqual([expect.objectContaining({ item: 'gap', itemVersion: 3, deliveries: 10 })]);
+      // parked for orderWaitMs (3 s), then recorded with a warning
+      expect(Date.now() - parkedAt).toBeGreaterThanOrEqual(2500);
+      expect(warnings).toEqual([expect.objectContaining({ item: 'gap', itemVersion: 3 })]);
+      expect(Number((await sql.query(`SELECT count(*) AS n FROM pending_item_events`)).rows[0].n)).toBe(0);
       expect((await rowsOf('gap')).map((r) => [r.v, r.delta])).toEqual([
         [1, v1.delta],
         [3, { n: 3, half: 1 }],

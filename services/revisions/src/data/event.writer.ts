@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
+import { pendingEvents } from './pending-events.repository';
 import { addBlockCounts, addCounts } from './record-counts.repository';
 
 export type RecordableEvent = ({ kind: 'item' } & ItemChangeEvent) | ({ kind: 'audit' } & AuditEvent);
-/** `waiting`: not written, the item's previous version is not recorded yet (try again later, or force it). */
-export type WriteOutcome = 'recorded' | 'duplicate' | 'waiting';
+/** `parked`: the item's previous version is not recorded yet; kept in pending_item_events until it is. */
+export type WriteOutcome = 'recorded' | 'duplicate' | 'parked';
+type ItemEvent = Extract<RecordableEvent, { kind: 'item' }>;
 
 /**
  * Where an item's revisions are ordered: by `item_version` when the producer versions its items (the commit
@@ -90,9 +92,10 @@ function recordingOrder(events: RecordableEvent[]): number[] {
 
 /**
  * Writes a batch of events in one transaction; each event's effect is exactly-once by its id. A versioned item
- * event is written only once the item's previous version is (outcome `waiting` otherwise), unless its id is in
- * `force` (the caller waited long enough): so one item's revisions are recorded — and numbered — in the order
- * its writes committed, whichever replica receives which event first.
+ * change is recorded only once the item's previous version is: until then it is parked (outcome `parked`), and
+ * recording a version records the parked ones that follow it, in the same transaction. So one item's revisions
+ * are recorded — and numbered — in the order its writes committed, whichever replica receives which event first.
+ * `force`: ids recorded even though their predecessor is missing (parked too long, see `releaseOverdue`).
  */
 export class EventWriter {
   constructor(private readonly pool: Pool) {}
@@ -113,22 +116,36 @@ export class EventWriter {
       const revisions = new Map<string, number>();
       const activities = new Map<string, number>();
       const revisionIds: { collection: string; id: number }[] = [];
+      const record = async (e: RecordableEvent): Promise<boolean> => {
+        const written = await this.writeOne(client, e);
+        if (!written) return false;
+        activities.set(e.collection, (activities.get(e.collection) ?? 0) + 1);
+        if (written.revision !== null) {
+          revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
+          revisionIds.push({ collection: e.collection, id: written.revision });
+        }
+        return true;
+      };
       for (const i of recordingOrder(events)) {
         const e = events[i]!;
-        if (e.kind === 'item' && e.item_version !== undefined && !force.has(e.id)) {
-          const ready = await this.previousRecorded(client, e);
-          if (ready !== true) {
-            outcomes[i] = ready;
-            continue;
+        if (e.kind !== 'item' || e.item_version === undefined) {
+          outcomes[i] = (await record(e)) ? 'recorded' : 'duplicate';
+          continue;
+        }
+        const ready = force.has(e.id) ? true : await this.previousRecorded(client, e);
+        if (ready === 'duplicate') {
+          outcomes[i] = 'duplicate';
+        } else if (ready === 'parked') {
+          await pendingEvents.park(client, e);
+          outcomes[i] = 'parked';
+        } else {
+          outcomes[i] = (await record(e)) ? 'recorded' : 'duplicate';
+          await pendingEvents.drop(client, e);
+          // the parked changes that were waiting for this one, in version order
+          for (let next = await pendingEvents.takeNext(client, e); next; next = await pendingEvents.takeNext(client, next)) {
+            await record({ ...next, kind: 'item' });
           }
         }
-        const written = await this.writeOne(client, e);
-        outcomes[i] = written ? 'recorded' : 'duplicate';
-        if (!written) continue;
-        activities.set(e.collection, (activities.get(e.collection) ?? 0) + 1);
-        if (written.revision === null) continue;
-        revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
-        revisionIds.push({ collection: e.collection, id: written.revision });
       }
       await addCounts(client, 'revisions', revisions);
       await addCounts(client, 'activity', activities);
@@ -146,14 +163,28 @@ export class EventWriter {
     }
   }
 
+  /**
+   * Records, for every item with a change parked longer than `olderThanMs`, its lowest parked change anyway
+   * (and the parked ones that follow it): its predecessor is given up for now (it still takes its place by
+   * version if it comes). Returns the changes so recorded out of order. Safe on several replicas at once.
+   */
+  async releaseOverdue(olderThanMs: number): Promise<ItemEvent[]> {
+    const released: ItemEvent[] = [];
+    for (const e of await pendingEvents.overdue(this.pool, olderThanMs)) {
+      const [outcome] = await this.write([{ ...e, kind: 'item' }], new Set([e.id]));
+      if (outcome === 'recorded') released.push(e);
+    }
+    return released;
+  }
+
   /** True when the item's previous version is recorded (or this one is the first, or a late one). */
-  private async previousRecorded(client: PoolClient, e: ItemChangeEvent): Promise<true | WriteOutcome> {
+  private async previousRecorded(client: PoolClient, e: ItemChangeEvent): Promise<true | 'duplicate' | 'parked'> {
     const { rows } = await client.query<{ last: string | null; known: boolean }>(LAST_VERSION_SQL, [e.collection, e.item, e.id]);
     const { last, known } = rows[0]!;
     if (known) return 'duplicate';
     const expected = last === null ? 1 : Number(last) + 1;
     // Below `expected`: a change recorded late after its successors were forced through; it takes its place by version.
-    return e.item_version! > expected ? 'waiting' : true;
+    return e.item_version! > expected ? 'parked' : true;
   }
 
   /** Null for a duplicate; else the new revision's id (null for an audit event). */

@@ -1,8 +1,7 @@
 import { auditEventSchema, itemChangeEventSchema, ITEMS_STREAM, ITEMS_SUBJECTS } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
-import { consumeDefaults, type Delivery, type Messaging, type Subscription } from '@vellum/messaging';
-import type { EventWriter, RecordableEvent, WriteOutcome } from '../data/event.writer';
-import { recordInOrder } from './record-in-order';
+import type { Delivery, Messaging, Subscription } from '@vellum/messaging';
+import type { EventWriter, RecordableEvent } from '../data/event.writer';
 
 export const REVISIONS_DURABLE = 'revisions';
 
@@ -16,10 +15,11 @@ export interface ItemEventsConsumerOptions {
   backoffMs?: number[];
   maxDeliver?: number;
   /**
-   * How long a delivery is held while its item's previous version is not recorded yet, before it is nak'ed
-   * (redelivered on `backoffMs`; recorded out of order on its last delivery). Default 1000, at most ackWaitMs / 2.
+   * How long an item change stays parked while its item's previous version is not recorded, before it is
+   * recorded anyway, out of order, with a warning (default 60 s: longer than a crashed replica's deliveries take
+   * to come back). Checked every orderWaitMs / 10 (at least every 5 s).
    */
-  orderHoldMs?: number;
+  orderWaitMs?: number;
 }
 
 /** Validates a delivered payload: an item change or an audit event; otherwise the reason it is malformed. */
@@ -40,13 +40,7 @@ export function parseEvent(data: unknown): { event: RecordableEvent } | { reason
  */
 export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): Promise<Subscription> {
   const stream = await opts.messaging.eventStream(ITEMS_STREAM, { subjects: ITEMS_SUBJECTS });
-  type Waiter = { event: RecordableEvent; force: boolean; resolve: (o: WriteOutcome) => void; reject: (e: unknown) => void };
-  const order = {
-    holdMs: Math.min(opts.orderHoldMs ?? 1000, (opts.ackWaitMs ?? consumeDefaults.ackWaitMs) / 2),
-    maxDeliver: opts.maxDeliver ?? consumeDefaults.maxDeliver,
-    backoffMs: opts.backoffMs?.length ? opts.backoffMs : consumeDefaults.backoffMs,
-    logger: opts.logger,
-  };
+  type Waiter = { event: RecordableEvent; resolve: () => void; reject: (e: unknown) => void };
   let queue: Waiter[] = [];
   let running = false;
   const flush = async () => {
@@ -57,9 +51,9 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
         const batch = queue;
         queue = [];
         try {
-          const force = new Set(batch.filter((w) => w.force).map((w) => w.event.id));
-          const outcomes = await opts.writer.write(batch.map((w) => w.event), force);
-          batch.forEach((w, i) => w.resolve(outcomes[i]!));
+          // recorded, duplicate or parked (until its item's previous version is recorded): acknowledged
+          await opts.writer.write(batch.map((w) => w.event));
+          for (const w of batch) w.resolve();
         } catch (err) {
           opts.logger.error({ err, events: batch.length }, 'recording a batch of item events failed; they will be redelivered');
           for (const w of batch) w.reject(err);
@@ -69,7 +63,30 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
       running = false;
     }
   };
-  return stream.subscribe<unknown>({
+  // Changes parked too long (their predecessor is lost, or very late) are recorded anyway.
+  const orderWaitMs = opts.orderWaitMs ?? 60_000;
+  let sweeping = false;
+  const sweep = setInterval(
+    () => {
+      if (sweeping) return;
+      sweeping = true;
+      opts.writer
+        .releaseOverdue(orderWaitMs)
+        .then((released) => {
+          for (const e of released) {
+            opts.logger.warn(
+              { collection: e.collection, item: e.item, itemVersion: e.item_version },
+              "an item change's previous version was not recorded in time; recorded it out of order",
+            );
+          }
+        })
+        .catch((err) => opts.logger.error({ err }, 'recording parked item changes failed; will try again'))
+        .finally(() => (sweeping = false));
+    },
+    Math.min(orderWaitMs / 10, 5000),
+  );
+  sweep.unref();
+  const subscription = await stream.subscribe<unknown>({
     durable: REVISIONS_DURABLE,
     concurrency: opts.concurrency ?? 64,
     ackWaitMs: opts.ackWaitMs,
@@ -82,12 +99,16 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
         await d.term(parsed.reason);
         return;
       }
-      const record = (force: boolean) =>
-        new Promise<WriteOutcome>((resolve, reject) => {
-          queue.push({ event: parsed.event, force, resolve, reject });
-          setImmediate(() => void flush());
-        });
-      await recordInOrder(d, parsed.event, record, order);
+      await new Promise<void>((resolve, reject) => {
+        queue.push({ event: parsed.event, resolve, reject });
+        setImmediate(() => void flush());
+      });
     },
   });
+  return {
+    stop: async () => {
+      clearInterval(sweep);
+      await subscription.stop();
+    },
+  };
 }
