@@ -13,8 +13,6 @@ const shape = {
   EMBEDDED_DB_PORT: int(5433, { min: 0, max: 65535 }),
   /** Use NATS JetStream instead of in-process messaging (with NATS_PREFIX, credentials, TLS: `messaging`). */
   NATS_URL: z.string().optional(),
-  /** Prepended to NATS stream/bucket names and subjects (the dead-letters command reads it). */
-  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
   LOG_LEVEL: z.string().default('info'),
   /** Revisions service replicas behind the gateway (they share the database and the event consumer group). */
   REVISIONS_REPLICAS: int(1, { min: 1, max: 16 }),
