@@ -1,4 +1,4 @@
-import { loadConfig, bool, duration, int, list, trustProxy, z, type Env } from '@vellum/config';
+import { loadConfig, loadOptionalMessagingSettings, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
 const corsOrigin = () =>
@@ -81,7 +81,8 @@ export function disableApolloTelemetry(): void {
   process.env.APOLLO_TELEMETRY_DISABLED = 'true';
 }
 
-/** NATS_URL is read only by main.ts (the embedded topology passes its in-process messaging instead). */
-export function natsUrl(env: Env = process.env): string | undefined {
-  return env.NATS_URL || undefined;
-}
+/**
+ * NATS settings (@vellum/config's one loader), read by main.ts only; undefined when NATS_URL is unset (the gateway
+ * then runs without NATS: revoked sessions are not watched).
+ */
+export const loadNatsSettings = (env: Env = process.env): MessagingSettings | undefined => loadOptionalMessagingSettings(env, { name: 'gateway' });

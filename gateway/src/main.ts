@@ -2,14 +2,14 @@
 import { createLogger } from '@vellum/logger';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
-import { loadGatewayConfig, natsUrl } from './config';
+import { loadGatewayConfig, loadNatsSettings } from './config';
 import { startGateway } from './start';
 
 void runProcess(async () => {
   const config = loadGatewayConfig();
   const logger = createLogger({ name: 'gateway', level: config.LOG_LEVEL });
-  const servers = natsUrl();
-  const messaging = servers ? await connectNatsMessaging({ servers, name: 'gateway' }) : undefined;
+  const nats = loadNatsSettings();
+  const messaging = nats ? await connectNatsMessaging(nats) : undefined;
   const running = await startGateway(config, { logger, messaging });
   return { logger, stop: async () => (await running.stop(), await messaging?.close()) };
 });

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, int, trustProxy, z, type Env, type TrustProxy } from '@vellum/config';
+import { loadConfig, loadOptionalMessagingSettings, int, trustProxy, z, type Env, type MessagingSettings, type TrustProxy } from '@vellum/config';
 
 /** The embedded topology's own settings; every other variable is passed through to the services unchanged. */
 const shape = {
@@ -11,10 +11,8 @@ const shape = {
   DATABASE_URL: z.string().optional(),
   /** Preferred port of the embedded PostgreSQL (the next free one when busy). */
   EMBEDDED_DB_PORT: int(5433, { min: 0, max: 65535 }),
-  /** Use NATS JetStream instead of in-process messaging. */
+  /** Use NATS JetStream instead of in-process messaging (with NATS_PREFIX, credentials, TLS: `messaging`). */
   NATS_URL: z.string().optional(),
-  /** Prepended to NATS stream/bucket names and subjects (the dead-letters command reads it). */
-  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
   LOG_LEVEL: z.string().default('info'),
   /** Revisions service replicas behind the gateway (they share the database and the event consumer group). */
   REVISIONS_REPLICAS: int(1, { min: 1, max: 16 }),
@@ -24,7 +22,14 @@ const shape = {
   TRUST_PROXY: trustProxy(),
 };
 
-export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & { dataDir: string; publicUrl: string; env: Env; servicesTrustProxy: string };
+export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & {
+  dataDir: string;
+  publicUrl: string;
+  env: Env;
+  servicesTrustProxy: string;
+  /** NATS settings when NATS_URL is set (the same loader as every service's main.ts). */
+  messaging?: MessagingSettings;
+};
 
 export function loadLocalConfig(env: Env = process.env): LocalConfig {
   const c = loadConfig(shape, env);
@@ -34,6 +39,7 @@ export function loadLocalConfig(env: Env = process.env): LocalConfig {
     publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
     env: { ...env, ADMIN_EMAIL: c.ADMIN_EMAIL },
     servicesTrustProxy: trustBehindGateway(c.TRUST_PROXY),
+    messaging: loadOptionalMessagingSettings(env, { name: 'vellum-local' }),
   };
 }
 

@@ -66,7 +66,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl, names[n]);
 
     const messaging =
-      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createEmbeddedMessaging());
+      given ?? (config.messaging ? await connectNatsMessaging(config.messaging) : createEmbeddedMessaging());
     if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
 
     const base: Env = {

@@ -39,7 +39,7 @@ describe.each([
       },
     });
     deadLetters = useNats
-      ? await natsDeadLetters(testNatsUrl()!, p.natsPrefix!)
+      ? await natsDeadLetters({ servers: testNatsUrl()!, prefix: p.natsPrefix! })
       : await outboxDeadLetters({ auth: p.databaseUrls.auth, items: p.databaseUrls.items });
   }, 60_000);
   afterAll(async () => {

@@ -31,6 +31,12 @@ export const itemChangeEventSchema = z.object({
   timestamp: z.string().datetime({ offset: true }),
   /** Content version id (`version` of the revision). */
   version: z.string().nullable().optional(),
+  /**
+   * The item's version after this change: 1, 2, 3, … in the order the item's writes committed (bumped under the
+   * row lock in the write's transaction). The revisions service records an item's revisions in this order and
+   * computes deltas against the previous version. Absent from publishers that do not version their items.
+   */
+  item_version: z.number().int().positive().optional(),
   /** Event id of the parent change for a relational update (→ revision.parent). */
   parent_event: z.string().nullable().optional(),
 });

@@ -6,7 +6,8 @@ import {
   type JetStreamManager,
 } from '@nats-io/jetstream';
 import { Kvm } from '@nats-io/kv';
-import { connect, headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/transport-node';
+import { readFileSync } from 'node:fs';
+import { connect, credsAuthenticator, headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { ConsumeOptions } from './consume-options';
 import type { EventStream } from './event-stream';
 import type { KeyValueMap } from './key-value-map';
@@ -33,6 +34,13 @@ export interface NatsMessagingOptions {
   prefix?: string;
   /** Addition: a publish or KV operation rejects after this long (default 5000). */
   requestTimeoutMs?: number;
+  /** Authentication: user + password, a token, or a credentials file (JWT + nkey seed). */
+  user?: string;
+  password?: string;
+  token?: string;
+  credsFile?: string;
+  /** TLS: the server's CA and/or a client certificate (mutual TLS). Set: only TLS connections are made. */
+  tls?: { caFile?: string; certFile?: string; keyFile?: string };
 }
 
 export interface NatsMessaging extends Messaging {
@@ -54,6 +62,11 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
       .map((s) => s.trim())
       .filter(Boolean),
     name: opts.name,
+    user: opts.user,
+    pass: opts.password,
+    token: opts.token,
+    ...(opts.credsFile && { authenticator: credsAuthenticator(() => readFileSync(opts.credsFile!)) }),
+    ...(opts.tls && { tls: opts.tls }),
     timeout: opts.connectTimeoutMs ?? 5000,
     maxReconnectAttempts: -1,
     reconnectTimeWait: 1000,

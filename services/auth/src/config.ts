@@ -1,4 +1,4 @@
-import { loadConfig, z, duration, bool, int, list, trustProxy, type Env } from '@vellum/config';
+import { loadConfig, loadMessagingSettings, z, duration, bool, int, list, trustProxy, type Env, type MessagingSettings } from '@vellum/config';
 import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-config';
 
 const shape = {
@@ -92,8 +92,8 @@ export function loadAuthConfig(env: Env = process.env): AuthConfig {
   return { ...c, COOKIE_SECURE: secure, providers: loadOAuthProviders(env) };
 }
 
-/** NATS_URL, read by main.ts only (the embedded topology hands in its in-process messaging instead). */
-export const loadNatsUrl = (env: Env = process.env): string => loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;
+/** NATS settings (@vellum/config's one loader: NATS_URL required, NATS_PREFIX, credentials, TLS), read by main.ts only. */
+export const loadNatsSettings = (env: Env = process.env): MessagingSettings => loadMessagingSettings(env, { name: 'auth' });
 
 /** The process environment, for the admin CLI (configuration is read from it only through this file). */
 export const processEnv = (): Env => process.env;

@@ -4,7 +4,7 @@ import { createLogger } from '@vellum/logger';
 import { runMigrateCommand } from '@vellum/db';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
-import { loadAuthConfig, loadNatsUrl } from './config';
+import { loadAuthConfig, loadNatsSettings } from './config';
 import { MIGRATIONS_DIR, startAuth } from './start';
 
 // `main.js migrate`: the deployments' migrate step (apply, report, exit) before replicas start with MIGRATE_AT_START=false
@@ -25,7 +25,7 @@ if (process.argv[2] === 'migrate') {
       ]);
     }
     const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
-    const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'auth' });
+    const messaging = await connectNatsMessaging(loadNatsSettings());
     const service = await startAuth(config, { logger, messaging });
     return { logger, stop: async () => (await service.stop(), await messaging.close()) };
   });

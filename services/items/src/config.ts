@@ -1,4 +1,4 @@
-import { loadConfig, z, bool, duration, int, trustProxy, type Env } from '@vellum/config';
+import { loadConfig, loadMessagingSettings, z, bool, duration, int, trustProxy, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
@@ -27,9 +27,5 @@ export function loadItemsConfig(env: Env = process.env): ItemsConfig {
   return loadConfig(shape, env);
 }
 
-/** NATS_URL (main.ts only: the embedded topology hands startItems its messaging). */
-export function natsUrl(env: Env = process.env): string {
-  const url = env.NATS_URL;
-  if (!url) throw new Error('Invalid configuration:\n  - NATS_URL: is required');
-  return url;
-}
+/** NATS settings (@vellum/config's one loader: NATS_URL required, NATS_PREFIX, credentials, TLS), read by main.ts only. */
+export const loadNatsSettings = (env: Env = process.env): MessagingSettings => loadMessagingSettings(env, { name: 'items' });

@@ -3,7 +3,7 @@ import { createLogger } from '@vellum/logger';
 import { runMigrateCommand } from '@vellum/db';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
-import { loadItemsConfig, natsUrl } from './config';
+import { loadItemsConfig, loadNatsSettings } from './config';
 import { MIGRATIONS_DIR, startItems } from './start';
 
 // `main.js migrate`: the deployments' migrate step (apply, report, exit) before replicas start with MIGRATE_AT_START=false
@@ -17,7 +17,7 @@ if (process.argv[2] === 'migrate') {
   void runProcess(async () => {
     const config = loadItemsConfig();
     const logger = createLogger({ name: 'items', level: config.LOG_LEVEL });
-    const messaging = await connectNatsMessaging({ servers: natsUrl(), name: 'items' });
+    const messaging = await connectNatsMessaging(loadNatsSettings());
     const service = await startItems(config, { logger, messaging });
     return { logger, stop: async () => (await service.stop(), await messaging.close()) };
   });

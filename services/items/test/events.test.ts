@@ -110,6 +110,28 @@ describe('every write commits exactly one item-change event per item, in the sam
     expect(orphan.body.data).toEqual([]);
   });
 
+  it('every event carries its item version: 1, 2, 3, … per item in commit order, continuing after a failed write', async () => {
+    const created = await request(h.app).post('/items/articles').set(bearer(token)).send([{ title: 'V1' }, { title: 'V2' }]);
+    const [a, b] = created.body.data.map((i: { id: number }) => i.id);
+    await request(h.app).patch(`/items/articles/${a}`).set(bearer(token)).send({ n: 1 }).expect(200);
+    await request(h.app).patch('/items/articles').set(bearer(token)).send({ keys: [a, b], data: { n: 2 } }).expect(200);
+    await request(h.app).patch(`/items/articles/${a}`).set(bearer(token)).send({ title: 1 }).expect(400); // no version used
+    // one write changing the same item twice: two versions, in the order of the payload
+    await request(h.app).patch('/items/articles').set(bearer(token)).send([{ id: b, n: 3 }, { id: b, n: 4 }]).expect(200);
+    await request(h.app).delete(`/items/articles/${a}`).set(bearer(token)).expect(204);
+    const mine = (await eventsSince(0)).filter((e) => [String(a), String(b)].includes(e.event.item));
+    expect(mine.map((e) => [e.event.item, e.event.action, e.event.item_version, e.event.delta])).toEqual([
+      [String(a), 'create', 1, { title: 'V1' }],
+      [String(b), 'create', 1, { title: 'V2' }],
+      [String(a), 'update', 2, { n: 1 }],
+      [String(a), 'update', 3, { n: 2 }],
+      [String(b), 'update', 2, { n: 2 }],
+      [String(b), 'update', 3, { n: 3 }],
+      [String(b), 'update', 4, { n: 4 }],
+      [String(a), 'delete', 4, null],
+    ]);
+  });
+
   it('events match the ITEMS stream subjects', () => {
     expect(ITEMS_SUBJECTS).toEqual(['items.>']);
   });

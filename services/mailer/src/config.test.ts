@@ -49,7 +49,7 @@ describe('loadMailerConfig', () => {
   });
 
   it('reads the NATS settings for main.ts', () => {
-    expect(loadNatsSettings({})).toEqual({ servers: 'nats://127.0.0.1:4222', prefix: '' });
-    expect(loadNatsSettings({ NATS_URL: 'nats://n:4222', NATS_PREFIX: 'p_' })).toEqual({ servers: 'nats://n:4222', prefix: 'p_' });
+    expect(() => loadNatsSettings({})).toThrow(/NATS_URL: is required/);
+    expect(loadNatsSettings({ NATS_URL: 'nats://n:4222', NATS_PREFIX: 'p_' })).toEqual({ servers: 'nats://n:4222', prefix: 'p_', name: 'mailer' });
   });
 });

@@ -1,4 +1,4 @@
-import { loadConfig, z, duration, bool, int, list, parseDuration, ConfigError, type Env } from '@vellum/config';
+import { loadConfig, loadMessagingSettings, z, duration, bool, int, list, parseDuration, ConfigError, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
@@ -67,15 +67,5 @@ export function loadMailerConfig(env: Env = process.env): MailerConfig {
   return { ...c, EMAIL_TRANSPORT: transport, EMAIL_RETRY_BACKOFF: backoff };
 }
 
-/** NATS settings, read by main.ts only (the embedded topology hands in its in-process messaging instead). */
-export function loadNatsSettings(env: Env = process.env): { servers: string; prefix: string } {
-  const c = loadConfig(
-    {
-      NATS_URL: z.string().default('nats://127.0.0.1:4222'),
-      /** Prepended to stream/bucket names and subjects (several installations on one NATS account). */
-      NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
-    },
-    env,
-  );
-  return { servers: c.NATS_URL, prefix: c.NATS_PREFIX };
-}
+/** NATS settings (@vellum/config's one loader: NATS_URL required, NATS_PREFIX, credentials, TLS), read by main.ts only. */
+export const loadNatsSettings = (env: Env = process.env): MessagingSettings => loadMessagingSettings(env, { name: 'mailer' });

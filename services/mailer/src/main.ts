@@ -8,8 +8,7 @@ import { startMailer } from './start';
 void runProcess(async () => {
   const config = loadMailerConfig();
   const logger = createLogger({ name: 'mailer', level: config.LOG_LEVEL });
-  const nats = loadNatsSettings();
-  const messaging = await connectNatsMessaging({ servers: nats.servers, prefix: nats.prefix, name: 'mailer' });
+  const messaging = await connectNatsMessaging(loadNatsSettings());
   const service = await startMailer(config, { logger, messaging });
   return { logger, stop: async () => (await service.stop(), await messaging.close()) };
 });

@@ -1,4 +1,4 @@
-import { loadConfig, z, bool, duration, int, trustProxy, type Env } from '@vellum/config';
+import { loadConfig, loadMessagingSettings, z, bool, duration, int, trustProxy, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
@@ -18,6 +18,11 @@ const shape = {
   DB_POOL_MAX: int(10, { min: 1 }),
   /** Item events in flight (and so the largest batch written in one transaction). */
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
+  /**
+   * How long an item change waits (parked) for the item's previous version to be recorded before it is recorded
+   * anyway, out of order (issue 23.2: an item's revisions follow the order its writes committed).
+   */
+  REVISIONS_ORDER_WAIT: duration('60s'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
   /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */
@@ -40,10 +45,8 @@ export function loadRevisionsConfig(env: Env = process.env): RevisionsConfig {
   return loadConfig(shape, env);
 }
 
-/** NATS_URL, read by main.ts only (the embedded topology passes its messaging in). */
-export function loadNatsUrl(env: Env = process.env): string {
-  return loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;
-}
+/** NATS settings (@vellum/config's one loader: NATS_URL required, NATS_PREFIX, credentials, TLS), read by main.ts only. */
+export const loadNatsSettings = (env: Env = process.env): MessagingSettings => loadMessagingSettings(env, { name: 'revisions' });
 
 /** The retention policy of a configuration. */
 export const retentionPolicy = (c: RevisionsConfig) => ({

@@ -3,7 +3,7 @@ import { createLogger } from '@vellum/logger';
 import { runMigrateCommand } from '@vellum/db';
 import { runProcess } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
-import { loadNatsUrl, loadRevisionsConfig } from './config';
+import { loadNatsSettings, loadRevisionsConfig } from './config';
 import { RETENTION_COMMANDS, runRetentionCommand } from './retention-commands';
 import { MIGRATIONS_DIR, startRevisions } from './start';
 
@@ -20,7 +20,7 @@ if (process.argv[2] === 'migrate') {
   void runProcess(async () => {
     const config = loadRevisionsConfig();
     const logger = createLogger({ name: 'revisions', level: config.LOG_LEVEL });
-    const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'revisions' });
+    const messaging = await connectNatsMessaging(loadNatsSettings());
     const service = await startRevisions(config, { logger, messaging });
     return { logger, stop: async () => (await service.stop(), await messaging.close()) };
   });

@@ -38,6 +38,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     writer: new EventWriter(pool),
     logger,
     concurrency: config.REVISIONS_CONSUMER_CONCURRENCY,
+    orderWaitMs: config.REVISIONS_ORDER_WAIT,
   });
   const keySource = deps.keySource ?? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` });
   const built = createApp({

@@ -11,7 +11,8 @@ import { outboxDeadLetters } from './outbox-source';
 const USAGE = `usage: npm run dead-letters -- list [--json]
        npm run dead-letters -- replay <id>
 
-NATS_URL set (distributed topology): the JetStream streams MAIL_DLQ and ITEMS_DLQ (NATS_PREFIX honoured).
+NATS_URL set (distributed topology): the JetStream streams MAIL_DLQ and ITEMS_DLQ (NATS_PREFIX, credentials and
+TLS honoured: the NATS_* settings of every process).
 Otherwise (npm start, running): the outbox rows of the auth and items databases that a consumer dead-lettered
 (DATABASE_URL, or the embedded PostgreSQL under DATA_DIR).`;
 
@@ -24,7 +25,7 @@ function embeddedServerUrl(config: LocalConfig): string {
 }
 
 async function open(config: LocalConfig): Promise<DeadLetterSource> {
-  if (config.NATS_URL) return natsDeadLetters(config.NATS_URL, config.NATS_PREFIX);
+  if (config.messaging) return natsDeadLetters({ ...config.messaging, name: 'vellum-dead-letters' });
   const server = config.DATABASE_URL ?? embeddedServerUrl(config);
   return outboxDeadLetters({ auth: databaseUrl(server, DATABASES.auth), items: databaseUrl(server, DATABASES.items) });
 }

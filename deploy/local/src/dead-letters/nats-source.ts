@@ -1,10 +1,12 @@
 import { ITEMS_STREAM, ITEMS_SUBJECTS, MAIL_QUEUE, MAIL_SUBJECTS } from '@vellum/contracts';
+import type { MessagingSettings } from '@vellum/config';
 import { connectNatsMessaging } from '@vellum/messaging';
 import type { DeadLetterSource } from './dead-letter-source';
 
 /** Distributed topology: the JetStream dead-letter streams `<prefix>MAIL_DLQ` and `<prefix>ITEMS_DLQ`. */
-export async function natsDeadLetters(servers: string, prefix: string): Promise<DeadLetterSource> {
-  const m = await connectNatsMessaging({ servers, prefix, name: 'vellum-dead-letters' });
+export async function natsDeadLetters(settings: Pick<MessagingSettings, 'servers' | 'prefix'> & Partial<MessagingSettings>): Promise<DeadLetterSource> {
+  const { servers, prefix } = settings;
+  const m = await connectNatsMessaging({ ...settings, name: settings.name ?? 'vellum-dead-letters' });
   const queues = [
     { where: MAIL_QUEUE, q: await m.workQueue(MAIL_QUEUE, { subjects: MAIL_SUBJECTS }) },
     { where: ITEMS_STREAM, q: await m.eventStream(ITEMS_STREAM, { subjects: ITEMS_SUBJECTS }) },

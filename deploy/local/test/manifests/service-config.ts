@@ -3,11 +3,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { loadAuthConfig, loadNatsUrl as authNatsUrl } from '@vellum/auth/src/config';
-import { loadRevisionsConfig, loadNatsUrl as revisionsNatsUrl } from '@vellum/revisions/src/config';
-import { loadItemsConfig, natsUrl as itemsNatsUrl } from '@vellum/items/src/config';
-import { loadMailerConfig, loadNatsSettings } from '@vellum/mailer/src/config';
-import { loadGatewayConfig, natsUrl as gatewayNatsUrl } from '@vellum/gateway/src/config';
+import { MESSAGING_VARIABLES } from '@vellum/config';
+import { loadAuthConfig, loadNatsSettings as authNats } from '@vellum/auth/src/config';
+import { loadRevisionsConfig, loadNatsSettings as revisionsNats } from '@vellum/revisions/src/config';
+import { loadItemsConfig, loadNatsSettings as itemsNats } from '@vellum/items/src/config';
+import { loadMailerConfig, loadNatsSettings as mailerNats } from '@vellum/mailer/src/config';
+import { loadGatewayConfig, loadNatsSettings as gatewayNats } from '@vellum/gateway/src/config';
 import { ROOT, podSpecOf, type Env, type Obj } from './kustomize';
 
 export interface ServiceInfo {
@@ -20,37 +21,39 @@ export const SERVICES: Record<string, ServiceInfo> = {
   auth: {
     dir: 'services/auth',
     port: 8056,
-    load: (env) => ({ ...loadAuthConfig(env), NATS_URL: authNatsUrl(env) }),
+    load: (env) => ({ ...loadAuthConfig(env), nats: authNats(env) }),
   },
   revisions: {
     dir: 'services/revisions',
     port: 8057,
-    load: (env) => ({ ...loadRevisionsConfig(env), NATS_URL: revisionsNatsUrl(env) }),
+    load: (env) => ({ ...loadRevisionsConfig(env), nats: revisionsNats(env) }),
   },
   items: {
     dir: 'services/items',
     port: 8058,
-    load: (env) => ({ ...loadItemsConfig(env), NATS_URL: itemsNatsUrl(env) }),
+    load: (env) => ({ ...loadItemsConfig(env), nats: itemsNats(env) }),
   },
   mailer: {
     dir: 'services/mailer',
     port: 8059,
-    load: (env) => ({ ...loadMailerConfig(env), ...loadNatsSettings(env) }),
+    load: (env) => ({ ...loadMailerConfig(env), nats: mailerNats(env) }),
   },
   gateway: {
     dir: 'gateway',
     port: 8055,
-    load: (env) => ({ ...loadGatewayConfig(env), NATS_URL: gatewayNatsUrl(env) }),
+    load: (env) => ({ ...loadGatewayConfig(env), nats: gatewayNats(env) }),
   },
 };
 
 /**
  * The variables a service reads, from its src/config.ts: keys of its loadConfig shapes (these also accept
- * NAME_FILE) and direct `env.NAME` reads (these do not).
+ * NAME_FILE), direct `env.NAME` reads (these do not), and the messaging variables of @vellum/config's loader
+ * when config.ts uses it.
  */
 function configVariables(dir: string): { shape: Set<string>; direct: Set<string> } {
   const src = fs.readFileSync(path.join(ROOT, dir, 'src/config.ts'), 'utf8');
   const shape = new Set([...src.matchAll(/(?:^\s+|[{,]\s*)([A-Z][A-Z0-9_]*)\s*:/gm)].map((m) => m[1]));
+  if (/\bload(Optional)?MessagingSettings\(/.test(src)) for (const v of MESSAGING_VARIABLES) shape.add(v);
   const direct = new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g)].map((m) => m[1]));
   return { shape, direct };
 }

@@ -1,10 +1,10 @@
 import { errors } from '@vellum/errors';
-import { enqueueOutbox } from '@vellum/outbox';
 import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '../data/items-pool';
 import { itemsRepository } from '../data/items.repository';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
+import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { validateWrite } from './validate-write';
@@ -34,7 +34,7 @@ export async function createItems(
       keys.push(key);
       messages.push(itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))));
     }
-    await enqueueOutbox(db, messages);
+    await enqueueItemChanges(db, collection, messages);
     return { def, keys };
   });
 }

@@ -1,8 +1,8 @@
 import { errors } from '@vellum/errors';
-import { enqueueOutbox } from '@vellum/outbox';
 import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '../data/items-pool';
 import { itemsRepository } from '../data/items.repository';
+import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { primaryKeyValue } from './validate-write';
@@ -18,8 +18,9 @@ export async function deleteItems(deps: ItemsDeps, ctx: ChangeContext, collectio
     if (keys.length === 0) return;
     const deleted = new Set((await itemsRepository.delete(db, def, keys)).map(String));
     if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
-    await enqueueOutbox(
+    await enqueueItemChanges(
       db,
+      collection,
       keys.map((k) => itemChangeMessage(ctx, collection, 'delete', k, null, null)),
     );
   });

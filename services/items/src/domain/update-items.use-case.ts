@@ -1,10 +1,10 @@
 import { errors } from '@vellum/errors';
-import { enqueueOutbox } from '@vellum/outbox';
 import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '../data/items-pool';
 import { itemsRepository } from '../data/items.repository';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
+import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { primaryKeyValue, validateWrite } from './validate-write';
@@ -53,7 +53,7 @@ export async function updateItems(
       if (rows.length === 0) throw errors.forbidden();
       if (changed.length) messages.push(itemChangeMessage(ctx, collection, 'update', key, rows[0]!, pick(rows[0]!, changed)));
     }
-    await enqueueOutbox(db, messages);
+    await enqueueItemChanges(db, collection, messages);
     return { def, keys };
   });
 }

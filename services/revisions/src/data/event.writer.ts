@@ -1,17 +1,36 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
+import { pendingEvents } from './pending-events.repository';
 import { addBlockCounts, addCounts } from './record-counts.repository';
 
 export type RecordableEvent = ({ kind: 'item' } & ItemChangeEvent) | ({ kind: 'audit' } & AuditEvent);
-export type WriteOutcome = 'recorded' | 'duplicate';
+/** `parked`: the item's previous version is not recorded yet; kept in pending_item_events until it is. */
+export type WriteOutcome = 'recorded' | 'duplicate' | 'parked';
+type ItemEvent = Extract<RecordableEvent, { kind: 'item' }>;
+
+/**
+ * Where an item's revisions are ordered: by `item_version` when the producer versions its items (the commit
+ * order of the item's writes, issue 23.2), else by event time. `prev` is the state the delta is computed against,
+ * `nxt` the revision whose computed delta is fixed when an earlier change is recorded after it.
+ */
+const ORDER = {
+  version: {
+    prev: `item_version < $14 ORDER BY item_version DESC`,
+    next: `item_version > $14 ORDER BY item_version ASC`,
+  },
+  time: {
+    prev: `(timestamp, event_id) < ($3::timestamptz, $9) ORDER BY timestamp DESC, event_id DESC`,
+    next: `(timestamp, event_id) > ($3::timestamptz, $9) ORDER BY timestamp ASC, event_id ASC`,
+  },
+} as const;
 
 /**
  * One statement per item change: the activity row (skipped when the event id is known), the revision with its
- * delta against the item's previous revision (by event time), the parent link, and — when an earlier event
- * arrives late — the next revision's computed delta and any children waiting for this parent.
+ * delta against the item's previous revision (see ORDER), the parent link, and — when an earlier change is
+ * recorded late — the next revision's computed delta and any children waiting for this parent.
  */
-const ITEM_SQL = `
+const itemSql = (order: keyof typeof ORDER) => `
 WITH a AS (
   INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
   VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)
@@ -19,21 +38,17 @@ WITH a AS (
   RETURNING id
 ),
 prev AS (
-  SELECT data FROM revisions
-   WHERE collection = $6 AND item = $7 AND (timestamp, event_id) < ($3::timestamptz, $9)
-   ORDER BY timestamp DESC, event_id DESC LIMIT 1
+  SELECT data FROM revisions WHERE collection = $6 AND item = $7 AND ${ORDER[order].prev} LIMIT 1
 ),
 nxt AS (
-  SELECT id FROM revisions
-   WHERE collection = $6 AND item = $7 AND (timestamp, event_id) > ($3::timestamptz, $9)
-   ORDER BY timestamp ASC, event_id ASC LIMIT 1
+  SELECT id FROM revisions WHERE collection = $6 AND item = $7 AND ${ORDER[order].next} LIMIT 1
 ),
 r AS (
-  INSERT INTO revisions (activity, collection, item, data, delta, parent, parent_event, version, event_id, timestamp, delta_computed)
+  INSERT INTO revisions (activity, collection, item, data, delta, parent, parent_event, version, event_id, timestamp, delta_computed, item_version)
   SELECT a.id, $6, $7, $10::jsonb,
          CASE WHEN $1 = 'delete' THEN NULL WHEN $11::jsonb IS NOT NULL THEN $11::jsonb ELSE vellum_delta((SELECT data FROM prev), $10::jsonb) END,
          (SELECT id FROM revisions WHERE event_id = $12), $12, $13, $9, $3::timestamptz,
-         $1 <> 'delete' AND $11::jsonb IS NULL
+         $1 <> 'delete' AND $11::jsonb IS NULL, $14::int8
     FROM a
   RETURNING id
 ),
@@ -49,6 +64,13 @@ children AS (
 )
 SELECT (SELECT id FROM a) AS activity, (SELECT id FROM r) AS revision`;
 
+const ITEM_SQL = { version: itemSql('version'), time: itemSql('time') };
+
+/** The newest version recorded for an item, and whether this event is already recorded. */
+const LAST_VERSION_SQL = `
+SELECT (SELECT max(item_version) FROM revisions WHERE collection = $1 AND item = $2)::text AS last,
+       EXISTS (SELECT 1 FROM activity WHERE event_id = $3) AS known`;
+
 const AUDIT_SQL = `
 INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
 VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)
@@ -62,11 +84,23 @@ function itemLockKey(collection: string, item: string): string {
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
 
-/** Writes a batch of events in one transaction; each event's effect is exactly-once by its id. */
+/** Item events of one item in version order (unversioned ones keep their place after the versioned ones). */
+function recordingOrder(events: RecordableEvent[]): number[] {
+  const version = (e: RecordableEvent) => (e.kind === 'item' ? (e.item_version ?? Infinity) : Infinity);
+  return events.map((_, i) => i).sort((x, y) => version(events[x]!) - version(events[y]!) || x - y);
+}
+
+/**
+ * Writes a batch of events in one transaction; each event's effect is exactly-once by its id. A versioned item
+ * change is recorded only once the item's previous version is: until then it is parked (outcome `parked`), and
+ * recording a version records the parked ones that follow it, in the same transaction. So one item's revisions
+ * are recorded — and numbered — in the order its writes committed, whichever replica receives which event first.
+ * `force`: ids recorded even though their predecessor is missing (parked too long, see `releaseOverdue`).
+ */
 export class EventWriter {
   constructor(private readonly pool: Pool) {}
 
-  async write(events: RecordableEvent[]): Promise<WriteOutcome[]> {
+  async write(events: RecordableEvent[], force: ReadonlySet<string> = new Set()): Promise<WriteOutcome[]> {
     const client = await this.pool.connect();
     let broken = false;
     // A connection dying between statements (database restart, failover) must fail this batch, not the process.
@@ -78,18 +112,40 @@ export class EventWriter {
       await client.query('BEGIN');
       const keys = [...new Set(events.filter((e) => e.kind === 'item').map((e) => itemLockKey(e.collection, (e as ItemChangeEvent).item)))].sort();
       if (keys.length) await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k', [keys]);
-      const outcomes: WriteOutcome[] = [];
+      const outcomes: WriteOutcome[] = new Array(events.length);
       const revisions = new Map<string, number>();
       const activities = new Map<string, number>();
       const revisionIds: { collection: string; id: number }[] = [];
-      for (const e of events) {
+      const record = async (e: RecordableEvent): Promise<boolean> => {
         const written = await this.writeOne(client, e);
-        outcomes.push(written ? 'recorded' : 'duplicate');
-        if (!written) continue;
+        if (!written) return false;
         activities.set(e.collection, (activities.get(e.collection) ?? 0) + 1);
-        if (written.revision === null) continue;
-        revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
-        revisionIds.push({ collection: e.collection, id: written.revision });
+        if (written.revision !== null) {
+          revisions.set(e.collection, (revisions.get(e.collection) ?? 0) + 1);
+          revisionIds.push({ collection: e.collection, id: written.revision });
+        }
+        return true;
+      };
+      for (const i of recordingOrder(events)) {
+        const e = events[i]!;
+        if (e.kind !== 'item' || e.item_version === undefined) {
+          outcomes[i] = (await record(e)) ? 'recorded' : 'duplicate';
+          continue;
+        }
+        const ready = force.has(e.id) ? true : await this.previousRecorded(client, e);
+        if (ready === 'duplicate') {
+          outcomes[i] = 'duplicate';
+        } else if (ready === 'parked') {
+          await pendingEvents.park(client, e);
+          outcomes[i] = 'parked';
+        } else {
+          outcomes[i] = (await record(e)) ? 'recorded' : 'duplicate';
+          await pendingEvents.drop(client, e);
+          // the parked changes that were waiting for this one, in version order
+          for (let next = await pendingEvents.takeNext(client, e); next; next = await pendingEvents.takeNext(client, next)) {
+            await record({ ...next, kind: 'item' });
+          }
+        }
       }
       await addCounts(client, 'revisions', revisions);
       await addCounts(client, 'activity', activities);
@@ -107,6 +163,30 @@ export class EventWriter {
     }
   }
 
+  /**
+   * Records, for every item with a change parked longer than `olderThanMs`, its lowest parked change anyway
+   * (and the parked ones that follow it): its predecessor is given up for now (it still takes its place by
+   * version if it comes). Returns the changes so recorded out of order. Safe on several replicas at once.
+   */
+  async releaseOverdue(olderThanMs: number): Promise<ItemEvent[]> {
+    const released: ItemEvent[] = [];
+    for (const e of await pendingEvents.overdue(this.pool, olderThanMs)) {
+      const [outcome] = await this.write([{ ...e, kind: 'item' }], new Set([e.id]));
+      if (outcome === 'recorded') released.push(e);
+    }
+    return released;
+  }
+
+  /** True when the item's previous version is recorded (or this one is the first, or a late one). */
+  private async previousRecorded(client: PoolClient, e: ItemChangeEvent): Promise<true | 'duplicate' | 'parked'> {
+    const { rows } = await client.query<{ last: string | null; known: boolean }>(LAST_VERSION_SQL, [e.collection, e.item, e.id]);
+    const { last, known } = rows[0]!;
+    if (known) return 'duplicate';
+    const expected = last === null ? 1 : Number(last) + 1;
+    // Below `expected`: a change recorded late after its successors were forced through; it takes its place by version.
+    return e.item_version! > expected ? 'parked' : true;
+  }
+
   /** Null for a duplicate; else the new revision's id (null for an audit event). */
   private async writeOne(client: PoolClient, e: RecordableEvent): Promise<{ revision: number | null } | null> {
     const common = [e.action, e.actor.user, e.timestamp, e.actor.ip ?? null, e.actor.user_agent ?? null, e.collection, e.item, e.actor.origin ?? null, e.id];
@@ -114,12 +194,13 @@ export class EventWriter {
       const { rowCount } = await client.query(AUDIT_SQL, common);
       return (rowCount ?? 0) > 0 ? { revision: null } : null;
     }
-    const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL, [
+    const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL[e.item_version === undefined ? 'time' : 'version'], [
       ...common,
       e.action === 'delete' ? null : json(e.data),
       e.action === 'delete' ? null : json(e.delta),
       e.parent_event ?? null,
       e.version ?? null,
+      e.item_version ?? null,
     ]);
     const row = rows[0];
     if (row?.activity === null || row?.activity === undefined) return null;

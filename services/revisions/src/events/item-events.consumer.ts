@@ -14,6 +14,12 @@ export interface ItemEventsConsumerOptions {
   ackWaitMs?: number;
   backoffMs?: number[];
   maxDeliver?: number;
+  /**
+   * How long an item change stays parked while its item's previous version is not recorded, before it is
+   * recorded anyway, out of order, with a warning (default 60 s: longer than a crashed replica's deliveries take
+   * to come back). Checked every orderWaitMs / 10 (at least every 5 s).
+   */
+  orderWaitMs?: number;
 }
 
 /** Validates a delivered payload: an item change or an audit event; otherwise the reason it is malformed. */
@@ -45,6 +51,7 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
         const batch = queue;
         queue = [];
         try {
+          // recorded, duplicate or parked (until its item's previous version is recorded): acknowledged
           await opts.writer.write(batch.map((w) => w.event));
           for (const w of batch) w.resolve();
         } catch (err) {
@@ -56,7 +63,30 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
       running = false;
     }
   };
-  return stream.subscribe<unknown>({
+  // Changes parked too long (their predecessor is lost, or very late) are recorded anyway.
+  const orderWaitMs = opts.orderWaitMs ?? 60_000;
+  let sweeping = false;
+  const sweep = setInterval(
+    () => {
+      if (sweeping) return;
+      sweeping = true;
+      opts.writer
+        .releaseOverdue(orderWaitMs)
+        .then((released) => {
+          for (const e of released) {
+            opts.logger.warn(
+              { collection: e.collection, item: e.item, itemVersion: e.item_version },
+              "an item change's previous version was not recorded in time; recorded it out of order",
+            );
+          }
+        })
+        .catch((err) => opts.logger.error({ err }, 'recording parked item changes failed; will try again'))
+        .finally(() => (sweeping = false));
+    },
+    Math.min(orderWaitMs / 10, 5000),
+  );
+  sweep.unref();
+  const subscription = await stream.subscribe<unknown>({
     durable: REVISIONS_DURABLE,
     concurrency: opts.concurrency ?? 64,
     ackWaitMs: opts.ackWaitMs,
@@ -75,4 +105,10 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
       });
     },
   });
+  return {
+    stop: async () => {
+      clearInterval(sweep);
+      await subscription.stop();
+    },
+  };
 }
