@@ -1,7 +1,8 @@
 import type { Express } from 'express';
-import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { Counter, httpMetrics, observePool, Registry, singleMetric } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
-import { authenticate, createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource } from '@vellum/tokens';
 import type { Pool } from 'pg';
 import { Router } from 'express';
 import type { AuthConfig } from './config';
@@ -35,14 +36,28 @@ export interface AuthAppDeps {
   hasher?: PasswordHasher;
   /** Extra health probes (messaging, outbox relay). */
   probes?: Record<string, HealthProbe>;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
 }
 
 export interface AuthApp {
   app: Express;
   ctx: AuthContext;
   routes: RouteTable['routes'];
+  /** The cached health report (what /server/health answers). */
+  health(): Promise<HealthReport>;
   /** Stops the GraphQL server. */
   close(): Promise<void>;
+}
+
+/** `vellum_auth_logins_total{outcome}`: `success` or the error code (lower case) the attempt was refused with. */
+function loginCounter(registry: Registry): (outcome: string) => void {
+  const counter = singleMetric(
+    registry,
+    'vellum_auth_logins_total',
+    () => new Counter({ name: 'vellum_auth_logins_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [registry] }),
+  );
+  return (outcome) => counter.inc({ outcome });
 }
 
 export function createApp(deps: AuthAppDeps): AuthApp {
@@ -56,9 +71,23 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
-  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const registry = deps.metrics ?? new Registry();
+  const ctx: AuthContext = {
+    db,
+    pg: deps.pg ?? pgPoolOf(db),
+    config,
+    logger,
+    keys,
+    hasher,
+    secrets,
+    oauth,
+    clock: deps.clock ?? systemClock,
+    tokens: new TokenIssuer(keys),
+    countLogin: loginCounter(registry),
+  };
+  const unobservePool = observePool(registry, 'auth', ctx.pg);
 
-  const app = createServiceApp();
+  const app = createServiceApp({ service: 'auth', logger, observe: httpMetrics(registry, 'auth').observe });
   const probes: Record<string, HealthProbe> = {
     database: async () => {
       await db.$queryRaw`SELECT 1`;
@@ -66,9 +95,13 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     },
     ...deps.probes,
   };
+  const verifier = createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] }));
+  const isSessionRevoked = async (id: string) => !(await sessionRepository.isLive(db, id, ctx.clock.now()));
   const server = Router() as Router & RouteTable;
-  route(server, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(server, 'get', '/server/health', 'public', healthHandler(probes));
+  const health = serverRoutes(server, probes, {
+    healthToken: config.HEALTH_TOKEN,
+    canSeeDetails: isAdminRequest(verifier, { sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked }),
+  });
   app.use(server);
 
   if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
@@ -77,11 +110,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   const oauth2 = oauthRoutes(ctx);
   app.use(oauth2);
 
-  const authenticated = authenticate({
-    verifier: createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })),
-    sessionCookieName: config.SESSION_COOKIE_NAME,
-    isSessionRevoked: async (id) => !(await sessionRepository.isLive(db, id, ctx.clock.now())),
-  });
+  const authenticated = authenticate({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked });
   const admin = adminRoutes(ctx);
   const tfa = tfaRoutes(ctx);
   const invite = inviteRoutes(ctx);
@@ -102,6 +131,10 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     app,
     ctx,
     routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
-    close: () => graphql.server.stop(),
+    health,
+    close: async () => {
+      unobservePool();
+      await graphql.server.stop();
+    },
   };
 }

@@ -1,7 +1,7 @@
 // The auth service as its own process (distributed topology): config from the environment, NATS, SIGTERM → drain.
 import { ConfigError } from '@vellum/config';
 import { createLogger } from '@vellum/logger';
-import { runProcess } from '@vellum/http';
+import { runProcess, startObservability } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
 import { loadAuthConfig, loadNatsUrl } from './config';
 import { startAuth } from './start';
@@ -14,7 +14,8 @@ void runProcess(async () => {
     throw new ConfigError(['AUTH_PRIVATE_KEY: is required (or AUTH_PRIVATE_KEY_FILE, or AUTH_KEYS_DIR to keep a generated key)']);
   }
   const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
+  const observability = await startObservability('auth', config, logger);
   const messaging = await connectNatsMessaging({ servers: loadNatsUrl(), name: 'auth' });
-  const service = await startAuth(config, { logger, messaging });
-  return { logger, stop: async () => (await service.stop(), await messaging.close()) };
+  const service = await startAuth(config, { logger, messaging, metrics: observability.registry });
+  return { logger, stop: async () => (await service.stop(), await messaging.close(), await observability.stop()) };
 });

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, runHealthChecks, type HealthProbe, type RunningService } from '@vellum/http';
+import { listen, type HealthProbe, type RunningService } from '@vellum/http';
+import { observeOutbox, type Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
@@ -18,12 +19,14 @@ export interface StartAuthDeps {
   logger: Logger;
   messaging: Messaging;
   clock?: Clock;
+  /** The process's metrics registry. */
+  metrics?: Registry;
 }
 
 export type RunningAuth = RunningService & { ctx: AuthContext };
 
 /** Migrate, connect, bootstrap, start the outbox relay, listen. `stop()` drains in reverse order. */
-export async function startAuth(config: AuthConfig, { logger, messaging, clock }: StartAuthDeps): Promise<RunningAuth> {
+export async function startAuth(config: AuthConfig, { logger, messaging, clock, metrics }: StartAuthDeps): Promise<RunningAuth> {
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
   const db = createPrisma(config.DATABASE_URL);
   const relay = await startOutboxRelay({
@@ -39,7 +42,8 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock }
       return { status: h.status, reason: h.reason };
     },
   };
-  const built = createApp({ db, config, logger, clock, probes });
+  const built = createApp({ db, config, logger, clock, probes, metrics });
+  const unobserve = metrics ? observeOutbox(metrics, 'auth', () => relay.stats()) : () => undefined;
   try {
     const created = await bootstrap(built.ctx);
     if (created.created) logger.info({ email: created.email }, 'bootstrapped the admin role and user');
@@ -55,10 +59,11 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock }
     name: 'auth',
     url: server.url,
     ctx: built.ctx,
-    health: () => runHealthChecks({ database: async () => ((await db.$queryRaw`SELECT 1`), 'ok'), ...probes }),
+    health: built.health,
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
+        unobserve();
         await built.close();
         await relay.stop();
         await db.$disconnect();

@@ -1,8 +1,9 @@
 import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, healthHandler, route, runHealthChecks, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { httpMetrics, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
-import { authenticate, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, isAdminRequest, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
@@ -19,11 +20,15 @@ export interface CreateAppDeps {
   rules: AccessRules;
   verifier: TokenVerifier;
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
-  logger: Pick<Logger, 'error' | 'warn'>;
+  logger: Pick<Logger, 'error' | 'warn' | 'info'>;
   limits?: { limitDefault: number; limitMax?: number };
   now?: () => Date;
   /** Extra health probes (messaging, outbox relay). */
   healthProbes?: Record<string, HealthProbe>;
+  /** `Authorization: Bearer <token>` reads the health checks. */
+  healthToken?: string;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
 }
 
 /** The items service's express app (never listens). */
@@ -41,14 +46,17 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
     },
     ...deps.healthProbes,
   };
-  const app = createServiceApp();
+  const registry = deps.metrics ?? new Registry();
+  const app = createServiceApp({ service: 'items', logger: deps.logger, observe: httpMetrics(registry, 'items').observe });
   const router = Router() as Router & RouteTable;
-  route(router, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(router, 'get', '/server/health', 'public', healthHandler(probes));
+  const health = serverRoutes(router, probes, {
+    healthToken: deps.healthToken,
+    canSeeDetails: isAdminRequest(deps.verifier, { isSessionRevoked: deps.isSessionRevoked }),
+  });
   router.use(authenticate({ verifier: deps.verifier, isSessionRevoked: deps.isSessionRevoked }));
   collectionsRoutes(router, new CollectionsUseCase(new CollectionsRepository(deps.prisma), deps.rules));
   itemsRoutes(router, itemsDeps);
   app.use(router);
   finishServiceApp(app, deps.logger);
-  return { app, routes: router.routes, health: () => runHealthChecks(probes) };
+  return { app, routes: router.routes, health };
 }

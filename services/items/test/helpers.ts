@@ -36,7 +36,7 @@ export async function harness(): Promise<Harness> {
   const rules = new AccessRules();
   const sub: Subscription = await watchAccessRules(messaging, rules);
   const keys = testKeys();
-  const { app } = createApp({ pool, prisma, rules, verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined } });
+  const { app } = createApp({ pool, prisma, rules, verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined } });
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
   return {
     db,

@@ -1,8 +1,9 @@
 import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { httpMetrics, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
-import { authenticate, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, isAdminRequest, type TokenVerifier } from '@vellum/tokens';
 import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import type { AccessRules } from './events/access-rules.store';
@@ -20,6 +21,10 @@ export interface RevisionsAppDeps {
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
   /** Extra health probes (messaging, consumer). */
   probes?: Record<string, HealthProbe>;
+  /** `Authorization: Bearer <token>` reads the health checks. */
+  healthToken?: string;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
   now?: () => Date;
 }
 
@@ -27,6 +32,8 @@ export interface RevisionsApp {
   app: Express;
   reader: RecordsReader;
   routes: RouteTable['routes'];
+  /** The cached health report (what /server/health answers). */
+  health(): Promise<HealthReport>;
   close(): Promise<void>;
 }
 
@@ -42,7 +49,8 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     },
     deps.now,
   );
-  const app = createServiceApp();
+  const registry = deps.metrics ?? new Registry();
+  const app = createServiceApp({ service: 'revisions', logger, observe: httpMetrics(registry, 'revisions').observe });
   const server = Router() as Router & RouteTable;
   const probes: Record<string, HealthProbe> = {
     database: async () => {
@@ -51,11 +59,14 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     },
     ...deps.probes,
   };
-  route(server, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(server, 'get', '/server/health', 'public', healthHandler(probes));
+  const verifier = cachedTokenVerifier(deps.verifier);
+  const health = serverRoutes(server, probes, {
+    healthToken: deps.healthToken,
+    canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),
+  });
   app.use(server);
 
-  const authenticated = authenticate({ verifier: cachedTokenVerifier(deps.verifier), isSessionRevoked: deps.isSessionRevoked });
+  const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
   const records = recordsRoutes(reader);
   app.use(['/revisions', '/activity'], authenticated);
   app.use(records);
@@ -71,6 +82,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     app,
     reader,
     routes: [...(server.routes ?? []), ...(records.routes ?? []), ...(gql.routes ?? [])],
+    health,
     close: () => graphql.server.stop(),
   };
 }

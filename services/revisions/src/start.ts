@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type RunningService, runHealthChecks } from '@vellum/http';
+import { listen, type RunningService } from '@vellum/http';
+import { observeConsumer, observePool, type Registry } from '@vellum/metrics';
+import { ITEMS_STREAM } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
@@ -9,7 +11,7 @@ import type { RevisionsConfig } from './config';
 import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
 import { watchAccessRules } from './events/access-rules.store';
-import { startItemEventsConsumer } from './events/item-events.consumer';
+import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
 import { watchRevokedSessions } from './events/revoked-sessions.store';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
@@ -19,6 +21,8 @@ export interface StartRevisionsDeps {
   messaging: Messaging;
   /** Default: the auth service's JWKS at AUTH_URL. */
   keySource?: KeySource;
+  /** The process's metrics registry. */
+  metrics?: Registry;
 }
 
 /** Migrate, connect, watch access rules, start the item-event consumer and listen. */
@@ -49,23 +53,28 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
         return h.status === 'ok' ? 'ok' : { status: 'error', reason: h.reason };
       },
     },
+    healthToken: config.HEALTH_TOKEN,
+    metrics: deps.metrics,
   });
+  const { metrics } = deps;
+  const stats = consumer.stats?.bind(consumer);
+  const unobserve = metrics
+    ? [
+        observePool(metrics, 'revisions', pool),
+        ...(stats ? [observeConsumer(metrics, { service: 'revisions', stream: ITEMS_STREAM, consumer: REVISIONS_DURABLE }, stats)] : []),
+      ]
+    : [];
   const listening = await listen(built.app, config.PORT, config.HOST);
   logger.info({ url: listening.url }, 'revisions service listening');
-  const probes = {
-    database: async () => {
-      await pool.query('SELECT 1');
-      return 'ok' as const;
-    },
-  };
   let stopped: Promise<void> | undefined;
   return {
     name: 'revisions',
     url: listening.url,
-    health: () => runHealthChecks(probes),
+    health: built.health,
     stop: () =>
       (stopped ??= (async () => {
         await listening.close();
+        unobserve.forEach((u) => u());
         await consumer.stop();
         await rules.stop();
         await sessions.stop();
