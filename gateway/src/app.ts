@@ -1,9 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
-import { requestIdMiddleware, type HealthProbe, type HealthReport } from '@vellum/http';
-import { createTokenVerifier, remoteKeySource, type TokenVerifier } from '@vellum/tokens';
+import { requestContextMiddleware, serverRoutes, type HealthProbe, type HealthReport } from '@vellum/http';
+import { Registry } from '@vellum/metrics';
+import { createTokenVerifier, remoteKeySource, requestClaims, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
@@ -22,6 +23,8 @@ import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
 import { securityHeaderList, securityHeaders } from './limits/security-headers.middleware';
 import { createGatewayMetrics } from './metrics/gateway-metrics';
 import { buildOpenApi } from './specs/openapi';
+import { serverInfoHandler } from './server/server-info';
+import { apiReference } from './reference/api-reference';
 
 type ExpressHandle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
@@ -41,11 +44,14 @@ export interface GatewayDeps {
   rateLimitStore?: RateLimitStore;
   /** Extra health probes for the gateway's own dependencies. */
   healthProbes?: Record<string, HealthProbe>;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
 }
 
 export interface Gateway {
   app: Express;
   pools: Record<ServiceName, UpstreamPool>;
+  /** The cached report (at most one probe fan-out per second). */
   health(): Promise<HealthReport>;
   /** Close connection pools and background work (not the listening socket). */
   close(): Promise<void>;
@@ -87,9 +93,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.disable('etag');
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
-  app.use(requestIdMiddleware);
-  const metrics = config.METRICS_ENABLED ? createGatewayMetrics() : undefined;
-  if (metrics) app.use(metrics.middleware);
+  app.use(requestContextMiddleware('gateway'));
+  const metrics = createGatewayMetrics(deps.metrics ?? new Registry(), logger);
+  app.use(metrics.middleware);
   const hsts = config.PUBLIC_URL?.startsWith('https:') ?? false;
   app.use(securityHeaders({ hsts }));
   const corsOptions: CorsOptions | undefined = config.CORS_ENABLED
@@ -107,16 +113,28 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const store = config.RATE_LIMITER_ENABLED ? (deps.rateLimitStore ?? createRateLimitStore(config)) : undefined;
   const ownProbes: Record<string, HealthProbe> = { ...deps.healthProbes };
   if (store) ownProbes[`ratelimit:${store.kind}`] = () => store.health();
-  const health = gatewayHealth(Object.values(pools), ownProbes, config.HEALTH_TIMEOUT);
-  app.get('/server/ping', (_req, res) => {
-    res.type('text/plain').send('pong');
+  const claimsOf = requestClaims(verifier, { sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked });
+  const server = Router();
+  // Anonymous callers get the status; admins and HEALTH_TOKEN holders the checks per service and replica.
+  const health = serverRoutes(server, gatewayHealth(Object.values(pools), ownProbes, config.HEALTH_TIMEOUT), {
+    healthToken: config.HEALTH_TOKEN,
+    canSeeDetails: async (req) => (await claimsOf(req))?.admin_access === true,
   });
-  app.get('/server/health', async (_req, res) => {
-    const report = await health();
-    res.status(report.status === 'error' ? 503 : 200).json(report);
-  });
-
-  if (metrics) app.get('/metrics', metrics.handler(config.METRICS_TOKEN));
+  server.get(
+    '/server/info',
+    serverInfoHandler(
+      {
+        projectName: config.PROJECT_NAME,
+        projectDescriptor: config.PROJECT_DESCRIPTOR,
+        projectColor: config.PROJECT_COLOR,
+        defaultLanguage: config.DEFAULT_LANGUAGE,
+        rateLimit: config.RATE_LIMITER_ENABLED ? { points: config.RATE_LIMITER_POINTS, duration: config.RATE_LIMITER_DURATION } : false,
+        queryLimit: { default: config.QUERY_LIMIT_DEFAULT, max: config.QUERY_LIMIT_MAX },
+      },
+      claimsOf,
+    ),
+  );
+  app.use(server);
 
   // Everything below is rate limited per client IP; ping and health (probes, load balancers) are not.
   const limitOpts = store ? { store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger } : undefined;
@@ -130,7 +148,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
     bodyLimit: BODY_LIMIT_BYTES,
     onUpstreamError: (service: string, reason: string, replica: string, requestId: string) => {
-      metrics?.upstreamError(service, reason);
+      metrics.upstreamError(service, reason);
       logger.warn({ service, reason, replica, requestId }, 'upstream call failed');
     },
   };
@@ -153,6 +171,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.get('/server/specs/oas', (_req, res) => {
     res.type('application/json').send(openapi);
   });
+  app.use(apiReference());
 
   const supergraphSdl = deps.supergraphSdl ?? readCommittedSupergraph();
   let federation: Federation | undefined;
@@ -163,7 +182,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       timeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
-      onUpstreamError: (service, reason) => metrics?.upstreamError(service, reason),
+      onUpstreamError: (service, reason) => metrics.upstreamError(service, reason),
     });
   } else {
     logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');

@@ -73,6 +73,14 @@ const shape = {
   /** OTLP/HTTP collector: spans are exported when set (OpenTelemetry SDK loaded only then). */
   OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRAPHQL_INTROSPECTION: bool(true),
+  /** GET /server/info: the project basics (Directus settings the SDK reads). */
+  PROJECT_NAME: z.string().default('Vellum'),
+  PROJECT_DESCRIPTOR: z.string().optional(),
+  PROJECT_COLOR: z.string().optional(),
+  DEFAULT_LANGUAGE: z.string().default('en-US'),
+  /** The services' list limits, reported by /server/info to signed-in users (-1: no maximum). */
+  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
+  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
 };
 
 type Raw = ReturnType<typeof loadConfig<typeof shape>>;

@@ -2,6 +2,7 @@ import type { Logger } from '@vellum/logger';
 import type { Messaging, Subscription } from '@vellum/messaging';
 import { listen, type HealthProbe, type RunningService } from '@vellum/http';
 import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
+import type { Registry } from '@vellum/metrics';
 import type { GatewayConfig } from './config';
 import { createGateway } from './app';
 
@@ -9,10 +10,12 @@ export interface StartGatewayDeps {
   logger: Logger;
   /** When given, revoked session ids are watched so session tokens die at the gateway too, at once. */
   messaging?: Messaging;
+  /** The process's metrics registry. */
+  metrics?: Registry;
 }
 
 /** Build the gateway from config, listen on PORT/HOST (0 = any free port); stop() drains and closes everything. */
-export async function startGateway(config: GatewayConfig, { logger, messaging }: StartGatewayDeps): Promise<RunningService> {
+export async function startGateway(config: GatewayConfig, { logger, messaging, metrics }: StartGatewayDeps): Promise<RunningService> {
   const revoked = new Set<string>();
   let watch: Subscription | undefined;
   const healthProbes: Record<string, HealthProbe> = {};
@@ -33,6 +36,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging }:
     logger,
     isSessionRevoked: messaging ? (s) => revoked.has(s) : undefined,
     healthProbes,
+    metrics,
   });
   const listening = await listen(gateway.app, config.PORT, config.HOST);
   logger.info({ url: listening.url }, 'gateway listening');

@@ -94,6 +94,8 @@ export interface ForwardContext {
   peerTrusted: boolean;
   /** The caller's protocol (express `req.protocol`). */
   protocol: string;
+  /** The gateway's exported span (tracing on): the upstream's parent. Otherwise a fresh child of the caller's. */
+  traceparent?: string;
 }
 
 /**
@@ -117,7 +119,7 @@ export function upstreamRawHeaders(req: IncomingMessage, ctx: ForwardContext, ou
   const fwdHost = ctx.peerTrusted && h['x-forwarded-host'] ? h['x-forwarded-host'] : h.host;
   if (fwdHost) out.push('x-forwarded-host', String(fwdHost));
   out.push('x-request-id', ctx.requestId);
-  out.push('traceparent', nextTraceparent(h.traceparent));
+  out.push('traceparent', ctx.traceparent ?? nextTraceparent(h.traceparent));
   return out;
 }
 

@@ -3,4 +3,4 @@ export { staticKeySource, remoteKeySource, type KeySource, type Jwk, type JwkSet
 export { createTokenVerifier, type TokenVerifier } from './token-verifier';
 export { extractAccessToken, readCookies, DEFAULT_SESSION_COOKIE } from './extract-access-token';
 export { authenticate, type AuthenticateOptions } from './authenticate';
-export { isAdminRequest } from './is-admin-request';
+export { isAdminRequest, requestClaims, type RequestClaimsOptions } from './is-admin-request';
