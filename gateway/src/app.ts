@@ -51,6 +51,8 @@ export interface GatewayDeps {
 export interface Gateway {
   app: Express;
   pools: Record<ServiceName, UpstreamPool>;
+  /** Where the gateway's metrics go (the process registry when given). */
+  metrics: Registry;
   /** The cached report (at most one probe fan-out per second). */
   health(): Promise<HealthReport>;
   /** Close connection pools and background work (not the listening socket). */
@@ -212,6 +214,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   return {
     app,
     pools,
+    metrics: metrics.registry,
     health,
     async close() {
       await federation?.stop();
