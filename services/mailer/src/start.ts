@@ -21,7 +21,7 @@ export interface StartMailerDeps {
   metrics?: Registry;
 }
 
-export type RunningMailer = RunningService & { metrics: MailMetrics; transport: MailTransport };
+export type RunningMailer = RunningService & { metrics: MailMetrics; registry: Registry; transport: MailTransport };
 
 export function createTransportFromConfig(config: MailerConfig, logger: Logger): MailTransport {
   if (config.EMAIL_TRANSPORT === 'file') return createFileTransport(config.EMAIL_FILE_DIR, logger);
@@ -96,6 +96,7 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
     name: 'mailer',
     url: http.url,
     metrics,
+    registry,
     transport,
     health: built.health,
     stop: () =>
