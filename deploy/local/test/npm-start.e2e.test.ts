@@ -18,6 +18,7 @@ function start(dataDir: string, port: number, logLevel = 'warn'): ChildProcess {
       DATA_DIR: dataDir,
       PORT: String(port),
       EMBEDDED_DB_PORT: '0',
+      METRICS_PORT: '0',
       ADMIN_EMAIL: 'admin@example.com',
       LOG_LEVEL: logLevel,
     },

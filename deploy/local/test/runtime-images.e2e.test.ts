@@ -67,7 +67,7 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
     dbs.push(authDb, revisionsDb, itemsDb);
     const [authPort, revisionsPort, itemsPort, mailerPort, gatewayPort] = await Promise.all(SERVICES.map(() => freePort()));
     const main = (s: string) => [path.join(s, 'dist', 'main.js')];
-    const common = { NATS_URL: natsUrl, PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
+    const common = { NATS_URL: natsUrl, METRICS_PORT: '0', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
     const authUrl = `http://127.0.0.1:${authPort}`;
     run('auth', image('services/auth'), main('services/auth'), {
       ...common, PORT: String(authPort), DATABASE_URL: authDb.url, AUTH_KEYS_DIR: path.join(work, 'keys'),

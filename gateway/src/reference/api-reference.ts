@@ -42,7 +42,7 @@ export function redocBundlePath(): string {
  * `GET /reference`: a browsable reference of the OpenAPI document (`/server/specs/oas`), rendered by Redoc from
  * the gateway's own copy of its bundle — no CDN, no inline script — under a strict Content-Security-Policy.
  */
-export function apiReference(bundlePath = redocBundlePath()): Router {
+export function apiReference(bundlePath?: string): Router {
   let bundle: Buffer | undefined;
   const csp: RequestHandler = (_req, res, next) => {
     res.setHeader('Content-Security-Policy', REFERENCE_CSP);
@@ -54,7 +54,7 @@ export function apiReference(bundlePath = redocBundlePath()): Router {
     res.type('text/html; charset=utf-8').send(PAGE);
   });
   router.get('/reference/redoc.standalone.js', csp, (_req, res) => {
-    bundle ??= readFileSync(bundlePath);
+    bundle ??= readFileSync(bundlePath ?? redocBundlePath());
     res.setHeader('Cache-Control', 'public, max-age=86400');
     res.type('text/javascript; charset=utf-8').send(bundle);
   });
