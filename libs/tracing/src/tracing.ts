@@ -29,7 +29,6 @@ let exporter: Exporter | undefined;
 export async function startTracing(opts: TracingOptions): Promise<boolean> {
   if (!opts.endpoint || exporter) return Boolean(exporter);
   // A plain require, run only here: the SDK's modules are never loaded while tracing is off.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { createOtelExporter } = require('./otel-exporter') as typeof import('./otel-exporter');
   exporter = createOtelExporter({ ...opts, endpoint: opts.endpoint });
   return true;
