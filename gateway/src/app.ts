@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
-import { requestContextMiddleware, serverRoutes, type HealthProbe, type HealthReport } from '@vellum/http';
+import { requestContextMiddleware, runHealthChecks, serverRoutes, type HealthProbe, type HealthReport } from '@vellum/http';
 import { Registry } from '@vellum/metrics';
 import { createTokenVerifier, remoteKeySource, requestClaims, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
@@ -121,6 +121,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const health = serverRoutes(server, gatewayHealth(Object.values(pools), ownProbes, config.HEALTH_TIMEOUT), {
     healthToken: config.HEALTH_TOKEN,
     canSeeDetails: async (req) => (await claimsOf(req))?.admin_access === true,
+    ready: () => runHealthChecks(ownProbes, config.HEALTH_TIMEOUT),
   });
   server.get(
     '/server/info',

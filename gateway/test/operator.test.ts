@@ -74,15 +74,16 @@ describe('GET /server/health', () => {
     expect(fanOuts).toBeLessThanOrEqual(2);
   });
 
-  it('answers 503 (status only) when a service has no healthy replica; /server/ready too; /server/ping stays up', async () => {
+  it('answers 503 (status only) when a service has no healthy replica; the gateway stays ready and alive', async () => {
     await upstreams[0].kill();
     try {
       await sleep(1100);
       const r = await request(gw.app).get('/server/health');
       expect(r.status).toBe(503);
       expect(JSON.parse(r.text)).toEqual({ status: 'error' });
+      // readiness is the gateway's own (its rate-limit store): it keeps answering, with 503s for that service
       const ready = await request(gw.app).get('/server/ready');
-      expect(ready.status).toBe(503);
+      expect(ready.status).toBe(200);
       expect(ready.headers['content-type']).toMatch(/^application\/health\+json/);
       const ping = await request(gw.app).get('/server/ping');
       expect([ping.status, ping.text]).toEqual([200, 'pong']);
@@ -90,7 +91,20 @@ describe('GET /server/health', () => {
       await upstreams[0].revive();
     }
     await sleep(1100);
-    expect((await request(gw.app).get('/server/ready')).status).toBe(200);
+    expect((await request(gw.app).get('/server/health')).status).toBe(200);
+  });
+
+  it('is not ready when its own dependency fails', async () => {
+    const g = await createGateway({
+      config: testConfig({ AUTH_URLS: upstreams[0].url }),
+      logger: silentLogger(),
+      healthProbes: { messaging: async () => ({ status: 'error', reason: 'gone' }) },
+    });
+    try {
+      expect((await request(g.app).get('/server/ready')).status).toBe(503);
+    } finally {
+      await g.close();
+    }
   });
 });
 

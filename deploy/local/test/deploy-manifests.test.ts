@@ -10,6 +10,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
+import { readYaml, type Obj } from './manifest-yaml';
 import { ConfigMap, Service } from 'kubernetes-models/v1';
 import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
 import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
@@ -22,8 +23,6 @@ import { loadMailerConfig, loadNatsSettings } from '@vellum/mailer/src/config';
 import { loadGatewayConfig, natsUrl as gatewayNatsUrl } from '@vellum/gateway/src/config';
 
 type Env = Record<string, string | undefined>;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-type Obj = Record<string, any>;
 
 const ROOT = path.resolve(__dirname, '../../..');
 const K8S = path.join(ROOT, 'deploy/kubernetes');
@@ -86,10 +85,13 @@ function unknownVariable(service: string, name: string): string | undefined {
   return `${name}: not read by ${service} (${SERVICES[service].dir}/src/config.ts)`;
 }
 
-/** The routes a service answers for probes (its app.ts registers them). */
+/** The routes every app gets from `serverRoutes` (libs/http): liveness, readiness, health. */
+const SERVER_ROUTES = ['/server/ping', '/server/ready', '/server/health'];
+
+/** The routes a service answers for probes (its app.ts registers them, or has serverRoutes register them). */
 function hasRoute(service: string, route: string): boolean {
   const src = fs.readFileSync(path.join(ROOT, SERVICES[service].dir, 'src/app.ts'), 'utf8');
-  return src.includes(`'${route}'`);
+  return src.includes(`'${route}'`) || (src.includes('serverRoutes(') && SERVER_ROUTES.includes(route));
 }
 
 /** A plausible value for a secret file, so that the config loader can parse it. */
@@ -123,23 +125,6 @@ function withSecretFiles(env: Env): Env {
 }
 
 // ---- YAML ------------------------------------------------------------------------------------------------------
-/** Every document of a file, parsed as Kubernetes and Compose do (YAML 1.1: 0440 is octal, `<<` merges). */
-function readYaml(file: string): Obj[] {
-  const docs = parseAllDocuments(fs.readFileSync(file, 'utf8'), {
-    version: '1.1',
-    merge: true,
-    uniqueKeys: true,
-  });
-  if (!Array.isArray(docs)) throw new Error(`${file}: not YAML documents`);
-  const out: Obj[] = [];
-  for (const d of docs) {
-    if (d.errors.length) throw new Error(`${file}: ${d.errors.map((e) => e.message).join('; ')}`);
-    const js = d.toJS({ maxAliasCount: 100 });
-    if (js != null) out.push(js);
-  }
-  return out;
-}
-
 function yamlFiles(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const p = path.join(dir, e.name);
@@ -472,9 +457,17 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         requests: { cpu: expect.anything(), memory: expect.anything() },
         limits: { memory: expect.anything() },
       });
+      // the public port, and the metrics listener (METRICS_PORT), announced to Prometheus by the pod annotations
+      const metricsPort = SERVICES[service].load(withSecretFiles(resolveContainer(objects, d).env)).METRICS_PORT;
       expect(c.ports).toEqual([
         expect.objectContaining({ name: 'http', containerPort: SERVICES[service].port }),
+        expect.objectContaining({ name: 'metrics', containerPort: metricsPort }),
       ]);
+      expect(d.spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(metricsPort),
+        'prometheus.io/path': '/metrics',
+      });
       expect(c.volumeMounts).toEqual(
         expect.arrayContaining([expect.objectContaining({ mountPath: '/tmp' })]),
       ); // a writable /tmp under a read-only root filesystem
@@ -483,7 +476,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         expect({ service, kind, path: probe?.httpGet?.path }).toEqual({
           service,
           kind,
-          path: expect.stringMatching(/^\/server\/(health|ping)$/),
+          path: expect.stringMatching(/^\/server\/(ready|ping)$/),
         });
         expect({ service, kind, route: hasRoute(service, probe.httpGet.path) }).toEqual({
           service,
@@ -497,7 +490,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         expect(port).toBe(SERVICES[service].port);
       }
       expect(c.livenessProbe.httpGet.path).toBe('/server/ping');
-      expect(c.readinessProbe.httpGet.path).toBe(service === 'gateway' ? '/server/ping' : '/server/health');
+      expect(c.readinessProbe.httpGet.path).toBe('/server/ready');
       expect(d.spec.selector.matchLabels).toEqual(
         expect.objectContaining({ 'app.kubernetes.io/name': service }),
       );

@@ -10,6 +10,11 @@ export interface ServerRoutesOptions {
   /** Reports are reused this long (default 1 s): one probe fan-out per second whatever the request rate. */
   cacheMs?: number;
   timeoutMs?: number;
+  /**
+   * What readiness looks at, when not the whole report: the gateway is ready on its own dependencies (a service
+   * behind it being down must not take the entry point, and its error answers, away).
+   */
+  ready?: () => Promise<HealthReport>;
 }
 
 /**
@@ -25,7 +30,7 @@ export function serverRoutes(
   const report = cachedHealth(run, opts.cacheMs ?? 1000);
   const canSeeDetails = async (req: Request) => bearerIs(req, opts.healthToken) || (opts.canSeeDetails ? opts.canSeeDetails(req) : false);
   route(router, 'get', '/server/ping', 'public', pingHandler);
-  route(router, 'get', '/server/ready', 'public', readyHandler(report));
+  route(router, 'get', '/server/ready', 'public', readyHandler(opts.ready ? cachedHealth(opts.ready, opts.cacheMs ?? 1000) : report));
   route(router, 'get', '/server/health', 'public', healthHandler(report, { canSeeDetails }));
   return report;
 }

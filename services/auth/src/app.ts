@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
-import { Counter, httpMetrics, observePool, Registry, singleMetric } from '@vellum/metrics';
+import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource } from '@vellum/tokens';
 import type { Pool } from 'pg';
@@ -24,6 +24,7 @@ import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
 import { tfaRoutes } from './http/tfa.routes';
+import { loginCounter } from './http/login-metrics';
 
 export interface AuthAppDeps {
   db: Db;
@@ -48,16 +49,6 @@ export interface AuthApp {
   health(): Promise<HealthReport>;
   /** Stops the GraphQL server. */
   close(): Promise<void>;
-}
-
-/** `vellum_auth_logins_total{outcome}`: `success` or the error code (lower case) the attempt was refused with. */
-function loginCounter(registry: Registry): (outcome: string) => void {
-  const counter = singleMetric(
-    registry,
-    'vellum_auth_logins_total',
-    () => new Counter({ name: 'vellum_auth_logins_total', help: 'Login attempts by outcome', labelNames: ['outcome'] as const, registers: [registry] }),
-  );
-  return (outcome) => counter.inc({ outcome });
 }
 
 export function createApp(deps: AuthAppDeps): AuthApp {
