@@ -5,388 +5,40 @@
 // (kubernetes-models). Overlays are built by a small kustomize subset below, compared with `kubectl kustomize`
 // when kubectl is installed; the compose file is checked with `docker-compose config -q` when it is installed.
 import { spawnSync } from 'node:child_process';
-import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import { readYaml, type Obj } from './manifest-yaml';
-import { ConfigMap, Service } from 'kubernetes-models/v1';
-import { Deployment, StatefulSet } from 'kubernetes-models/apps/v1';
-import { HorizontalPodAutoscaler } from 'kubernetes-models/autoscaling/v2';
-import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { Ingress } from 'kubernetes-models/networking.k8s.io/v1';
-import { loadAuthConfig, loadNatsUrl as authNatsUrl } from '@vellum/auth/src/config';
-import { loadRevisionsConfig, loadNatsUrl as revisionsNatsUrl } from '@vellum/revisions/src/config';
-import { loadItemsConfig, natsUrl as itemsNatsUrl } from '@vellum/items/src/config';
-import { loadMailerConfig, loadNatsSettings } from '@vellum/mailer/src/config';
-import { loadGatewayConfig, natsUrl as gatewayNatsUrl } from '@vellum/gateway/src/config';
-
-type Env = Record<string, string | undefined>;
-
-const ROOT = path.resolve(__dirname, '../../..');
-const K8S = path.join(ROOT, 'deploy/kubernetes');
-const OVERLAYS = ['base', 'overlays/dev', 'overlays/production', 'overlays/dev-with-nats'];
-
-// ---- the services: where their config lives, how they load it, where they listen -----------------------------
-interface ServiceInfo {
-  dir: string;
-  port: number;
-  /** Loads the whole configuration main.ts reads (service config + NATS), throwing like main.ts would. */
-  load(env: Env): Obj;
-}
-const SERVICES: Record<string, ServiceInfo> = {
-  auth: {
-    dir: 'services/auth',
-    port: 8056,
-    load: (env) => ({ ...loadAuthConfig(env), NATS_URL: authNatsUrl(env) }),
-  },
-  revisions: {
-    dir: 'services/revisions',
-    port: 8057,
-    load: (env) => ({ ...loadRevisionsConfig(env), NATS_URL: revisionsNatsUrl(env) }),
-  },
-  items: {
-    dir: 'services/items',
-    port: 8058,
-    load: (env) => ({ ...loadItemsConfig(env), NATS_URL: itemsNatsUrl(env) }),
-  },
-  mailer: {
-    dir: 'services/mailer',
-    port: 8059,
-    load: (env) => ({ ...loadMailerConfig(env), ...loadNatsSettings(env) }),
-  },
-  gateway: {
-    dir: 'gateway',
-    port: 8055,
-    load: (env) => ({ ...loadGatewayConfig(env), NATS_URL: gatewayNatsUrl(env) }),
-  },
-};
-
-/**
- * The variables a service reads, from its src/config.ts: keys of its loadConfig shapes (these also accept
- * NAME_FILE) and direct `env.NAME` reads (these do not).
- */
-function configVariables(dir: string): { shape: Set<string>; direct: Set<string> } {
-  const src = fs.readFileSync(path.join(ROOT, dir, 'src/config.ts'), 'utf8');
-  const shape = new Set([...src.matchAll(/(?:^\s+|[{,]\s*)([A-Z][A-Z0-9_]*)\s*:/gm)].map((m) => m[1]));
-  const direct = new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g)].map((m) => m[1]));
-  return { shape, direct };
-}
-const VARIABLES = Object.fromEntries(Object.entries(SERVICES).map(([n, s]) => [n, configVariables(s.dir)]));
-
-/** Why a variable is not one the service reads, or undefined when it is. */
-function unknownVariable(service: string, name: string): string | undefined {
-  const { shape, direct } = VARIABLES[service];
-  if (shape.has(name) || direct.has(name)) return undefined;
-  const base = name.endsWith('_FILE') ? name.slice(0, -5) : undefined;
-  if (base && shape.has(base)) return undefined;
-  if (base && direct.has(base)) return `${name}: ${service} reads ${base} directly, without a _FILE variant`;
-  return `${name}: not read by ${service} (${SERVICES[service].dir}/src/config.ts)`;
-}
-
-/** The routes every app gets from `serverRoutes` (libs/http): liveness, readiness, health. */
-const SERVER_ROUTES = ['/server/ping', '/server/ready', '/server/health'];
-
-/** The routes a service answers for probes (its app.ts registers them, or has serverRoutes register them). */
-function hasRoute(service: string, route: string): boolean {
-  const src = fs.readFileSync(path.join(ROOT, SERVICES[service].dir, 'src/app.ts'), 'utf8');
-  return src.includes(`'${route}'`) || (src.includes('serverRoutes(') && SERVER_ROUTES.includes(route));
-}
-
-/** A plausible value for a secret file, so that the config loader can parse it. */
-function secretContent(variable: string): string {
-  if (variable === 'DATABASE_URL') return 'postgres://vellum:secret@db.example.com:5432/vellum';
-  if (variable === 'AUTH_PRIVATE_KEY')
-    return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
-      format: 'pem',
-      type: 'pkcs8',
-    }) as string;
-  if (variable === 'AUTH_TFA_ENCRYPTION_KEY') return 'ab'.repeat(32);
-  return 'a-secret-value';
-}
+import {
+  K8S,
+  OVERLAYS,
+  ROOT,
+  build,
+  byId,
+  podSpecOf,
+  readYaml,
+  yamlFiles,
+  type Env,
+  type Obj,
+} from './manifests/kustomize';
+import { CONTAINER_FIELDS, MODELS, POD_FIELDS } from './manifests/schemas';
+import {
+  EXTERNAL_SECRETS,
+  hasRoute,
+  SERVICES,
+  resolveContainer,
+  unknownVariable,
+  withSecretFiles as withSecretFilesIn,
+} from './manifests/service-config';
 
 let tmpDir: string;
 beforeAll(() => {
   tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'vellum-manifests-'));
 });
 afterAll(() => fs.rmSync(tmpDir, { recursive: true, force: true }));
-
-/** The env as the container would see it, with every *_FILE path replaced by a temporary file of that name. */
-function withSecretFiles(env: Env): Env {
-  const out: Env = { ...env };
-  for (const [k, v] of Object.entries(env)) {
-    if (!k.endsWith('_FILE') || !v) continue;
-    const file = path.join(tmpDir, `${k}-${path.basename(v)}`);
-    fs.writeFileSync(file, secretContent(k.slice(0, -5)));
-    out[k] = file;
-  }
-  return out;
-}
-
-// ---- YAML ------------------------------------------------------------------------------------------------------
-function yamlFiles(dir: string): string[] {
-  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
-    const p = path.join(dir, e.name);
-    return e.isDirectory() ? yamlFiles(p) : /\.ya?ml$/.test(e.name) ? [p] : [];
-  });
-}
-
-// ---- a kustomize subset (what the overlays use; anything else is refused, never ignored) -----------------------
-const MERGE_KEYS: Record<string, string> = {
-  containers: 'name',
-  initContainers: 'name',
-  env: 'name',
-  volumes: 'name',
-  volumeMounts: 'mountPath',
-  imagePullSecrets: 'name',
-  topologySpreadConstraints: 'topologyKey',
-};
-const isMap = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-
-/** Strategic merge patch: maps merge, lists with a merge key merge item by item, other lists are replaced. */
-function strategicMerge(base: unknown, patch: unknown, field?: string): unknown {
-  if (Array.isArray(patch)) {
-    const key = field ? MERGE_KEYS[field] : undefined;
-    if (!key || !Array.isArray(base)) return structuredClone(patch);
-    const out = base.map((x) => structuredClone(x));
-    for (const item of patch) {
-      const i = out.findIndex((x) => isMap(x) && isMap(item) && x[key] === item[key]);
-      if (i >= 0) out[i] = strategicMerge(out[i], item);
-      else out.push(structuredClone(item));
-    }
-    return out;
-  }
-  if (isMap(patch) && isMap(base)) {
-    const out: Obj = structuredClone(base);
-    for (const [k, v] of Object.entries(patch)) {
-      if (k.startsWith('$'))
-        throw new Error(`strategic merge directive ${k} is not supported by this test's builder`);
-      if (v === null) delete out[k];
-      else out[k] = strategicMerge(out[k], v, k);
-    }
-    return out;
-  }
-  return structuredClone(patch);
-}
-
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'CustomResourceDefinition',
-  'PersistentVolume',
-  'StorageClass',
-]);
-const podSpecOf = (o: Obj): Obj | undefined =>
-  ['Deployment', 'StatefulSet'].includes(o.kind) ? o.spec?.template?.spec : undefined;
-
-function build(dir: string): Obj[] {
-  const [k] = readYaml(path.join(dir, 'kustomization.yaml'));
-  const supported = new Set([
-    'apiVersion',
-    'kind',
-    'resources',
-    'namespace',
-    'images',
-    'replicas',
-    'patches',
-  ]);
-  for (const key of Object.keys(k))
-    if (!supported.has(key))
-      throw new Error(`${dir}: kustomization field "${key}" is not supported by this test's builder`);
-  let objects: Obj[] = [];
-  for (const r of k.resources ?? []) {
-    const p = path.resolve(dir, r);
-    objects.push(...(fs.statSync(p).isDirectory() ? build(p) : readYaml(p)));
-  }
-  for (const p of k.patches ?? []) {
-    if (Object.keys(p).some((x) => x !== 'path'))
-      throw new Error(`${dir}: only { path } patches are supported by this test's builder`);
-    for (const doc of readYaml(path.resolve(dir, p.path))) {
-      const matches = objects.filter((o) => o.kind === doc.kind && o.metadata?.name === doc.metadata?.name);
-      if (matches.length !== 1)
-        throw new Error(
-          `${dir}: patch ${p.path} matches ${matches.length} objects (${doc.kind}/${doc.metadata?.name})`,
-        );
-      objects = objects.map((o) => (o === matches[0] ? (strategicMerge(o, doc) as Obj) : o));
-    }
-  }
-  for (const r of k.replicas ?? []) {
-    const target = objects.filter(
-      (o) => ['Deployment', 'StatefulSet'].includes(o.kind) && o.metadata.name === r.name,
-    );
-    if (target.length !== 1) throw new Error(`${dir}: replicas for unknown workload ${r.name}`);
-    target[0].spec.replicas = r.count;
-  }
-  for (const img of k.images ?? []) {
-    let used = false;
-    for (const o of objects) {
-      for (const c of [...(podSpecOf(o)?.containers ?? []), ...(podSpecOf(o)?.initContainers ?? [])]) {
-        const [, name] = /^(.+?)(?::[^:/]+)?(?:@.+)?$/.exec(c.image) ?? [];
-        if (name !== img.name) continue;
-        const tag = c.image.slice(name.length);
-        c.image = `${img.newName ?? name}${img.newTag !== undefined ? `:${img.newTag}` : tag}`;
-        used = true;
-      }
-    }
-    if (!used) throw new Error(`${dir}: image ${img.name} is used by no container`);
-  }
-  if (k.namespace)
-    for (const o of objects) if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
-  return objects;
-}
+const withSecretFiles = (env: Env): Env => withSecretFilesIn(env, tmpDir);
 
 const built = Object.fromEntries(OVERLAYS.map((o) => [o, build(path.join(K8S, o))]));
-
-/** Lists of named items sorted, so that two builds compare independently of the order of merged list items. */
-function canonical(v: unknown): unknown {
-  if (Array.isArray(v)) {
-    const items = v.map(canonical);
-    const key = ['name', 'mountPath'].find(
-      (k) => items.length && items.every((x) => isMap(x) && typeof x[k] === 'string'),
-    );
-    return key
-      ? [...items].sort((a, b) => String((a as Obj)[key]).localeCompare(String((b as Obj)[key])))
-      : items;
-  }
-  if (isMap(v))
-    return Object.fromEntries(
-      Object.keys(v)
-        .sort()
-        .map((k) => [k, canonical(v[k])]),
-    );
-  return v;
-}
-const byId = (objs: Obj[]) =>
-  Object.fromEntries(
-    objs.map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, canonical(o)]),
-  );
-
-// ---- schema validation -------------------------------------------------------------------------------------
-const MODELS: Record<string, { validate(): void } & (new (o: Obj) => { validate(): void })> = {
-  'v1/ConfigMap': ConfigMap,
-  'v1/Service': Service,
-  'apps/v1/Deployment': Deployment,
-  'apps/v1/StatefulSet': StatefulSet,
-  'autoscaling/v2/HorizontalPodAutoscaler': HorizontalPodAutoscaler,
-  'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
-  'networking.k8s.io/v1/Ingress': Ingress,
-} as never;
-
-/** Fields of a container (core/v1 Container): the schemas accept unknown fields, so typos are caught here. */
-const CONTAINER_FIELDS = new Set([
-  'name',
-  'image',
-  'imagePullPolicy',
-  'command',
-  'args',
-  'workingDir',
-  'ports',
-  'env',
-  'envFrom',
-  'resources',
-  'resizePolicy',
-  'restartPolicy',
-  'volumeMounts',
-  'volumeDevices',
-  'livenessProbe',
-  'readinessProbe',
-  'startupProbe',
-  'lifecycle',
-  'terminationMessagePath',
-  'terminationMessagePolicy',
-  'securityContext',
-  'stdin',
-  'stdinOnce',
-  'tty',
-]);
-const POD_FIELDS = new Set([
-  'containers',
-  'initContainers',
-  'volumes',
-  'securityContext',
-  'serviceAccountName',
-  'automountServiceAccountToken',
-  'terminationGracePeriodSeconds',
-  'topologySpreadConstraints',
-  'affinity',
-  'nodeSelector',
-  'tolerations',
-  'imagePullSecrets',
-  'priorityClassName',
-  'enableServiceLinks',
-]);
-
-// ---- the environment of a container, resolved against the build --------------------------------------------
-interface ResolvedContainer {
-  service: string;
-  env: Env;
-  /** secret name → keys used */
-  secrets: Map<string, Set<string>>;
-  problems: string[];
-}
-
-function resolveContainer(objects: Obj[], workload: Obj): ResolvedContainer {
-  const pod = podSpecOf(workload)!;
-  const c = pod.containers[0];
-  const service = workload.metadata.name;
-  const env: Env = {};
-  const problems: string[] = [];
-  const secrets = new Map<string, Set<string>>();
-  if (c.envFrom)
-    problems.push(
-      `${service}: envFrom hands every key of a source to the service; name each variable instead`,
-    );
-  for (const e of c.env ?? []) {
-    if (env[e.name] !== undefined) problems.push(`${service}: ${e.name} set twice`);
-    const why = unknownVariable(service, e.name);
-    if (why) problems.push(why);
-    if (e.value !== undefined) env[e.name] = String(e.value);
-    else if (e.valueFrom?.configMapKeyRef) {
-      const { name, key } = e.valueFrom.configMapKeyRef;
-      const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === name);
-      if (!cm) problems.push(`${service}: ${e.name} from ConfigMap ${name}, which is not in the build`);
-      else if (cm.data?.[key] === undefined)
-        problems.push(`${service}: ${e.name} from ConfigMap ${name} key ${key}, which it lacks`);
-      else env[e.name] = cm.data[key];
-    } else
-      problems.push(
-        `${service}: ${e.name} has neither a value nor a ConfigMap key (secrets go through *_FILE)`,
-      );
-    if (e.name.endsWith('_FILE')) {
-      const file = env[e.name] ?? '';
-      const mount = (c.volumeMounts ?? []).find((m: Obj) => file.startsWith(`${m.mountPath}/`));
-      const volume = mount && (pod.volumes ?? []).find((v: Obj) => v.name === mount.name);
-      if (!volume?.secret) {
-        problems.push(`${service}: ${e.name}=${file} is not in a mounted Secret`);
-        continue;
-      }
-      const rel = file.slice(mount.mountPath.length + 1);
-      const item = volume.secret.items ? volume.secret.items.find((i: Obj) => i.path === rel) : { key: rel };
-      if (!item)
-        problems.push(
-          `${service}: ${e.name}=${file}: Secret ${volume.secret.secretName} maps no key to ${rel}`,
-        );
-      else {
-        if (!secrets.has(volume.secret.secretName)) secrets.set(volume.secret.secretName, new Set());
-        secrets.get(volume.secret.secretName)!.add(item.key);
-      }
-    }
-  }
-  for (const m of c.volumeMounts ?? []) {
-    if (!(pod.volumes ?? []).some((v: Obj) => v.name === m.name))
-      problems.push(`${service}: volumeMount ${m.name} has no volume`);
-  }
-  return { service, env, secrets, problems };
-}
-
-/** Secrets the operator creates (documented in deploy/README.md), with their keys. */
-const EXTERNAL_SECRETS: Record<string, string[]> = {
-  'vellum-database': ['auth', 'revisions', 'items'],
-  'vellum-auth': ['admin-password', 'private-key.pem', 'tfa-encryption-key'],
-  'vellum-smtp': ['password'],
-};
 
 describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
   const objects = built[overlay];
@@ -532,7 +184,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       expect(objects.some((o) => o.kind === 'Service' && o.metadata.name === d.metadata.name)).toBe(true);
     }
     const hpas = objects.filter((o) => o.kind === 'HorizontalPodAutoscaler');
-    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['gateway', 'revisions']);
+    expect(hpas.map((h) => h.spec.scaleTargetRef.name).sort()).toEqual(['auth', 'gateway', 'revisions']);
     for (const h of hpas) expect(workloads.map((d) => d.metadata.name)).toContain(h.spec.scaleTargetRef.name);
     for (const ing of objects.filter((o) => o.kind === 'Ingress')) {
       for (const rule of ing.spec.rules)
@@ -695,7 +347,9 @@ describe('docker-compose.yml', () => {
   });
 
   it('auth encrypts TOTP secrets with its own key (a compose secret)', () => {
-    expect(compose.services.auth.environment.AUTH_TFA_ENCRYPTION_KEY_FILE).toBe('/run/secrets/auth_tfa_encryption_key');
+    expect(compose.services.auth.environment.AUTH_TFA_ENCRYPTION_KEY_FILE).toBe(
+      '/run/secrets/auth_tfa_encryption_key',
+    );
     expect(compose.services.auth.secrets).toContain('auth_tfa_encryption_key');
   });
 
@@ -730,7 +384,9 @@ describe('deploy/docker/Dockerfile', () => {
       const cmd = JSON.parse(lines.find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
       expect(cmd).toEqual(['node', `${dir}/dist/main.js`]);
       // the bundle is one of those `npm run build` emits
-      expect(fs.readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8')).toContain(`'${dir}/dist/main.js'`);
+      expect(fs.readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8')).toContain(
+        `'${dir}/dist/main.js'`,
+      );
     },
   );
 
@@ -744,7 +400,8 @@ describe('deploy/docker/Dockerfile', () => {
     expect(build).toMatch(/RUN npm ci /); // its postinstall generates the Prisma clients
     expect(build).not.toMatch(/npm install --no/);
     expect(build).toMatch(/npm run build/);
-    for (const service of Object.keys(SERVICES)) expect(build).toContain(SERVICES[service].dir.replace(/^\.\//, ''));
+    for (const service of Object.keys(SERVICES))
+      expect(build).toContain(SERVICES[service].dir.replace(/^\.\//, ''));
     expect(build).toMatch(/node scripts\/assemble-image\.mjs "\$s" "\/images\/\$\(basename "\$s"\)"/);
     const ignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     for (const p of ['node_modules', '.git', 'deploy/docker/secrets', 'data']) expect(ignore).toContain(p);

@@ -7,7 +7,7 @@ import { createMetricsRegistry, httpMetrics, observeConsumer, observeOutbox, obs
 import { createGatewayMetrics } from '@vellum/gateway/src/metrics/gateway-metrics';
 import { MailMetrics } from '@vellum/mailer/src/domain/mail-metrics';
 import { loginCounter } from '@vellum/auth/src/http/login-metrics';
-import { readYaml, type Obj } from './manifest-yaml';
+import { readYaml, type Obj } from './manifests/kustomize';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const DIR = path.join(ROOT, 'deploy/monitoring');
@@ -62,6 +62,16 @@ describe('deploy/monitoring', () => {
       for (const [k, v] of Object.entries(selector.matchLabels)) expect({ deployment: d.metadata.name, [k]: labels[k] }).toEqual({ deployment: d.metadata.name, [k]: v });
       expect(d.spec.template.spec.containers[0].ports.map((p: Obj) => p.name)).toContain('metrics');
     }
+    // under the default-deny NetworkPolicies, Prometheus' namespace may reach that port (and only that one)
+    const scrape = fs
+      .readdirSync(BASE)
+      .flatMap((f) => readYaml(path.join(BASE, f)))
+      .filter((o) => o.kind === 'NetworkPolicy' && (o.spec.ingress ?? []).some((r: Obj) => (r.ports ?? []).some((p: Obj) => p.port === 9464)));
+    expect(scrape).toHaveLength(1);
+    expect(scrape[0].spec.podSelector.matchLabels).toEqual(selector.matchLabels);
+    expect(scrape[0].spec.ingress).toEqual([
+      { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ protocol: 'TCP', port: 9464 }] },
+    ]);
   });
 
   it('alerts on outbox age, consumer lag, dead letters, the 5xx rate and login failure spikes, each explained', () => {

@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { databaseUrl, dropDatabase, withClient } from '@vellum/db';
 import { createTestDatabase, freePort, type TestDatabase } from '@vellum/testing';
 
 // Issue 16.2: the processes of the distributed topology run as compiled bundles (`npm run build`) from a tree
@@ -70,12 +71,12 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
     const common = { NATS_URL: natsUrl, METRICS_PORT: '0', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
     const authUrl = `http://127.0.0.1:${authPort}`;
     run('auth', image('services/auth'), main('services/auth'), {
-      ...common, PORT: String(authPort), DATABASE_URL: authDb.url, AUTH_KEYS_DIR: path.join(work, 'keys'),
+      ...common, PORT: String(authPort), DATABASE_URL: authDb.url, MIGRATE_AT_START: 'false', AUTH_KEYS_DIR: path.join(work, 'keys'),
       ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'images-admin-password',
     });
     await waitFor(`${authUrl}/server/ping`);
-    run('revisions', image('services/revisions'), main('services/revisions'), { ...common, PORT: String(revisionsPort), DATABASE_URL: revisionsDb.url, AUTH_URL: authUrl });
-    run('items', image('services/items'), main('services/items'), { ...common, PORT: String(itemsPort), DATABASE_URL: itemsDb.url, AUTH_URL: authUrl });
+    run('revisions', image('services/revisions'), main('services/revisions'), { ...common, PORT: String(revisionsPort), DATABASE_URL: revisionsDb.url, MIGRATE_AT_START: 'false', AUTH_URL: authUrl });
+    run('items', image('services/items'), main('services/items'), { ...common, PORT: String(itemsPort), DATABASE_URL: itemsDb.url, MIGRATE_AT_START: 'false', AUTH_URL: authUrl });
     run('mailer', image('services/mailer'), main('services/mailer'), { ...common, PORT: String(mailerPort), EMAIL_TRANSPORT: 'file', EMAIL_FILE_DIR: path.join(work, 'mail') });
     gateway = `http://127.0.0.1:${gatewayPort}`;
     run('gateway', image('gateway'), main('gateway'), {
@@ -101,6 +102,24 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
       expect(existsSync(path.join(image(s), s, 'src', 'main.ts'))).toBe(false);
     }
   });
+
+  it('run the migrate step of the Kubernetes init containers from their own tree (dist/main.js migrate)', async () => {
+    for (const s of ['services/auth', 'services/revisions', 'services/items']) {
+      const name = `vellum_test_${Date.now().toString(36)}_image_${path.basename(s)}`;
+      await withClient(process.env.TEST_DATABASE_URL!, (c) => c.query(`CREATE DATABASE "${name}"`));
+      try {
+        const url = databaseUrl(process.env.TEST_DATABASE_URL!, name);
+        const r = spawnSync(process.execPath, [path.join(s, 'dist', 'main.js'), 'migrate'], {
+          cwd: image(s), env: { PATH: process.env.PATH, DATABASE_URL: url }, encoding: 'utf8', timeout: 60_000,
+        });
+        expect({ service: s, status: r.status, out: r.stdout.match(/migrate: applied \d+ migration/)?.[0] }).toEqual({
+          service: s, status: 0, out: expect.stringContaining('applied'),
+        });
+      } finally {
+        await dropDatabase(process.env.TEST_DATABASE_URL!, name);
+      }
+    }
+  }, 120_000);
 
   it('run the platform end to end: login, an item, its revision, a reset mail', async () => {
     const json = { 'content-type': 'application/json' };

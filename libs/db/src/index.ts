@@ -2,11 +2,14 @@ export {
   migrate,
   MigrationChecksumError,
   MigrationFailedError,
+  MigrationsPendingError,
   readMigrations,
   migrationChecksum,
   MIGRATION_LOCK_KEY,
 } from './migrate';
 export type { MigrateOptions, MigrationFile } from './migrate';
+export { runMigrateCommand } from './migrate-command';
+export type { MigrateCommandOptions } from './migrate-command';
 export { ensureDatabases, databaseUrl, databaseName, dropDatabase, withClient } from './databases';
 export { startEmbeddedPostgres } from './embedded-postgres';
 export { stopOrphanedPostgres, EmbeddedPostgresBusyError } from './recover-previous-run';

@@ -36,6 +36,17 @@ export class MigrationFailedError extends Error {
   }
 }
 
+/** `checkOnly`: migrations are pending and this process may not apply them (a separate migrate step does). */
+export class MigrationsPendingError extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(
+      `${pending.length} migration${pending.length === 1 ? ' is' : 's are'} not applied yet (${pending.join(', ')}): ` +
+        'run the migrate step first (`node <service>/dist/main.js migrate`), or start with MIGRATE_AT_START=true.',
+    );
+    this.name = 'MigrationsPendingError';
+  }
+}
+
 export interface MigrationFile {
   name: string;
   file: string;
@@ -47,6 +58,8 @@ export interface MigrateOptions {
   connectionString: string;
   migrationsDir: string;
   log?: (msg: string) => void;
+  /** Apply nothing: check checksums and throw MigrationsPendingError when a migration is not applied yet. */
+  checkOnly?: boolean;
 }
 
 /** sha256 hex of the file's bytes — the checksum Prisma stores. */
@@ -133,13 +146,17 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
     try {
       if (schema) {
         const id = db.escapeIdentifier(schema);
-        await db.query(`CREATE SCHEMA IF NOT EXISTS ${id}`);
+        if (!opts.checkOnly) await db.query(`CREATE SCHEMA IF NOT EXISTS ${id}`);
         await db.query(`SET search_path TO ${id}`);
       }
-      await db.query(CREATE_TABLE);
-      const { rows } = await db.query<AppliedRow>(
-        `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
-      );
+      // checkOnly writes nothing: a database without the table has every migration pending
+      const exists = (await db.query(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS ok`)).rows[0].ok;
+      if (!exists && !opts.checkOnly) await db.query(CREATE_TABLE);
+      const { rows } = exists || !opts.checkOnly
+        ? await db.query<AppliedRow>(
+            `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
+          )
+        : { rows: [] as AppliedRow[] };
       const live = rows.filter((r) => r.rolled_back_at === null);
       const failed = live.find((r) => r.finished_at === null);
       if (failed) throw new MigrationFailedError(failed.migration_name);
@@ -155,6 +172,7 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
       }
 
       const pending = migrations.filter((m) => !applied.has(m.name));
+      if (opts.checkOnly && pending.length > 0) throw new MigrationsPendingError(pending.map((m) => m.name));
       const done: string[] = [];
       for (const m of pending) {
         const started = Date.now();

@@ -3,7 +3,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
-import { databaseUrl, dropDatabase, ensureDatabases, migrate, MigrationChecksumError } from '../src';
+import { databaseUrl, dropDatabase, ensureDatabases, migrate, MigrationChecksumError, MigrationsPendingError } from '../src';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set (run through the root jest config)');
@@ -207,4 +207,15 @@ test('ensureDatabases is idempotent and race-safe; databaseUrl swaps only the da
   expect(databaseUrl('postgres://u:p%40ss@h:5433/postgres?sslmode=disable', 'auth')).toBe(
     'postgres://u:p%40ss@h:5433/auth?sslmode=disable',
   );
+});
+
+test('checkOnly applies nothing: pending migrations are an error naming them; none pending is fine', async () => {
+  const url = await scratchDatabase();
+  const dir = migrationsDir({ '20240101000000_init': INIT, '20240202000000_add_name': SECOND });
+  const check = () => migrate({ connectionString: url, migrationsDir: dir, checkOnly: true });
+  await expect(check()).rejects.toThrow(MigrationsPendingError);
+  await expect(check()).rejects.toThrow(/2 migrations are not applied yet \(20240101000000_init, 20240202000000_add_name\): run the migrate step first/);
+  expect(await query(url, `SELECT 1 FROM pg_tables WHERE tablename = 'user'`)).toEqual([]);
+  await migrate({ connectionString: url, migrationsDir: dir });
+  expect(await check()).toEqual({ applied: [] });
 });

@@ -5,6 +5,8 @@ const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().min(1),
+  /** false: a separate migrate step (`node dist/main.js migrate`) applies migrations; the service only checks. */
+  MIGRATE_AT_START: bool(true),
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
   LOG_LEVEL: z.string().default('info'),
   /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */

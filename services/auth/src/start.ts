@@ -27,7 +27,7 @@ export type RunningAuth = RunningService & { ctx: AuthContext };
 
 /** Migrate, connect, bootstrap, start the outbox relay, listen. `stop()` drains in reverse order. */
 export async function startAuth(config: AuthConfig, { logger, messaging, clock, metrics }: StartAuthDeps): Promise<RunningAuth> {
-  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const db = createPrisma(config.DATABASE_URL);
   const relay = await startOutboxRelay({
     connectionString: config.DATABASE_URL,

@@ -32,7 +32,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     keySource ??
     (config.AUTH_URL ? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` }) : undefined);
   if (!keys) throw new Error('items: AUTH_URL is required to verify access tokens');
-  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const pool = createItemsPool(config.DATABASE_URL, config.DB_POOL_MAX);
   pool.on('error', (err) => logger.warn({ err }, 'items pool: idle connection error'));
   const prisma = createPrisma(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)));

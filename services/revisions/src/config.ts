@@ -1,9 +1,11 @@
-import { loadConfig, z, bool, int, type Env } from '@vellum/config';
+import { loadConfig, z, bool, duration, int, type Env } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
   HOST: z.string().default('127.0.0.1'),
   DATABASE_URL: z.string().min(1),
+  /** false: a separate migrate step (`node dist/main.js migrate`) applies migrations; the service only checks. */
+  MIGRATE_AT_START: bool(true),
   /** Internal base URL of the auth service (its JWKS at /auth/.well-known/jwks.json). */
   AUTH_URL: z.string().url().default('http://127.0.0.1:8056'),
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
@@ -24,6 +26,18 @@ const shape = {
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
+  /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */
+  REVISIONS_RETENTION: duration().optional(),
+  /** The newest revisions kept per item whatever their age (at least 1: an item's latest revision is never pruned). */
+  REVISIONS_KEEP_LAST: int(1, { min: 1 }),
+  /** Activity older than this is pruned once no revision refers to it (unset: kept forever). */
+  ACTIVITY_RETENTION: duration().optional(),
+  /** How often retention runs (on one replica at a time: an advisory lock). */
+  RETENTION_INTERVAL: duration('1h'),
+  /** Rows deleted per transaction. */
+  RETENTION_BATCH_SIZE: int(1000, { min: 1, max: 100_000 }),
+  /** Archive every pruned row here first (NDJSON + gzip, a manifest per file); unset: pruned rows are not kept. */
+  RETENTION_ARCHIVE_DIR: z.string().min(1).optional(),
 };
 
 export type RevisionsConfig = ReturnType<typeof loadConfig<typeof shape>>;
@@ -36,3 +50,12 @@ export function loadRevisionsConfig(env: Env = process.env): RevisionsConfig {
 export function loadNatsUrl(env: Env = process.env): string {
   return loadConfig({ NATS_URL: z.string().default('nats://127.0.0.1:4222') }, env).NATS_URL;
 }
+
+/** The retention policy of a configuration. */
+export const retentionPolicy = (c: RevisionsConfig) => ({
+  revisionsMaxAgeMs: c.REVISIONS_RETENTION,
+  keepLast: c.REVISIONS_KEEP_LAST,
+  activityMaxAgeMs: c.ACTIVITY_RETENTION,
+  batchSize: c.RETENTION_BATCH_SIZE,
+  archiveDir: c.RETENTION_ARCHIVE_DIR,
+});

@@ -7,9 +7,10 @@ import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
-import type { RevisionsConfig } from './config';
+import { retentionPolicy, type RevisionsConfig } from './config';
 import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
+import { scheduleRetention } from './domain/retention.scheduler';
 import { watchAccessRules } from './events/access-rules.store';
 import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
 import { watchRevokedSessions } from './events/revoked-sessions.store';
@@ -25,10 +26,10 @@ export interface StartRevisionsDeps {
   metrics?: Registry;
 }
 
-/** Migrate, connect, watch access rules, start the item-event consumer and listen. */
+/** Migrate, connect, watch access rules, start the item-event consumer and the retention schedule, and listen. */
 export async function startRevisions(config: RevisionsConfig, deps: StartRevisionsDeps): Promise<RunningService> {
   const { logger, messaging } = deps;
-  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m) });
+  await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const pool = createPool(config.DATABASE_URL, config.DB_POOL_MAX);
   pool.on('error', (err) => logger.error({ err }, 'idle database client failed'));
   const rules = await watchAccessRules(messaging, logger);
@@ -64,6 +65,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
         ...(stats ? [observeConsumer(metrics, { service: 'revisions', stream: ITEMS_STREAM, consumer: REVISIONS_DURABLE }, stats)] : []),
       ]
     : [];
+  const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
   const listening = await listen(built.app, config.PORT, config.HOST);
   logger.info({ url: listening.url }, 'revisions service listening');
   let stopped: Promise<void> | undefined;
@@ -76,6 +78,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
         await listening.close();
         unobserve.forEach((u) => u());
         await consumer.stop();
+        await retention.stop();
         await rules.stop();
         await sessions.stop();
         await built.close();

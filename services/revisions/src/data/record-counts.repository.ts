@@ -18,18 +18,18 @@ export async function addCounts(client: PoolClient, entity: CountedEntity, byCol
 export const REVISION_BLOCK_SIZE = 4096;
 
 /**
- * Count new revisions into their (collection, id block) rows (inside the writer's transaction, after `addCounts`;
- * sorted, so concurrent writers lock rows in one order).
+ * Count new revisions into their (collection, id block) rows — or, with sign -1, pruned ones out of them (inside
+ * the writer's transaction, after `addCounts`; sorted, so concurrent writers lock rows in one order).
  */
-export async function addBlockCounts(client: PoolClient, revisions: { collection: string; id: number }[]): Promise<void> {
+export async function addBlockCounts(client: PoolClient, revisions: { collection: string; id: number }[], sign: 1 | -1 = 1): Promise<void> {
   if (revisions.length === 0) return;
   const byKey = new Map<string, { collection: string; block: number; n: number }>();
   for (const r of revisions) {
     const block = Math.floor(r.id / REVISION_BLOCK_SIZE);
     const key = `${r.collection}\0${block}`;
     const e = byKey.get(key);
-    if (e) e.n++;
-    else byKey.set(key, { collection: r.collection, block, n: 1 });
+    if (e) e.n += sign;
+    else byKey.set(key, { collection: r.collection, block, n: sign });
   }
   const rows = [...byKey.values()].sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.block - b.block));
   await client.query(

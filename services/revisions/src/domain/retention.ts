@@ -1,0 +1,94 @@
+import type { Pool } from 'pg';
+import { lastIdBefore, pruneBatch, type RetainedEntity } from '../data/retention.repository';
+import { ArchiveWriter, type ArchiveManifest } from './archive-file';
+
+export interface RetentionPolicy {
+  /** Revisions older than this (ms) are pruned, except each item's newest `keepLast`. Undefined: kept forever. */
+  revisionsMaxAgeMs?: number;
+  /** The newest revisions kept per item whatever their age (≥ 1: an item's latest revision is never pruned). */
+  keepLast: number;
+  /** Activity older than this (ms) is pruned once no revision refers to it. Undefined: kept forever. */
+  activityMaxAgeMs?: number;
+  /** Rows per transaction (each a short lock on the rows it deletes and on their counters). */
+  batchSize: number;
+  /** Archive every pruned row here (NDJSON, gzip, with a manifest) before its delete commits. */
+  archiveDir?: string;
+}
+
+export interface EntityReport {
+  pruned: number;
+  cutoff: string;
+  archive?: ArchiveManifest;
+}
+export type RetentionReport = Partial<Record<RetainedEntity, EntityReport>>;
+
+export interface RunRetentionOptions {
+  now?: Date;
+  /** Checked between batches: a stopping service ends the run after the batch in hand. */
+  stopping?: () => boolean;
+}
+
+/** One retention run: revisions first (their activity may then go too), then activity. */
+export async function runRetention(
+  pool: Pool,
+  policy: RetentionPolicy,
+  opts: RunRetentionOptions = {},
+): Promise<RetentionReport> {
+  const now = opts.now ?? new Date();
+  const report: RetentionReport = {};
+  const plan: [RetainedEntity, number | undefined][] = [
+    ['revisions', policy.revisionsMaxAgeMs],
+    ['activity', policy.activityMaxAgeMs],
+  ];
+  for (const [entity, maxAge] of plan) {
+    if (maxAge === undefined || opts.stopping?.()) continue;
+    report[entity] = await pruneEntity(pool, entity, new Date(now.getTime() - maxAge), policy, opts);
+  }
+  return report;
+}
+
+async function pruneEntity(
+  pool: Pool,
+  entity: RetainedEntity,
+  cutoff: Date,
+  policy: RetentionPolicy,
+  opts: RunRetentionOptions,
+): Promise<EntityReport> {
+  const client = await pool.connect();
+  let broken = false;
+  try {
+    const untilId = await lastIdBefore(client, entity, cutoff);
+    const archive = policy.archiveDir
+      ? await ArchiveWriter.create(policy.archiveDir, entity, cutoff, opts.now)
+      : undefined;
+    let afterId = 0;
+    let pruned = 0;
+    while (afterId < untilId && !opts.stopping?.()) {
+      await client.query('BEGIN');
+      try {
+        const rows = await pruneBatch(client, entity, {
+          afterId,
+          untilId,
+          cutoff,
+          limit: policy.batchSize,
+          keepLast: policy.keepLast,
+        });
+        await archive?.append(rows);
+        await client.query('COMMIT');
+        pruned += rows.length;
+        if (rows.length < policy.batchSize) break;
+        afterId = rows[rows.length - 1]!.id;
+      } catch (err) {
+        await client.query('ROLLBACK').catch(() => (broken = true));
+        throw err;
+      }
+    }
+    return {
+      pruned,
+      cutoff: cutoff.toISOString(),
+      ...(archive?.manifest() ? { archive: archive.manifest() } : {}),
+    };
+  } finally {
+    client.release(broken);
+  }
+}
