@@ -207,7 +207,9 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
         if (n === 0) {
           for (const w of idleWaiters) w();
           idleWaiters = [];
-          if (stopping) break;
+          // stop() during this batch (its wake is pending): rows committed meanwhile may have been missed by the
+          // batch's SELECT, so look once more before leaving.
+          if (stopping && !pendingWake) break;
         }
         if (Date.now() - lastCleanup > 3_600_000) {
           lastCleanup = Date.now();
