@@ -14,6 +14,7 @@ function randomHex(bytes: number): string {
 }
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
+import { currentRequestContext } from '@vellum/logger';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
 const HOP_BY_HOP = new Set([
@@ -72,7 +73,8 @@ export function upstreamRequestHeaders(req: Request): OutgoingHttpHeaders {
   if (host) headers['x-forwarded-host'] = host;
   else delete headers['x-forwarded-host'];
   headers['x-request-id'] = req.requestId ?? (req.headers['x-request-id'] as string);
-  headers.traceparent = nextTraceparent(req.headers.traceparent);
+  // The gateway's own span for this request (express paths: GraphQL), else a fresh child of the caller's.
+  headers.traceparent = currentRequestContext()?.traceparent ?? nextTraceparent(req.headers.traceparent);
   return headers;
 }
 
