@@ -2,7 +2,8 @@ import { autocannon, type LoadResult } from './autocannon';
 import type { Floor } from './floor';
 import { cpuSpentBetween, cpuUs, postgresCpu } from './proc-cpu';
 
-export type Via = 'floor' | 'gateway' | 'direct';
+/** `distributed`: a gateway process in front of a revisions service process (the distributed topology). */
+export type Via = 'floor' | 'gateway' | 'direct' | 'distributed';
 
 export interface Scenario {
   name: string;
@@ -28,22 +29,25 @@ export interface Targets {
   gateway: string;
   direct: string;
   floor?: Floor;
+  /** The distributed topology's gateway and the pids of its processes (gateway, service). */
+  distributed?: { url: string; pids: number[] };
   /** The floor's path for each scenario (index order). */
   floorPath: (i: number) => string;
 }
 
 const target = (s: Scenario, via: Via, t: Targets, i: number) => {
   if (via === 'floor') return { url: t.floor!.url + t.floorPath(i), opts: {} };
-  const base = via === 'gateway' ? t.gateway : t.direct;
-  const url = s.graphql ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path;
+  const base = via === 'gateway' ? t.gateway : via === 'distributed' ? t.distributed!.url : t.direct;
+  const url = s.graphql ? `${base}${via === 'direct' ? '/graphql' : '/graphql/system'}` : base + s.path;
   return { url, opts: { headers: { Authorization: `Bearer ${s.token}` }, ...(s.method ? { method: s.method } : {}), ...(s.body ? { body: s.body } : {}) } };
 };
 
 /** One load run with the CPU each side spent on it (from /proc: where the time goes). */
-async function measured(url: string, serverPid: number, opts: Parameters<typeof autocannon>[1]) {
-  const [s0, pg0] = [cpuUs(serverPid), postgresCpu()];
+async function measured(url: string, serverPids: number[], opts: Parameters<typeof autocannon>[1]) {
+  const cpu = () => serverPids.reduce((sum, pid) => sum + cpuUs(pid), 0);
+  const [s0, pg0] = [cpu(), postgresCpu()];
   const r = await autocannon(url, opts);
-  const [s1, pg1] = [cpuUs(serverPid), postgresCpu()];
+  const [s1, pg1] = [cpu(), postgresCpu()];
   const per = (us: number) => Math.round(us / Math.max(1, r.total));
   return { ...r, cpu: { server: per(s1 - s0), postgres: per(cpuSpentBetween(pg0, pg1)), autocannon: per(r.cpu) } };
 }
@@ -60,7 +64,7 @@ export async function measureReads(
 ): Promise<Row[]> {
   const rows: Row[] = [];
   for (const [i, s] of scenarios.entries()) {
-    const vias: Via[] = s.graphql || !t.floor ? ['gateway', 'direct'] : ['floor', 'gateway', 'direct'];
+    const vias: Via[] = [...(s.graphql || !t.floor ? [] : ['floor' as const]), 'gateway', 'direct', ...(t.distributed ? ['distributed' as const] : [])];
     if (o.warmup > 0) for (const via of vias) {
       const { url, opts } = target(s, via, t, i);
       await autocannon(url, { connections: o.connections, seconds: o.warmup, ...opts });
@@ -68,7 +72,8 @@ export async function measureReads(
     for (let round = 1; round <= o.rounds; round++) {
       for (const via of vias) {
         const { url, opts } = target(s, via, t, i);
-        const r = await measured(url, via === 'floor' ? t.floor!.pid : process.pid, { connections: o.connections, seconds: o.seconds, ...opts });
+        const pids = via === 'floor' ? [t.floor!.pid] : via === 'distributed' ? t.distributed!.pids : [process.pid];
+        const r = await measured(url, pids, { connections: o.connections, seconds: o.seconds, ...opts });
         rows.push({ size, scenario: s.name, via, round, ...r });
         o.log(
           `${s.name} via ${via} (round ${round}): ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms; CPU µs/req server ${r.cpu.server}, ` +
@@ -93,6 +98,8 @@ export interface Summary {
   p99: Record<Via, number>;
   /** Median over rounds of gateway ÷ floor and direct ÷ floor (req/s), and of gateway p99 ÷ floor p99. */
   gatewayFloor: number;
+  /** The distributed topology's gateway ÷ floor (req/s), NaN when not measured. */
+  distributedFloor: number;
   directFloor: number;
   p99Floor: number;
   gatewayDirect: number;
@@ -108,7 +115,7 @@ export function summarise(rows: Row[]): Summary[] {
     const by = (via: Via, f: (r: Row) => number) => median(of(via).map(f));
     const ratio = (a: Via, b: Via, f: (r: Row) => number) =>
       median(of(a).map((r) => { const m = of(b).find((x) => x.round === r.round); return m ? f(r) / f(m) : NaN; }).filter(Number.isFinite));
-    const vias: Via[] = ['floor', 'gateway', 'direct'];
+    const vias: Via[] = ['floor', 'gateway', 'direct', 'distributed'];
     const pick = (f: (r: Row) => number) => Object.fromEntries(vias.map((v) => [v, by(v, f)])) as Record<Via, number>;
     return {
       size: Number(size),
@@ -117,6 +124,7 @@ export function summarise(rows: Row[]): Summary[] {
       p50: pick((r) => r.p50),
       p99: pick((r) => r.p99),
       gatewayFloor: ratio('gateway', 'floor', (r) => r.rps),
+      distributedFloor: ratio('distributed', 'floor', (r) => r.rps),
       directFloor: ratio('direct', 'floor', (r) => r.rps),
       p99Floor: ratio('gateway', 'floor', (r) => r.p99),
       gatewayDirect: ratio('gateway', 'direct', (r) => r.rps),

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createLogger } from '@vellum/logger';
 import { loadLocalConfig, startPlatform, type Platform } from '@vellum/local';
 import { seedRevisions } from '../services/revisions/bench/seed';
+import { startDistributed, startNats } from './distributed';
 import { startFloor } from './floor';
 import { measureReads, summarise, type Row, type Scenario, type Summary, type Via } from './measure-reads';
 import { recordQueries, type Statement } from './record-queries';
@@ -20,6 +21,8 @@ const SIZES = (process.env.BENCH_SIZES ?? '1000000,100000').split(',').map(Numbe
 const ONLY = process.env.BENCH_ONLY; // substring of a scenario name
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2); // seconds of unmeasured load before each scenario (JIT, caches)
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3); // interleaved floor/gateway/direct rounds per scenario
+// the distributed topology too (gateway and revisions service as their own processes, the bench's own nats-server)
+const DISTRIBUTED = process.env.BENCH_DISTRIBUTED !== '0';
 
 async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
   const r = await fetch(base + url, {
@@ -32,12 +35,31 @@ async function api(base: string, method: string, url: string, token: string | un
   return text ? JSON.parse(text) : undefined;
 }
 
-async function benchSize(n: number): Promise<Row[]> {
+/** Until the revisions database's activity count holds still for a second (at most 20 s). */
+async function quiet(databaseUrl: string): Promise<void> {
+  const { Client } = await import('pg');
+  const c = new Client({ connectionString: databaseUrl });
+  await c.connect();
+  try {
+    let last = -1;
+    for (let i = 0; i < 20; i++) {
+      const n = Number((await c.query<{ n: string }>('SELECT count(*) AS n FROM activity')).rows[0]!.n);
+      if (n === last) return;
+      last = n;
+      await new Promise((r) => setTimeout(r, 1000));
+    }
+  } finally {
+    await c.end();
+  }
+}
+
+async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]> {
   const log = (m: string) => console.log(`[${n.toLocaleString('en')}] ${m}`);
   const suffix = `bench_${n}`;
   const embedded = SERVER === 'embedded';
   const config = loadLocalConfig({
     ...(embedded ? {} : { DATABASE_URL: SERVER }),
+    ...(natsUrl ? { NATS_URL: natsUrl } : {}),
     DATA_DIR: path.resolve('.cache/bench'),
     PORT: '0',
     LOG_LEVEL: 'warn',
@@ -64,6 +86,8 @@ async function benchSize(n: number): Promise<Row[]> {
     }
     const editor = (await api(gw, 'POST', '/auth/login', undefined, { email: 'editor@example.com', password: 'bench-password-2' })).data
       .access_token as string;
+    // over NATS the audit events of the logins above arrive a moment later: let them land before the seed truncates
+    await quiet(platform.databaseUrls.revisions);
     await seedRevisions(platform.databaseUrls.revisions, n, log);
 
     const gql = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id collection item delta activity { action timestamp } } }' });
@@ -97,11 +121,32 @@ async function benchSize(n: number): Promise<Row[]> {
       if (viaGateway.status !== 200 || viaDirect.status !== 200 || viaGateway.text !== viaDirect.text || rowsIn !== Math.min(25, n))
         throw new Error(`${s.name}: unexpected answer (${viaGateway.status}/${viaDirect.status}, ${rowsIn} rows): ${viaGateway.text.slice(0, 300)}`);
     }
-    const floor = await startFloor(platform.databaseUrls.revisions, routes);
+    const dist = natsUrl
+      ? await startDistributed({ revisionsDatabaseUrl: platform.databaseUrls.revisions, authUrl: platform.services.auth.url, itemsUrl: platform.services.items.url, natsUrl })
+      : undefined;
+    const floor = await startFloor(platform.databaseUrls.revisions, routes).catch(async (e) => {
+      await dist?.stop();
+      throw e;
+    });
     try {
+      if (dist) {
+        for (const s of scenarios) {
+          const url = s.graphql ? `${dist.url}/graphql/system` : dist.url + s.path;
+          const ask = () => fetch(url, { method: s.method ?? 'GET', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: s.body });
+          let r = await ask();
+          // the service process learns the access rules from messaging: a moment after it starts
+          for (let i = 0; i < 50 && r.ok && !s.graphql && JSON.parse(await r.clone().text()).data?.length !== Math.min(25, n); i++) {
+            await new Promise((w) => setTimeout(w, 200));
+            r = await ask();
+          }
+          const text = await r.text();
+          const rows = (s.graphql ? JSON.parse(text).data?.revisions : JSON.parse(text).data)?.length;
+          if (r.status !== 200 || rows !== Math.min(25, n)) throw new Error(`${s.name} (distributed): unexpected answer (${r.status}, ${rows} rows): ${text.slice(0, 300)}`);
+        }
+      }
       const floorPage = JSON.parse(await (await fetch(`${floor.url}/s0`)).text());
       if (floorPage.data?.length !== Math.min(25, n)) throw new Error(`floor: unexpected answer ${JSON.stringify(floorPage).slice(0, 200)}`);
-      return await measureReads(n, scenarios, { gateway: gw, direct, floor, floorPath: (i) => `/s${i}` }, {
+      return await measureReads(n, scenarios, { gateway: gw, direct, floor, floorPath: (i) => `/s${i}`, distributed: dist }, {
         connections: CONNECTIONS,
         seconds: SECONDS,
         warmup: WARMUP,
@@ -110,6 +155,7 @@ async function benchSize(n: number): Promise<Row[]> {
       });
     } finally {
       await floor.stop();
+      await dist?.stop();
     }
   } finally {
     await platform.stop();
@@ -118,7 +164,12 @@ async function benchSize(n: number): Promise<Row[]> {
 
 async function main() {
   const all: Row[] = [];
-  for (const n of SIZES) all.push(...(await benchSize(n)));
+  const nats = DISTRIBUTED ? await startNats() : undefined;
+  try {
+    for (const n of SIZES) all.push(...(await benchSize(n, nats?.url)));
+  } finally {
+    await nats?.stop();
+  }
   const os = await import('node:os');
   console.log(
     `\n${os.cpus().length} × ${os.cpus()[0]?.model}; concurrency ${CONNECTIONS}, ${SECONDS} s per run, ${ROUNDS} interleaved rounds, loopback; ` +
@@ -129,16 +180,16 @@ async function main() {
   const f2 = (x: number) => (Number.isFinite(x) ? x.toFixed(2) : 'n/a');
   console.log(
     '\nreq/s (p50/p99 ms), medians of the rounds; ratios are per round, then the median\n' +
-      '| revisions | scenario | floor | via gateway | direct | gateway ÷ floor | direct ÷ floor | gateway p99 ÷ floor p99 | gateway ÷ direct |\n|---|---|---|---|---|---|---|---|---|',
+      '| revisions | scenario | floor | via gateway | direct | distributed | gateway ÷ floor | direct ÷ floor | distributed ÷ floor | gateway p99 ÷ floor p99 | gateway ÷ direct |\n|---|---|---|---|---|---|---|---|---|---|---|',
   );
   for (const x of sums)
     console.log(
-      `| ${x.size.toLocaleString('en')} | ${x.scenario} | ${cell(x, 'floor')} | ${cell(x, 'gateway')} | ${cell(x, 'direct')} | ` +
-        `${f2(x.gatewayFloor)} | ${f2(x.directFloor)} | ${f2(x.p99Floor)} | ${f2(x.gatewayDirect)} |`,
+      `| ${x.size.toLocaleString('en')} | ${x.scenario} | ${cell(x, 'floor')} | ${cell(x, 'gateway')} | ${cell(x, 'direct')} | ${cell(x, 'distributed')} | ` +
+        `${f2(x.gatewayFloor)} | ${f2(x.directFloor)} | ${f2(x.distributedFloor)} | ${f2(x.p99Floor)} | ${f2(x.gatewayDirect)} |`,
     );
-  console.log('\nWhere the time goes (CPU µs per request, last round: floor | gateway run | direct run):\n| revisions | scenario | serving process | PostgreSQL | autocannon |\n|---|---|---|---|---|');
+  console.log('\nWhere the time goes (CPU µs per request, last round: floor | gateway run | direct run | distributed run, both its processes):\n| revisions | scenario | serving process | PostgreSQL | autocannon |\n|---|---|---|---|---|');
   for (const x of sums) {
-    const trio = (k: keyof Row['cpu']) => (['floor', 'gateway', 'direct'] as Via[]).map((v) => x.cpu[v]?.[k] ?? '–').join(' \\| ');
+    const trio = (k: keyof Row['cpu']) => (['floor', 'gateway', 'direct', 'distributed'] as Via[]).map((v) => x.cpu[v]?.[k] ?? '–').join(' \\| ');
     console.log(`| ${x.size.toLocaleString('en')} | ${x.scenario} | ${trio('server')} | ${trio('postgres')} | ${trio('autocannon')} |`);
   }
   mkdirSync('bench', { recursive: true });

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
-import { requestContextMiddleware, runHealthChecks, serverRoutes, type HealthProbe, type HealthReport } from '@vellum/http';
+import { noConditionalRequests, requestContextMiddleware, runHealthChecks, serverRoutes, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
 import { Registry } from '@vellum/metrics';
 import { createTokenVerifier, remoteKeySource, requestClaims, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
@@ -46,6 +46,8 @@ export interface GatewayDeps {
   healthProbes?: Record<string, HealthProbe>;
   /** The process's metrics registry (default: a private one). */
   metrics?: Registry;
+  /** The embedded topology: services in this process get their requests handed over without a socket. */
+  localServices?: LocalServices;
 }
 
 export interface Gateway {
@@ -92,7 +94,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.disable('etag');
+  noConditionalRequests(app);
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
   app.use(requestContextMiddleware('gateway'));
@@ -150,6 +152,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     connectTimeoutMs: config.UPSTREAM_CONNECT_TIMEOUT,
     responseTimeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
     bodyLimit: BODY_LIMIT_BYTES,
+    local: deps.localServices,
     onUpstreamError: (service: string, reason: string, replica: string, requestId: string) => {
       metrics.upstreamError(service, reason);
       logger.warn({ service, reason, replica, requestId }, 'upstream call failed');

@@ -1,6 +1,6 @@
 import type { Logger } from '@vellum/logger';
 import type { Messaging, Subscription } from '@vellum/messaging';
-import { listen, type HealthProbe, type RunningService } from '@vellum/http';
+import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
 import type { Registry } from '@vellum/metrics';
 import type { GatewayConfig } from './config';
@@ -12,10 +12,12 @@ export interface StartGatewayDeps {
   messaging?: Messaging;
   /** The process's metrics registry. */
   metrics?: Registry;
+  /** The embedded topology: services in this process get their requests handed over without a socket. */
+  local?: LocalServices;
 }
 
 /** Build the gateway from config, listen on PORT/HOST (0 = any free port); stop() drains and closes everything. */
-export async function startGateway(config: GatewayConfig, { logger, messaging, metrics }: StartGatewayDeps): Promise<RunningService> {
+export async function startGateway(config: GatewayConfig, { logger, messaging, metrics, local }: StartGatewayDeps): Promise<RunningService> {
   const revoked = new Set<string>();
   let watch: Subscription | undefined;
   const healthProbes: Record<string, HealthProbe> = {};
@@ -37,6 +39,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, m
     isSessionRevoked: messaging ? (s) => revoked.has(s) : undefined,
     healthProbes,
     metrics,
+    localServices: local,
   });
   const listening = await listen(gateway.app, config.PORT, config.HOST);
   logger.info({ url: listening.url }, 'gateway listening');

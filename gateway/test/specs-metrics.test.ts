@@ -49,6 +49,10 @@ describe('GET /server/specs/oas', () => {
     const r = await request((await make()).app).get('/server/specs/oas');
     expect(r.status).toBe(200);
     const doc = r.body;
+    // no conditional requests (docs/api.md §1): no validator, and `If-None-Match: *` gets the full answer
+    expect(r.headers.etag).toBeUndefined();
+    const again = await request((await make()).app).get('/server/specs/oas').set('If-None-Match', '*');
+    expect([again.status, again.body.openapi]).toEqual([200, '3.1.0']);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'Vellum', version: expect.any(String) });
     const expected = [...new Set([...documentedRoutes(), ...PROSE_ROUTES])];

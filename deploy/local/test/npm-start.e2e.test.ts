@@ -1,31 +1,15 @@
-import { spawn, execFileSync, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, chmodSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@vellum/testing';
+import { exited, killProcessesUsing, processesUsing, startNpmStart, waitForPing } from './npm-start-process';
 
 // Issue 2's "done when" for the one-command platform, on the real entry point (`npm start` runs this file):
 // first start with a new embedded database, second start, Ctrl-C with no orphan process, and a kill -9
 // followed by a new start.
-const ROOT = path.resolve(__dirname, '../../..');
-
 function start(dataDir: string, port: number, logLevel = 'warn'): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', 'deploy/local/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      EMBEDDED_DB_PORT: '0',
-      METRICS_PORT: '0',
-      ADMIN_EMAIL: 'admin@example.com',
-      LOG_LEVEL: logLevel,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    // Its own process group, as a terminal runs a job: Ctrl-C is SIGINT to the whole group.
-    detached: true,
-  });
+  return startNpmStart(dataDir, port, { LOG_LEVEL: logLevel });
 }
 
 /** Lines that tell of a stop gone wrong: error-level JSON lines, or a connection cut under a service. */
@@ -34,42 +18,11 @@ const errorLines = (out: string) =>
     .split('\n')
     .filter((l) => /Connection terminated|terminating connection|ECONNRESET|"level":(5|6)\d/.test(l));
 
-async function waitForPing(port: number, timeoutMs: number): Promise<number> {
-  const t = Date.now();
-  while (Date.now() - t < timeoutMs) {
-    try {
-      const r = await fetch(`http://127.0.0.1:${port}/server/ping`, { signal: AbortSignal.timeout(1000) });
-      if ((await r.text()) === 'pong') return Date.now() - t;
-    } catch {
-      /* not up yet */
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no pong within ${timeoutMs} ms`);
-}
-
-const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
-
-/** PIDs of processes whose command line mentions the data dir (the embedded postgres and its children). */
-function processesUsing(dataDir: string): number[] {
-  const out = execFileSync('ps', ['-eo', 'pid=,stat=,args='], { encoding: 'utf8' });
-  return out
-    .split('\n')
-    .filter((l) => l.includes(dataDir) && !/^\s*\d+\s+Z/.test(l))
-    .map((l) => Number(l.trim().split(/\s+/)[0]));
-}
-
 describe('npm start (the embedded topology as a process)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-start-'));
   chmodSync(dataDir, 0o755);
   afterAll(() => {
-    for (const pid of processesUsing(dataDir)) {
-      try {
-        process.kill(pid, 'SIGKILL');
-      } catch {
-        /* gone */
-      }
-    }
+    killProcessesUsing(dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

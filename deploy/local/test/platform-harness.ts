@@ -4,15 +4,18 @@ import path from 'node:path';
 import request from 'supertest';
 import { createLogger } from '@vellum/logger';
 import { dropDatabase } from '@vellum/db';
-import { createInProcessMessaging, connectNatsMessaging, type Messaging } from '@vellum/messaging';
+import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { uniqueId, testNatsUrl } from '@vellum/testing';
 import type { Env } from '@vellum/config';
 import { loadLocalConfig } from '../src/config';
 import { startPlatform, DATABASES, type Platform } from '../src/platform';
+import { createEmbeddedMessaging } from '../src/embedded-messaging';
 
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 
 export interface TestPlatform extends Platform {
+  /** The NATS prefix isolating this platform (NATS runs only). */
+  natsPrefix?: string;
   /** Log in through the gateway; returns the json-mode token set. */
   login(email?: string, password?: string): Promise<{ access_token: string; refresh_token: string; expires: number }>;
   close(): Promise<void>;
@@ -33,7 +36,7 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
   const natsUrl = opts.useNats ? testNatsUrl() : undefined;
   const messaging: Messaging = natsUrl
     ? await connectNatsMessaging({ servers: natsUrl, name: 'e2e', prefix: `${suffix}_` })
-    : createInProcessMessaging();
+    : createEmbeddedMessaging();
   const config = loadLocalConfig({ DATABASE_URL: serverUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...opts.local });
   const platform = await startPlatform({
     config,
@@ -52,6 +55,7 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
   });
   return {
     ...platform,
+    natsPrefix: natsUrl ? `${suffix}_` : undefined,
     async login(email = ADMIN.email, password = ADMIN.password) {
       const r = await request(platform.url).post('/auth/login').send({ email, password });
       if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);

@@ -17,7 +17,7 @@ import type { Request } from 'express';
 import { currentRequestContext } from '@vellum/logger';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
-const HOP_BY_HOP = new Set([
+export const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',

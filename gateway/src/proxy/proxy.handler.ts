@@ -2,6 +2,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { PassThrough, Transform } from 'node:stream';
 import type { Dispatcher } from 'undici';
 import { errors, type AppError } from '@vellum/errors';
+import type { LocalServices } from '@vellum/http';
+import { handOff } from './local-handoff';
 import { responseHeaderList, upstreamRawHeaders, type ForwardContext } from './forward-headers';
 import type { Replica, UpstreamPool } from './upstream-pool';
 
@@ -13,6 +15,8 @@ export interface ProxyOptions {
   responseTimeoutMs: number;
   /** Called for every failed upstream attempt (metrics, logs). */
   onUpstreamError?: (service: string, reason: string, replica: string, requestId: string) => void;
+  /** The embedded topology: replicas in this process get the request handed over (local-handoff.ts), no socket. */
+  local?: LocalServices;
 }
 
 /** One proxied request: what the front door worked out before handing it over. */
@@ -114,6 +118,8 @@ class ProxiedRequest implements Dispatcher.DispatchHandler {
     this.controller = undefined;
     const { url } = replica;
     this.forwarded[1] = url.host;
+    const local = url.pathname === '/' ? this.opts.local?.get(url.origin) : undefined;
+    if (local) return this.handOff(local);
     // A fresh body stream per attempt: undici destroys the body of a failed attempt, never the caller's request.
     this.body = this.withBody && !this.bodyStarted ? new PassThrough() : undefined;
     replica.client.dispatch(
@@ -125,6 +131,21 @@ class ProxiedRequest implements Dispatcher.DispatchHandler {
       },
       this,
     );
+  }
+
+  /** The in-process replica: the same request and response objects, no socket (see local-handoff.ts). */
+  private handOff(local: NonNullable<ReturnType<LocalServices['get']>>): void {
+    this.done = true;
+    handOff(local, this.req, this.res, {
+      headers: this.forwarded,
+      responseHeaders: this.call.responseHeaders,
+      timeoutMs: this.opts.responseTimeoutMs,
+      fail: (kind, reason) => {
+        this.opts.onUpstreamError?.(this.pool.service, kind, this.replica!.url.origin, this.call.requestId);
+        if (kind === 'timeout') this.call.fail(errors.serviceUnavailable(this.pool.service, reason));
+        else this.call.fail(errors.internal());
+      },
+    });
   }
 
   onRequestStart(controller: Dispatcher.DispatchController): void {

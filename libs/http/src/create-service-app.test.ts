@@ -48,6 +48,28 @@ describe('service app', () => {
     expect(router.routes).toContainEqual({ method: 'get', path: '/admin', access: 'admin' });
   });
 
+  it('sends no ETag and answers conditional requests in full (docs/api.md §1)', async () => {
+    const r = await request(app).get('/open');
+    expect(r.status).toBe(200);
+    expect(r.headers.etag).toBeUndefined();
+    const again = await request(app).get('/open').set('If-None-Match', '*');
+    expect(again.status).toBe(200);
+    expect(again.body.data).toEqual(expect.any(String));
+  });
+
+  it('parses the query string once per request, however often it is read', async () => {
+    const { app: a, router: r } = makeApp();
+    const parse = jest.fn(a.get('query parser fn') as (q: string) => unknown);
+    a.set('query parser fn', parse);
+    route(r, 'get', '/thrice', 'public', (req, res) => res.json({ data: [req.query, req.query, req.query] }));
+    const res = await request(a).get('/thrice?x[y]=1');
+    expect(res.body.data).toEqual(Array(3).fill({ x: { y: '1' } }));
+    expect(parse).toHaveBeenCalledTimes(1);
+    const q = await request(a).get('/thrice?x=2');
+    expect(q.body.data).toEqual(Array(3).fill({ x: '2' }));
+    expect(parse).toHaveBeenCalledTimes(2);
+  });
+
   it('answers unknown routes with ROUTE_NOT_FOUND', async () => {
     const r = await request(app).get('/nope');
     expect(r.status).toBe(404);

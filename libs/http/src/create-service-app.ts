@@ -1,8 +1,9 @@
-import express, { type Express, type RequestHandler } from 'express';
+import express, { type Express, type Request, type RequestHandler } from 'express';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext } from '@vellum/logger';
 import { startSpan } from '@vellum/tracing';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
+import { fastLane } from './fast-routes';
 
 export const BODY_LIMIT = '1mb';
 
@@ -38,18 +39,59 @@ export interface ServiceAppOptions {
 }
 
 /**
+ * The API's ETag policy (docs/api.md §1), for the gateway and every service alike: no validators and no 304s.
+ * express would hash every body (sha1 over a 30 KB page) for an ETag, and still answers `If-None-Match: *` with an
+ * empty 304 without one (its freshness check needs no validator).
+ */
+export function noConditionalRequests(app: Express): void {
+  app.disable('etag');
+  Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
+}
+
+const queryGetter = Object.getOwnPropertyDescriptor(express.request, 'query')!.get!;
+const QUERY = Symbol('parsed query');
+type QueryCache = { [QUERY]?: { raw: string; value: unknown } };
+
+/**
+ * `req.query` parsed once per request: express 5 parses the query string again on every read (a list request
+ * read it three times: the token check, the query, the cursor). Keyed by the text after `?`, which mounts
+ * leave alone. The same object each time: treat it as read-only, as express 5 means it to be.
+ */
+export function parseQueryOnce(app: Express): void {
+  Object.defineProperty(app.request, 'query', {
+    configurable: true,
+    enumerable: true,
+    get(this: Request & QueryCache) {
+      const url = this.url ?? '';
+      const i = url.indexOf('?');
+      const raw = i === -1 ? '' : url.slice(i);
+      const cached = this[QUERY];
+      if (cached && cached.raw === raw) return cached.value;
+      const value = queryGetter.call(this) as unknown;
+      this[QUERY] = { raw, value };
+      return value;
+    },
+  });
+}
+
+/**
  * The common express app of a service: no x-powered-by, request ids and traces, an access log, request metrics,
- * bracket-form query strings (qs), JSON bodies up to 1 MB, and the SEARCH method. Call `finishServiceApp` after
- * the routes.
+ * bracket-form query strings (qs), JSON bodies up to 1 MB, the SEARCH method, and the fast lane for `fastRoute`s
+ * (after the common middleware). Call `finishServiceApp` after the routes.
+ * No conditional requests (`noConditionalRequests`).
  */
 export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
+  noConditionalRequests(app);
   app.set('query parser', 'extended');
+  parseQueryOnce(app);
   app.set('trust proxy', 'loopback, linklocal, uniquelocal');
   app.use(requestContextMiddleware(opts.service));
   if (opts.logger || opts.observe) app.use(accessLog(opts.logger, opts.observe));
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  // middleware every request must pass goes above this line: the fast lane answers its routes from here
+  app.use(fastLane(app));
   return app;
 }
 

@@ -2,6 +2,7 @@ import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { HealthReport } from './health';
+import type { LocalServices } from './local-services';
 
 /** A service started by its composition root (its own process, or the embedded topology). */
 export interface RunningService {
@@ -20,7 +21,8 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
-export function listen(app: Express, port = 0, host = '127.0.0.1'): Promise<Listening> {
+/** `local`: also offer the app to an in-process gateway (embedded topology) while it listens. */
+export function listen(app: Express, port = 0, host = '127.0.0.1', local?: LocalServices): Promise<Listening> {
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.keepAliveTimeout = 65_000;
@@ -28,11 +30,13 @@ export function listen(app: Express, port = 0, host = '127.0.0.1'): Promise<List
     server.once('listening', () => {
       const addr = server.address() as AddressInfo;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
+      const unregister = local?.register(url, app);
       resolve({
         server,
         url,
         close: (graceMs = 10_000) =>
           new Promise<void>((done) => {
+            unregister?.();
             const force = setTimeout(() => server.closeAllConnections(), graceMs);
             force.unref();
             server.close(() => {

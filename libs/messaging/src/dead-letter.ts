@@ -8,4 +8,6 @@ export interface DeadLetter {
   at: string;
   /** Addition: the consumer (group) that gave up on the message. */
   durable?: string;
+  /** Addition: the message's application headers (x-request-id, traceparent); a replay carries them again. */
+  headers?: Record<string, string>;
 }

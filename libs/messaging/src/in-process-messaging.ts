@@ -6,11 +6,22 @@ import type { Messaging, StreamOptions } from './messaging';
 import { assertName } from './subject-match';
 import type { WorkQueue } from './work-queue';
 
+export interface InProcessMessagingOptions {
+  /**
+   * Durable consumer groups per stream name (e.g. `{ ITEMS: ['revisions'], MAIL: ['mailer'] }`): a message
+   * published before its group has a member still waits for that group before it is settled (see
+   * `PublishOptions.onSettled`). Groups created by `consume`/`subscribe` count from the moment they exist.
+   */
+  consumers?: Record<string, readonly string[]>;
+}
+
 /**
  * The messaging interfaces in memory, with the same semantics as NATS JetStream (ack-wait redelivery, backoff,
  * dead letters, groups, dedupe, watch). One instance is shared by every service of the one-process topology.
+ * Nothing survives the process (`persistent: false`): publishers learn through `onSettled` when every durable
+ * consumer has finished with a message, and keep their own copy until then.
  */
-export function createInProcessMessaging(): Messaging {
+export function createInProcessMessaging(options: InProcessMessagingOptions = {}): Messaging {
   const streams = new Map<string, InProcessStream>();
   const buckets = new Map<string, InProcessBucket>();
   let closed = false;
@@ -22,6 +33,7 @@ export function createInProcessMessaging(): Messaging {
     let s = streams.get(name);
     if (!s) {
       s = new InProcessStream(name, retention, [...opts.subjects], opts.maxAgeMs);
+      s.declare(options.consumers?.[name] ?? []);
       streams.set(name, s);
     } else if (s.retention !== retention) {
       throw new Error(`stream ${name} already exists with ${s.retention} retention`);
@@ -33,12 +45,14 @@ export function createInProcessMessaging(): Messaging {
   };
 
   return {
+    persistent: false,
     async workQueue(name, opts): Promise<WorkQueue> {
       const s = stream(name, 'workqueue', opts);
       return {
         publish: (subject, data, o) => s.publish(subject, data, o),
         consume: (o) => s.consume(o),
         deadLetters: (limit) => s.deadLetters(limit),
+        replayDeadLetter: (id) => s.replayDeadLetter(id),
       };
     },
     async eventStream(name, opts): Promise<EventStream> {
@@ -47,6 +61,7 @@ export function createInProcessMessaging(): Messaging {
         publish: (subject, data, o) => s.publish(subject, data, o),
         subscribe: (o) => s.consume(o),
         deadLetters: (limit) => s.deadLetters(limit),
+        replayDeadLetter: (id) => s.replayDeadLetter(id),
       };
     },
     async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {

@@ -1,7 +1,7 @@
 import { resolveConsumeOptions, type ConsumeOptions } from './consume-options';
 import type { DeadLetter } from './dead-letter';
 import type { Delivery } from './delivery';
-import { maxDeliveriesReason, runHandler } from './run-handler';
+import { Group, type GroupStream, type Member, type StoredMessage } from './in-process-group';
 import { assertPublishSubject, subjectMatches } from './subject-match';
 import type { Subscription } from './subscription';
 import type { PublishOptions } from './work-queue';
@@ -9,205 +9,16 @@ import type { PublishOptions } from './work-queue';
 const dedupeWindowMs = 2 * 60_000;
 const maxDeadLetters = 10_000;
 
-interface StoredMessage {
-  seq: number;
-  id: string;
-  subject: string;
-  payload: string;
-  headers: Record<string, string>;
-  time: number;
-}
-
-interface PendingState {
-  count: number;
-  token?: number; // set while a member holds the delivery
-  timer?: NodeJS.Timeout;
-}
-
-interface Member {
-  handler: (d: Delivery<unknown>) => Promise<void>;
-  concurrency: number;
-  inFlight: Set<Promise<void>>;
-}
-
-function timer(ms: number, fn: () => void): NodeJS.Timeout {
-  const t = setTimeout(fn, ms);
-  t.unref();
-  return t;
-}
-
-/** One consumer group (durable) of an in-memory stream: cursor, pending deliveries, redelivery queue, members. */
-class Group {
-  private cursor = 0;
-  private readonly pending = new Map<number, PendingState>();
-  private ready: number[] = [];
-  private members: Member[] = [];
-  private rr = 0;
-  private tokens = 0;
-  private pumpScheduled = false;
-  maxDeliver = 5;
-  ackWaitMs = 30_000;
-
-  constructor(
-    private readonly stream: InProcessStream,
-    readonly durable: string,
-    readonly filter: string | undefined,
-  ) {}
-
-  addMember(m: Member): void {
-    this.members.push(m);
-    this.schedulePump();
-  }
-
-  removeMember(m: Member): void {
-    this.members = this.members.filter((x) => x !== m);
-  }
-
-  schedulePump(): void {
-    if (this.pumpScheduled || this.stream.closed) return;
-    this.pumpScheduled = true;
-    setImmediate(() => {
-      this.pumpScheduled = false;
-      this.pump();
-    });
-  }
-
-  /** Not yet delivered (past the cursor, or waiting for redelivery) and delivered but unacknowledged. */
-  stats(): { pending: number; ackPending: number } {
-    let ahead = 0;
-    for (const m of this.stream.messages.values())
-      if (m.seq > this.cursor && (!this.filter || subjectMatches(this.filter, m.subject))) ahead++;
-    let held = 0;
-    for (const p of this.pending.values()) if (p.token !== undefined) held++;
-    return { pending: ahead + this.pending.size - held, ackPending: held };
-  }
-
-  clearTimers(): void {
-    for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
-  }
-
-  private pickMember(): Member | undefined {
-    for (let i = 0; i < this.members.length; i++) {
-      const m = this.members[(this.rr + i) % this.members.length];
-      if (m.inFlight.size < m.concurrency) {
-        this.rr = (this.rr + i + 1) % this.members.length;
-        return m;
-      }
-    }
-    return undefined;
-  }
-
-  private nextMessage(): StoredMessage | undefined {
-    while (this.ready.length > 0) {
-      const seq = this.ready.shift()!;
-      const p = this.pending.get(seq);
-      const msg = this.stream.messages.get(seq);
-      if (p && p.token === undefined && !p.timer && msg) return msg;
-      if (p && !msg) this.pending.delete(seq); // discarded by limits meanwhile
-    }
-    while (this.cursor < this.stream.lastSeq) {
-      this.cursor++;
-      const msg = this.stream.messages.get(this.cursor);
-      if (msg && (!this.filter || subjectMatches(this.filter, msg.subject))) return msg;
-    }
-    return undefined;
-  }
-
-  private pump(): void {
-    while (!this.stream.closed) {
-      const member = this.pickMember();
-      if (!member) return;
-      const msg = this.nextMessage();
-      if (!msg) return;
-      this.deliver(member, msg);
-    }
-  }
-
-  private redeliverLater(seq: number, p: PendingState, delayMs: number): void {
-    p.token = undefined;
-    if (p.timer) clearTimeout(p.timer);
-    p.timer = undefined;
-    const enqueue = (): void => {
-      p.timer = undefined;
-      this.ready.push(seq);
-      this.schedulePump();
-    };
-    if (delayMs > 0) p.timer = timer(delayMs, enqueue);
-    else enqueue();
-  }
-
-  private finish(msg: StoredMessage, p: PendingState): void {
-    if (p.timer) clearTimeout(p.timer);
-    this.pending.delete(msg.seq);
-    this.stream.settled(msg.seq);
-  }
-
-  private deliver(member: Member, msg: StoredMessage): void {
-    const p: PendingState = this.pending.get(msg.seq) ?? { count: 0 };
-    this.pending.set(msg.seq, p);
-    p.count++;
-    if (p.count > this.maxDeliver) {
-      // the last delivery was never acknowledged (its consumer died): dead-letter it, as NATS does
-      this.stream.deadLetter(msg, maxDeliveriesReason, p.count - 1, this.durable);
-      this.finish(msg, p);
-      return;
-    }
-    const token = ++this.tokens;
-    p.token = token;
-    const current = (): boolean => this.pending.get(msg.seq) === p && p.token === token;
-    const armAckWait = (): void => {
-      if (p.timer) clearTimeout(p.timer);
-      p.timer = timer(this.ackWaitMs, () => {
-        if (current()) this.redeliverLater(msg.seq, p, 0);
-      });
-    };
-    armAckWait();
-    const raw: Delivery<unknown> = {
-      id: msg.id,
-      subject: msg.subject,
-      data: JSON.parse(msg.payload),
-      headers: { ...msg.headers },
-      deliveryCount: p.count,
-      ack: async () => {
-        if (current()) this.finish(msg, p);
-      },
-      nak: async (delayMs = 0) => {
-        if (current()) this.redeliverLater(msg.seq, p, delayMs);
-      },
-      term: async (reason: string) => {
-        if (!current()) return;
-        this.stream.deadLetter(msg, reason, p.count, this.durable);
-        this.finish(msg, p);
-      },
-      working: async () => {
-        if (current()) armAckWait();
-      },
-    };
-    const policy = { maxDeliver: this.maxDeliver, backoffMs: this.backoffFor(member) };
-    const run = runHandler(raw, member.handler, policy)
-      .catch(() => undefined)
-      .finally(() => {
-        member.inFlight.delete(run);
-        this.schedulePump();
-      });
-    member.inFlight.add(run);
-  }
-
-  private readonly backoffs = new WeakMap<Member, number[]>();
-  setBackoff(m: Member, backoffMs: number[]): void {
-    this.backoffs.set(m, backoffMs);
-  }
-  private backoffFor(m: Member): number[] {
-    return this.backoffs.get(m) ?? [1000];
-  }
-}
-
-/** An in-memory stream with 'workqueue' (removed once acked) or 'limits' (retained) retention. */
-export class InProcessStream {
+/**
+ * An in-memory stream with 'workqueue' (removed once acked) or 'limits' (retained) retention. A message is
+ * "settled" once every durable group that existed (or was declared) when it was published has finished with it;
+ * its publisher's `onSettled` is called then.
+ */
+export class InProcessStream implements GroupStream {
   readonly messages = new Map<number, StoredMessage>();
   lastSeq = 0;
   closed = false;
-  private readonly dedupe = new Map<string, number>();
+  private readonly dedupe = new Map<string, { at: number; seq: number; dead?: boolean }>();
   private readonly groups = new Map<string, Group>();
   private readonly dead: DeadLetter[] = [];
 
@@ -218,6 +29,16 @@ export class InProcessStream {
     public maxAgeMs?: number,
   ) {}
 
+  /** Durable groups that publishers wait for even before a member joined (they are created with no filter). */
+  declare(durables: readonly string[]): void {
+    for (const d of durables) {
+      if (this.groups.has(d)) continue;
+      const g = new Group(this, d, undefined);
+      g.placeholder = true;
+      this.groups.set(d, g);
+    }
+  }
+
   async publish(subject: string, data: unknown, opts: PublishOptions): Promise<void> {
     if (this.closed) throw new Error('messaging is closed');
     assertPublishSubject(subject);
@@ -225,37 +46,65 @@ export class InProcessStream {
     if (!this.subjects.some((p) => subjectMatches(p, subject)))
       throw new Error(`subject "${subject}" is not part of stream ${this.name}`);
     const now = Date.now();
-    for (const [id, at] of this.dedupe) {
-      if (now - at < dedupeWindowMs) break;
+    for (const [id, d] of this.dedupe) {
+      if (now - d.at < dedupeWindowMs) break;
       this.dedupe.delete(id);
     }
-    if (this.dedupe.has(opts.id)) return;
-    this.dedupe.set(opts.id, now);
-    const payload = JSON.stringify(data === undefined ? null : data);
+    const known = this.dedupe.get(opts.id);
+    // a dead-lettered message published again (a replay from its producer's outbox) is a new message
+    if (known && !known.dead) {
+      // a duplicate: its publisher learns when the stored one is settled (at once if it already is)
+      const stored = this.messages.get(known.seq);
+      if (opts.onSettled) {
+        if (stored && stored.outstanding.size > 0) stored.onSettled.push(opts.onSettled);
+        else opts.onSettled({ deadLetters: stored ? [...stored.deadLetters] : [] });
+      }
+      return;
+    }
     const seq = ++this.lastSeq;
-    this.messages.set(seq, {
+    this.dedupe.delete(opts.id);
+    this.dedupe.set(opts.id, { at: now, seq });
+    const msg: StoredMessage = {
       seq,
       id: opts.id,
       subject,
-      payload,
+      payload: JSON.stringify(data === undefined ? null : data),
       headers: { ...(opts.headers ?? {}) },
       time: now,
-    });
+      outstanding: new Set([...this.groups.values()].filter((g) => g.matches(subject)).map((g) => g.durable)),
+      deadLetters: [],
+      onSettled: opts.onSettled ? [opts.onSettled] : [],
+    };
+    this.messages.set(seq, msg);
+    if (msg.outstanding.size === 0) this.release(msg);
     if (this.maxAgeMs !== undefined && this.retention === 'limits') {
       for (const [s, m] of this.messages) {
         if (now - m.time <= this.maxAgeMs) break;
         this.messages.delete(s);
+        this.release(m); // discarded by the limits: nobody will handle it any more
       }
     }
     for (const g of this.groups.values()) g.schedulePump();
   }
 
+  private release(msg: StoredMessage): void {
+    msg.outstanding.clear();
+    const callbacks = msg.onSettled.splice(0);
+    for (const cb of callbacks) cb({ deadLetters: [...msg.deadLetters] });
+  }
+
   /** Called when a group is done with a message (acked or dead-lettered). */
-  settled(seq: number): void {
+  settled(seq: number, durable: string): void {
+    const msg = this.messages.get(seq);
+    if (!msg) return;
     if (this.retention === 'workqueue') this.messages.delete(seq);
+    if (msg.outstanding.delete(durable) && msg.outstanding.size === 0) this.release(msg);
   }
 
   deadLetter(msg: StoredMessage, reason: string, deliveryCount: number, durable: string): void {
+    msg.deadLetters.push({ durable, reason });
+    const d = this.dedupe.get(msg.id);
+    if (d?.seq === msg.seq) d.dead = true;
     this.dead.push({
       id: msg.id,
       subject: msg.subject,
@@ -264,12 +113,21 @@ export class InProcessStream {
       deliveryCount,
       at: new Date().toISOString(),
       durable,
+      headers: { ...msg.headers },
     });
     if (this.dead.length > maxDeadLetters) this.dead.splice(0, this.dead.length - maxDeadLetters);
   }
 
   async deadLetters(limit = 100): Promise<DeadLetter[]> {
     return this.dead.slice(Math.max(0, this.dead.length - limit)).map((d) => structuredClone(d));
+  }
+
+  async replayDeadLetter(id: string): Promise<boolean> {
+    const i = this.dead.findLastIndex((d) => d.id === id);
+    if (i < 0) return false;
+    const [d] = this.dead.splice(i, 1);
+    await this.publish(d.subject, d.data, { id: `${id}~replay-${Date.now().toString(36)}`, headers: d.headers });
+    return true;
   }
 
   async consume<T>(input: ConsumeOptions<T>): Promise<Subscription> {
@@ -286,6 +144,8 @@ export class InProcessStream {
         throw new Error(`work queue ${this.name} already has consumer ${[...this.groups.keys()][0]}`);
       group = new Group(this, opts.durable, opts.filterSubject);
       this.groups.set(opts.durable, group);
+    } else if (group.placeholder) {
+      group.filter = opts.filterSubject;
     } else if (group.filter !== opts.filterSubject) {
       throw new Error(`consumer ${opts.durable} already exists with another filter subject`);
     }

@@ -14,6 +14,11 @@ export interface Health {
 }
 
 export interface Messaging {
+  /**
+   * True when a published message is stored outside this process (NATS JetStream): it survives a crash of the
+   * publisher. False for in-process messaging: there, `PublishOptions.onSettled` tells when it may be forgotten.
+   */
+  readonly persistent: boolean;
   /** name = stream name, e.g. 'MAIL' with ['mail.>']. */
   workQueue(name: string, opts: StreamOptions): Promise<WorkQueue>;
   /** e.g. 'ITEMS' with ['items.>']. */

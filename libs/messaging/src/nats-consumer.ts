@@ -119,7 +119,9 @@ export async function natsConsume<T>(
       m.nak(backoffDelay(opts.backoffMs, deliveryCount)); // keep it; it comes back and is dead-lettered then
       throw new Error(`dead-lettering ${id} failed: ${errorMessage(err)}`);
     }
-    m.term(reason);
+    // Plain +TERM: nats-server 2.9 ignores a term that carries a reason (a 2.10 feature) and redelivers the
+    // message after the ack wait. The reason travels with the dead-letter copy instead.
+    m.term();
   };
 
   const handle = async (m: JsMsg): Promise<void> => {

@@ -30,12 +30,16 @@ export class NatsDeadLetters {
   constructor(
     private readonly js: JetStreamClient,
     private readonly jsm: JetStreamManager,
-    names: NatsNames,
+    private readonly names: NatsNames,
     private readonly name: string,
     private readonly publishTimeoutMs: number,
   ) {
     this.stream = names.name('stream', `${name}_DLQ`);
     this.subjectBase = names.subject(`dlq.${name}`);
+  }
+
+  private originalSubject(logical: string): string {
+    return this.names.subject(logical);
   }
 
   ensure(): Promise<void> {
@@ -68,7 +72,26 @@ export class NatsDeadLetters {
     });
   }
 
+  /** Publishes the newest dead letter with this id again (new message id) and deletes it from the DLQ stream. */
+  async replay(id: string, scan = 10_000): Promise<boolean> {
+    const found = (await this.entries(scan)).filter((e) => e.dl.id === id).pop();
+    if (!found) return false;
+    const hdrs = natsHeaders();
+    for (const [k, v] of Object.entries(found.dl.headers ?? {})) hdrs.set(k, v);
+    await this.js.publish(this.originalSubject(found.dl.subject), JSON.stringify(found.dl.data), {
+      msgID: `${id}~replay-${found.seq}`,
+      headers: hdrs,
+      timeout: this.publishTimeoutMs,
+    });
+    await this.jsm.streams.deleteMessage(this.stream, found.seq);
+    return true;
+  }
+
   async list(limit = 100): Promise<DeadLetter[]> {
+    return (await this.entries(limit)).map((e) => e.dl);
+  }
+
+  private async entries(limit: number): Promise<{ seq: number; dl: DeadLetter }[]> {
     if (limit <= 0) return [];
     const { state } = await this.jsm.streams.info(this.stream);
     if (state.messages === 0) return [];
@@ -80,23 +103,25 @@ export class NatsDeadLetters {
     return msgs.flatMap((m) => {
       if (!m) return [];
       const get = (k: string): string => m.header?.get(k) ?? '';
+      const headers: Record<string, string> = {};
+      if (m.header) for (const [k, vs] of m.header) if (!k.startsWith('Nats-') && !k.startsWith('Vellum-Dlq-')) headers[k] = vs[0] ?? '';
       let data: unknown = null;
       try {
         data = m.data.length ? JSON.parse(m.string()) : null;
       } catch {
         data = m.string();
       }
-      return [
-        {
-          id: get(h.id),
-          subject: get(h.subject),
-          data,
-          reason: get(h.reason),
-          deliveryCount: Number(get(h.count)) || 0,
-          at: get(h.at) || m.time.toISOString(),
-          durable: get(h.durable) || undefined,
-        },
-      ];
+      const dl: DeadLetter = {
+        id: get(h.id),
+        subject: get(h.subject),
+        data,
+        reason: get(h.reason),
+        deliveryCount: Number(get(h.count)) || 0,
+        at: get(h.at) || m.time.toISOString(),
+        durable: get(h.durable) || undefined,
+        headers,
+      };
+      return [{ seq: m.seq, dl }];
     });
   }
 }

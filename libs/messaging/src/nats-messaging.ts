@@ -15,6 +15,7 @@ import { natsConsume, type NatsConsumeContext } from './nats-consumer';
 import { NatsDeadLetters } from './nats-dead-letters';
 import { NatsKeyValueMap } from './nats-key-value-map';
 import { NatsNames } from './nats-names';
+import { assertSupportedServer, noJetStream } from './nats-server-version';
 import { ensureStream } from './nats-streams';
 import { assertPublishSubject, errorMessage } from './subject-match';
 import type { Subscription } from './subscription';
@@ -58,6 +59,18 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
     reconnectTimeWait: 1000,
     pingInterval: 20_000,
   });
+  try {
+    assertSupportedServer(nc.info, opts.servers);
+    // 2.9 leaves `jetstream` out of its INFO when it is off: ask. No responders = JetStream is not running.
+    if (nc.info?.jetstream !== true)
+      await jetstreamManager(nc, { timeout: timeoutMs }).catch((err: Error) => {
+        if (/no responders|503|not enabled/i.test(`${err.message} ${String(err.cause ?? '')}`))
+          throw noJetStream(nc.info?.version ?? 'unknown', opts.servers);
+      });
+  } catch (err) {
+    await nc.close();
+    throw err;
+  }
   const js = jetstream(nc, { timeout: timeoutMs });
   let jsmPromise: Promise<JetStreamManager> | undefined;
   const jsm = (): Promise<JetStreamManager> =>
@@ -128,6 +141,7 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
       publish: publisher(name, so.subjects),
       consume,
       deadLetters: (limit?: number) => deadLetters.list(limit),
+      replayDeadLetter: (id: string) => deadLetters.replay(id),
     };
   };
 
@@ -136,15 +150,16 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
 
   return {
     connection: nc,
+    persistent: true,
 
     async workQueue(name, so): Promise<WorkQueue> {
       const s = await open(name, RetentionPolicy.Workqueue, so);
-      return { publish: s.publish, consume: s.consume, deadLetters: s.deadLetters };
+      return { publish: s.publish, consume: s.consume, deadLetters: s.deadLetters, replayDeadLetter: s.replayDeadLetter };
     },
 
     async eventStream(name, so): Promise<EventStream> {
       const s = await open(name, RetentionPolicy.Limits, so);
-      return { publish: s.publish, subscribe: s.consume, deadLetters: s.deadLetters };
+      return { publish: s.publish, subscribe: s.consume, deadLetters: s.deadLetters, replayDeadLetter: s.replayDeadLetter };
     },
 
     async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {

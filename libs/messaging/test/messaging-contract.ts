@@ -187,6 +187,28 @@ export function describeMessagingContract(name: string, factory: MessagingFactor
         expect(seen).toEqual([1]);
       });
 
+      it('replays a dead letter: delivered again with its data and headers, no longer among the dead letters', async () => {
+        const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
+        const seen: { id: string; data: unknown; headers: Record<string, string> }[] = [];
+        track(
+          await q.consume({
+            durable: 'mailer',
+            handler: async (d) => {
+              seen.push({ id: d.id, data: d.data, headers: d.headers });
+              if (seen.length === 1) await d.term('550 rejected');
+            },
+          }),
+        );
+        await q.publish('mail.send', { job: 7 }, { id: 'job-7', headers: { 'x-request-id': 'r7' } });
+        expect((await deadLettersOf(q)).map((d) => d.id)).toEqual(['job-7']);
+        expect(await q.replayDeadLetter('job-7')).toBe(true);
+        await waitFor(() => seen.length === 2, 10_000, 'the replayed job');
+        expect(seen[1].data).toEqual({ job: 7 });
+        expect(seen[1].headers['x-request-id']).toBe('r7');
+        expect(await q.deadLetters()).toEqual([]);
+        expect(await q.replayDeadLetter('job-7')).toBe(false);
+      });
+
       it('stores a job published twice with the same id once', async () => {
         const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
         await q.publish('mail.send', { v: 1 }, { id: 'same' });

@@ -1,9 +1,6 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer } from '@vellum/testing';
 import { connectNatsMessaging } from '../src';
 import { describeMessagingContract } from './messaging-contract';
 
@@ -37,6 +34,46 @@ describeNats('NATS JetStream messaging', () => {
     expect(Date.now() - start).toBeLessThan(3000);
   });
 
+  // Issue 23.4: nats-server 2.9 does not understand `+TERM <reason>` (2.10+): the message came back after the ack
+  // wait and a dead-lettered mail was sent anyway. The dead letter must stay dead on every supported server.
+  it('a dead-lettered (terminated) job is never redelivered, also after the ack wait', async () => {
+    const pfx = prefix();
+    const m = await connectNatsMessaging({ servers: natsUrl!, name: 'dlq-test', prefix: pfx });
+    try {
+      const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
+      const deliveries: number[] = [];
+      const sub = await q.consume({
+        durable: 'mailer',
+        ackWaitMs: 1000,
+        maxDeliver: 5,
+        handler: async (d) => {
+          deliveries.push(d.deliveryCount);
+          await d.term('550 recipient rejected');
+        },
+      });
+      await q.publish('mail.send', { to: 'x@example.com' }, { id: 'job-1' });
+      const jsm = await jetstreamManager(m.connection);
+      const stream = `${pfx}MAIL`;
+      const start = Date.now();
+      // settled on the server: nothing pending, nothing waiting for an ack
+      for (;;) {
+        const info = await jsm.consumers.info(stream, 'mailer');
+        if (deliveries.length > 0 && info.num_ack_pending === 0 && info.num_pending === 0) break;
+        if (Date.now() - start > 10_000) throw new Error(`still pending on the server: ${JSON.stringify({ ack: info.num_ack_pending, pending: info.num_pending })}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      // past several ack waits: still delivered once (a redelivery would come after 1 s)
+      await new Promise((r) => setTimeout(r, 3500));
+      expect(deliveries).toEqual([1]);
+      const dead = await q.deadLetters();
+      expect(dead.map((d) => [d.id, d.reason])).toEqual([['job-1', '550 recipient rejected']]);
+      await sub.stop();
+    } finally {
+      await m.destroy();
+      await m.close();
+    }
+  });
+
   it('isolates prefixes: two instances with different prefixes do not see each other', async () => {
     const a = await connectNatsMessaging({ servers: natsUrl!, name: 'a', prefix: prefix() });
     const b = await connectNatsMessaging({ servers: natsUrl!, name: 'b', prefix: prefix() });
@@ -51,32 +88,18 @@ describeNats('NATS JetStream messaging', () => {
   });
 });
 
-const natsServerBinary = (process.env.PATH ?? '')
-  .split(delimiter)
-  .concat(['/usr/sbin', '/usr/local/bin'])
-  .map((d) => join(d, 'nats-server'))
-  .find((p) => existsSync(p));
+const nats = natsServerBinary();
+if (natsUrl && !nats) console.warn('######## SKIPPED: NATS outage test — no nats-server binary on PATH ########');
 
-if (natsUrl && !natsServerBinary)
-  console.warn('######## SKIPPED: NATS outage test — no nats-server binary on PATH ########');
-
-(natsUrl && natsServerBinary ? describe : describe.skip)('NATS outage (own nats-server)', () => {
-  let dir: string;
-  let port: number;
-  let server: ChildProcess | undefined;
-
+(natsUrl && nats ? describe : describe.skip)('own nats-server', () => {
+  let server: OwnNatsServer;
+  /** Back up, and JetStream answering. */
   const startServer = async () => {
-    server = spawn(natsServerBinary!, ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
-      stdio: 'ignore',
-    });
+    await server.start();
     const deadline = Date.now() + 10_000;
     for (;;) {
       try {
-        const m = await connectNatsMessaging({
-          servers: `nats://127.0.0.1:${port}`,
-          name: 'probe',
-          connectTimeoutMs: 500,
-        });
+        const m = await connectNatsMessaging({ servers: server.url, name: 'probe', connectTimeoutMs: 500 });
         const h = await m.health();
         await m.close();
         if (h.status === 'ok') return;
@@ -87,29 +110,24 @@ if (natsUrl && !natsServerBinary)
       await new Promise((r) => setTimeout(r, 100));
     }
   };
-  const stopServer = async () => {
-    const s = server;
-    server = undefined;
-    if (!s || s.exitCode !== null) return;
-    await new Promise<void>((resolve) => {
-      s.once('exit', () => resolve());
-      s.kill('SIGKILL');
-    });
-  };
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'vellum-nats-'));
-    port = await freePort();
-    await startServer();
+    server = await startOwnNatsServer();
   });
-  afterAll(async () => {
-    await stopServer();
-    rmSync(dir, { recursive: true, force: true });
+  afterAll(() => server?.destroy());
+
+  it('refuses a server without JetStream at connect, with a clear message', async () => {
+    const plain = await startOwnNatsServer({ jetstream: false });
+    try {
+      await expect(connectNatsMessaging({ servers: plain.url, name: 'no-js' })).rejects.toThrow(/runs without JetStream: start it with -js/);
+    } finally {
+      await plain.destroy();
+    }
   });
 
   it('publish rejects within a bounded time while the server is down, and works again after it returns', async () => {
     const m = await connectNatsMessaging({
-      servers: `nats://127.0.0.1:${port}`,
+      servers: server.url,
       name: 'outage-test',
       requestTimeoutMs: 2000,
     });
@@ -120,7 +138,7 @@ if (natsUrl && !natsServerBinary)
       await q.publish('mail.send', {}, { id: 'before' });
       await waitUntil(() => got.includes('before'));
 
-      await stopServer();
+      await server.stop();
       const start = Date.now();
       await expect(q.publish('mail.send', {}, { id: 'during' })).rejects.toThrow(Error);
       expect(Date.now() - start).toBeLessThan(5000);
@@ -143,14 +161,4 @@ async function waitUntil(cond: () => boolean | Promise<boolean>, timeoutMs = 10_
     if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms`);
     await new Promise((r) => setTimeout(r, 50));
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, '127.0.0.1', () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === 'object' && addr ? resolve(addr.port) : reject(new Error('no port'))));
-    });
-  });
 }

@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import type { Messaging } from '@vellum/messaging';
+import type { Messaging, SettleOutcome } from '@vellum/messaging';
 import { OUTBOX_CHANNEL } from './outbox-table';
 
 /** Where a destination name of the outbox goes. */
@@ -52,6 +52,9 @@ interface Row {
   headers: Record<string, string>;
 }
 
+/** `last_error` of a row whose consumer gave up on it (in-process messaging): `dead letter: <durable>: <reason>`. */
+export const DEAD_LETTER_PREFIX = 'dead letter: ';
+
 const silent: RelayLogger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
@@ -80,7 +83,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   const pool = new Pool({ connectionString: opts.connectionString, max: 2, application_name: 'vellum-outbox-relay' });
   pool.on('error', (err) => log.warn({ err }, 'outbox relay: idle connection error'));
 
-  type Publisher = (row: Row) => Promise<void>;
+  type Publisher = (row: Row, onSettled?: (o: SettleOutcome) => void) => Promise<void>;
   const publishers = new Map<string, Promise<Publisher>>();
   const publisherFor = (name: string): Promise<Publisher> => {
     let p = publishers.get(name);
@@ -96,7 +99,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
           dest.type === 'queue'
             ? await opts.messaging.workQueue(name, { subjects: dest.subjects })
             : await opts.messaging.eventStream(name, { subjects: dest.subjects });
-        return (row) => target.publish(row.subject, row.payload, { id: row.id, headers: row.headers });
+        return (row, onSettled) => target.publish(row.subject, row.payload, { id: row.id, headers: row.headers, onSettled });
       })();
       p.catch(() => publishers.delete(name));
       publishers.set(name, p);
@@ -104,23 +107,64 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     return p;
   };
 
+  // Messaging that does not outlive this process (in-process): a row handed over stays unpublished until every
+  // durable consumer has finished with it (`onSettled`); after a crash it is published again (same id).
+  const settles = !opts.messaging.persistent;
+  const awaiting = new Set<string>();
+  let settled: { id: string; deadLetters: SettleOutcome['deadLetters'] }[] = [];
+  const onSettled = (id: string) => (o: SettleOutcome) => {
+    settled.push({ id, deadLetters: o.deadLetters });
+    wake();
+  };
+
+  /** Marks the rows whose consumers have finished; a dead-lettered row keeps who gave up and why in last_error. */
+  const markSettled = async (): Promise<void> => {
+    if (settled.length === 0) return;
+    const batch = settled;
+    settled = [];
+    try {
+      const plain = batch.filter((s) => s.deadLetters.length === 0).map((s) => s.id);
+      if (plain.length) await pool.query(`UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [plain]);
+      for (const s of batch.filter((b) => b.deadLetters.length > 0)) {
+        const reason = s.deadLetters.map((d) => `${d.durable}: ${d.reason}`).join('; ');
+        await pool.query(`UPDATE "outbox" SET "published_at" = now(), "last_error" = $2 WHERE "id" = $1`, [
+          s.id,
+          `${DEAD_LETTER_PREFIX}${reason}`.slice(0, 1000),
+        ]);
+      }
+    } catch (err) {
+      settled.push(...batch); // marked on the next round
+      throw err;
+    }
+    for (const s of batch) awaiting.delete(s.id);
+  };
+
   /** One batch in one transaction; returns how many rows were published. Throws after recording a failure. */
   const publishBatch = async (): Promise<number> => {
+    await markSettled();
     const client = await pool.connect();
     let failure: { id: string; err: Error } | undefined;
     let done: string[] = [];
+    const handedOver: string[] = [];
     try {
       await client.query('BEGIN');
       const { rows } = await client.query<Row>(
         `SELECT "id", "destination", "subject", "payload", "headers" FROM "outbox"
-          WHERE "published_at" IS NULL ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
-        [batchSize],
+          WHERE "published_at" IS NULL AND NOT ("id" = ANY($2::uuid[])) ORDER BY "seq" LIMIT $1 FOR UPDATE SKIP LOCKED`,
+        [batchSize, [...awaiting]],
       );
       for (const row of rows) {
         try {
           const publish = await withTimeout(publisherFor(row.destination), publishTimeoutMs, 'messaging');
-          await withTimeout(publish(row), publishTimeoutMs, 'publish');
-          done.push(row.id);
+          const dest = opts.destinations[row.destination];
+          if (settles && dest.type !== 'kv') {
+            awaiting.add(row.id);
+            handedOver.push(row.id);
+            await withTimeout(publish(row, onSettled(row.id)), publishTimeoutMs, 'publish');
+          } else {
+            await withTimeout(publish(row), publishTimeoutMs, 'publish');
+            done.push(row.id);
+          }
         } catch (err) {
           failure = { id: row.id, err: err as Error };
           break;
@@ -141,8 +185,12 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     } finally {
       client.release();
     }
-    if (failure) throw failure.err;
-    return done.length;
+    if (failure) {
+      const failed = failure.id;
+      if (!settled.some((x) => x.id === failed)) awaiting.delete(failed);
+      throw failure.err;
+    }
+    return done.length + handedOver.length;
   };
 
   // --- wake-ups: LISTEN/NOTIFY, reconnected when lost; polling covers the gaps ---
@@ -204,7 +252,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
         failures = 0;
         lastError = undefined;
         if (n === batchSize) continue;
-        if (n === 0) {
+        if (n === 0 && awaiting.size === 0) {
           for (const w of idleWaiters) w();
           idleWaiters = [];
           // stop() during this batch (its wake is pending): rows committed meanwhile may have been missed by the
@@ -217,8 +265,8 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
             .query(`DELETE FROM "outbox" WHERE "published_at" < now() - ($1::bigint * interval '1 millisecond')`, [retentionMs])
             .catch((err) => log.warn({ err }, 'outbox relay: cleanup failed'));
         }
-        if (n > 0) continue;
-        await waitForWake(pollMs);
+        if (n > 0 || settled.length > 0) continue;
+        await waitForWake(stopping ? Math.max(0, Math.min(pollMs, stopDeadline - Date.now())) : pollMs);
       } catch (err) {
         failures++;
         lastError = (err as Error).message;
@@ -266,6 +314,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
         wake();
       }
       await loop;
+      await markSettled().catch(() => undefined);
       await listener?.end().catch(() => undefined);
       listener = undefined;
       await pool.end().catch(() => undefined);

@@ -175,4 +175,59 @@ describe('outbox relay', () => {
     await until(() => got.length === 1);
     await messaging.close();
   });
+
+  describe('with in-process messaging (nothing survives the process)', () => {
+    const unpublished = async () => (await pg.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n;
+
+    it('keeps a row unpublished until the declared consumer has handled it; after a "crash" it is published again', async () => {
+      // first life: the consumer takes the job but never finishes (the process is killed mid-handler)
+      const first = createInProcessMessaging({ consumers: { MAIL: ['mailer'] } });
+      const relay1 = await start(first);
+      await pg.query('BEGIN');
+      const [id] = await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { n: 1 } });
+      await pg.query('COMMIT');
+      // published before any member joined: the declared group is waited for all the same
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await unpublished()).toBe(1);
+      const taken: string[] = [];
+      const q1 = await first.workQueue('MAIL', { subjects: ['mail.>'] });
+      await q1.consume({ durable: 'mailer', handler: () => (taken.push('first'), new Promise<void>(() => undefined)) });
+      await until(() => taken.length === 1);
+      await expect(relay1.idle(300)).rejects.toThrow(/outbox idle/);
+      expect(await unpublished()).toBe(1);
+      await relay1.stop(100);
+      await first.close();
+
+      // second life: published again with the same id and marked once the handler completed
+      const second = createInProcessMessaging({ consumers: { MAIL: ['mailer'] } });
+      let release!: () => void;
+      const gate = new Promise<void>((r) => (release = r));
+      const q2 = await second.workQueue('MAIL', { subjects: ['mail.>'] });
+      const handled: string[] = [];
+      await q2.consume({ durable: 'mailer', handler: async (d) => (await gate, void handled.push(d.id)) });
+      const relay2 = await start(second);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(await unpublished()).toBe(1);
+      release();
+      await relay2.idle();
+      expect(handled).toEqual([id]);
+      expect(await unpublished()).toBe(0);
+      await second.close();
+    });
+
+    it('marks a dead-lettered row published with who gave up and why in last_error', async () => {
+      const messaging = createInProcessMessaging({ consumers: { ITEMS: ['revisions'] } });
+      const s = await messaging.eventStream('ITEMS', { subjects: ['items.>'] });
+      await s.subscribe({ durable: 'revisions', handler: (d) => d.term('malformed event') });
+      const relay = await start(messaging);
+      await pg.query('BEGIN');
+      const [id] = await enqueueOutbox(pg, { destination: 'ITEMS', subject: 'items.x.create', payload: { bad: true } });
+      await pg.query('COMMIT');
+      await relay.idle();
+      const { rows } = await pg.query('SELECT published_at, last_error FROM outbox WHERE id = $1', [id]);
+      expect(rows[0].published_at).toBeInstanceOf(Date);
+      expect(rows[0].last_error).toBe('dead letter: revisions: malformed event');
+      await messaging.close();
+    });
+  });
 });

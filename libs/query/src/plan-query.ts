@@ -35,6 +35,8 @@ export interface FieldReducer {
   with: string[];
   /** The API value from the database value and the `with` fields' values, in order. */
   map(value: unknown, ...withValues: unknown[]): unknown;
+  /** True when the value passes whole for these `with` values (lets `jsonText` keep it as text, unparsed). */
+  whole?(...withValues: unknown[]): boolean;
 }
 
 export interface PlanOptions {
@@ -57,6 +59,11 @@ export interface PlanOptions {
    * applies where SQL computes with the value (`groupBy`, `sort`); the two must agree.
    */
   reduce?: (ctx: { table: TableSchema; field: string; def: FieldSchema; depth: number }) => FieldReducer | undefined;
+  /**
+   * JSON fields as text: selected with `::text` and shaped as `jsonText(text)` (e.g. a raw-JSON value the response
+   * splices in as is) instead of parsed objects. A reducer that does not pass a value whole gets it parsed.
+   */
+  jsonText?: (text: string) => unknown;
   /** From this offset on, lists use an index-only deferred join (default 1000). */
   deferredJoinOffset?: number;
   /** Max relation depth in a path (default 3). */
@@ -132,6 +139,14 @@ function convert(type: FieldType, v: unknown): unknown {
     default:
       return v;
   }
+}
+
+/** A JSON field read as text (PlanOptions.jsonText): kept as text unless its reducer changes it. */
+function jsonValue(leaf: Leaf, text: string, row: Record<string, unknown>, wrap: (text: string) => unknown): unknown {
+  const r = leaf.reducer;
+  if (!r) return wrap(text);
+  const withValues = leaf.withAliases!.map((a) => row[a]);
+  return r.whole?.(...withValues) ? wrap(text) : r.map(JSON.parse(text), ...withValues);
 }
 
 /** Validate a parsed query against the schema and plan it into parameterised SQL. */
@@ -283,15 +298,16 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
             cols.push(`CASE WHEN ${expr} IS NULL THEN NULL ELSE '${CONCEALED}' END AS ${q(leaf.alias)}`);
             continue;
           }
+          const asText = opts.jsonText && leaf.def.type === 'json' ? '::text' : '';
           if (leaf.reducer) {
-            cols.push(`${expr} AS ${q(leaf.alias)}`);
+            cols.push(`${expr}${asText} AS ${q(leaf.alias)}`);
             leaf.reducer.with.forEach((w, i) => cols.push(`${alias}.${col(w, fieldOf(node.table, w)!)} AS ${q(leaf.withAliases![i]!)}`));
             continue;
           }
           const projected = opts.project
             ? opts.project({ table: node.table, field: leaf.field, def: leaf.def, expr, alias, depth, params: this.params })
             : expr;
-          cols.push(`${projected} AS ${q(leaf.alias)}`);
+          cols.push(`${asText ? `(${projected})::text` : projected} AS ${q(leaf.alias)}`);
         }
         for (const [name, c] of node.children) {
           const def = fieldOf(node.table, name)!;
@@ -592,10 +608,16 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
   list(); // validates now
   count('filter');
 
+  const jsonText = opts.jsonText;
   const shapeNode = (node: TreeNode, row: Record<string, unknown>): Record<string, unknown> => {
     const out: Record<string, unknown> = {};
     for (const leaf of node.leaves.values()) {
-      const raw = leaf.reducer ? leaf.reducer.map(row[leaf.alias], ...leaf.withAliases!.map((a) => row[a])) : row[leaf.alias];
+      const v = row[leaf.alias];
+      if (jsonText && leaf.def.type === 'json' && !leaf.def.concealed && typeof v === 'string') {
+        out[leaf.field] = jsonValue(leaf, v, row, jsonText);
+        continue;
+      }
+      const raw = leaf.reducer ? leaf.reducer.map(v, ...leaf.withAliases!.map((a) => row[a])) : v;
       out[leaf.field] = convert(leaf.def.type, raw);
     }
     for (const [name, c] of node.children) out[name] = row[c.pkAlias] === null || row[c.pkAlias] === undefined ? null : shapeNode(c.node, row);

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type HealthProbe, type RunningService } from '@vellum/http';
+import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { observeOutbox, type Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
@@ -21,12 +21,14 @@ export interface StartAuthDeps {
   clock?: Clock;
   /** The process's metrics registry. */
   metrics?: Registry;
+  /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
+  local?: LocalServices;
 }
 
 export type RunningAuth = RunningService & { ctx: AuthContext };
 
 /** Migrate, connect, bootstrap, start the outbox relay, listen. `stop()` drains in reverse order. */
-export async function startAuth(config: AuthConfig, { logger, messaging, clock, metrics }: StartAuthDeps): Promise<RunningAuth> {
+export async function startAuth(config: AuthConfig, { logger, messaging, clock, metrics, local }: StartAuthDeps): Promise<RunningAuth> {
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const db = createPrisma(config.DATABASE_URL);
   const relay = await startOutboxRelay({
@@ -52,7 +54,7 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
     throw err;
   }
   relay.wake();
-  const server = await listen(built.app, config.PORT, config.HOST);
+  const server = await listen(built.app, config.PORT, config.HOST, local);
   logger.info({ url: server.url }, 'auth service listening');
   let stopped: Promise<void> | undefined;
   return {

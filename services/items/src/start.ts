@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { ITEMS_STREAM, ITEMS_SUBJECTS } from '@vellum/contracts';
 import { migrate } from '@vellum/db';
-import { listen, type RunningService } from '@vellum/http';
+import { listen, type LocalServices, type RunningService } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
@@ -24,10 +24,12 @@ export interface StartItemsDeps {
   keySource?: KeySource;
   /** The process's metrics registry. */
   metrics?: Registry;
+  /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
+  local?: LocalServices;
 }
 
 /** Migrate, connect, watch the access rules, start the outbox relay and listen; stop() drains and closes all. */
-export async function startItems(config: ItemsConfig, { logger, messaging, keySource, metrics }: StartItemsDeps): Promise<RunningService> {
+export async function startItems(config: ItemsConfig, { logger, messaging, keySource, metrics, local }: StartItemsDeps): Promise<RunningService> {
   const keys =
     keySource ??
     (config.AUTH_URL ? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` }) : undefined);
@@ -64,7 +66,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   const unobserve = metrics
     ? [observePool(metrics, 'items', pool), observeOutbox(metrics, 'items', () => relay.stats())]
     : [];
-  const listening = await listen(app, config.PORT, config.HOST);
+  const listening = await listen(app, config.PORT, config.HOST, local);
   logger.info({ url: listening.url }, 'items listening');
   return {
     name: 'items',

@@ -67,7 +67,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(server);
 
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
-  const records = recordsRoutes(reader);
+  const records = recordsRoutes(reader, { app, authenticate: authenticated });
   app.use(['/revisions', '/activity'], authenticated);
   app.use(records);
 

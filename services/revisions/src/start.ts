@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type RunningService } from '@vellum/http';
+import { listen, type LocalServices, type RunningService } from '@vellum/http';
 import { observeConsumer, observePool, type Registry } from '@vellum/metrics';
 import { ITEMS_STREAM } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
@@ -24,6 +24,8 @@ export interface StartRevisionsDeps {
   keySource?: KeySource;
   /** The process's metrics registry. */
   metrics?: Registry;
+  /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
+  local?: LocalServices;
 }
 
 /** Migrate, connect, watch access rules, start the item-event consumer and the retention schedule, and listen. */
@@ -66,7 +68,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
       ]
     : [];
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
-  const listening = await listen(built.app, config.PORT, config.HOST);
+  const listening = await listen(built.app, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
   let stopped: Promise<void> | undefined;
   return {

@@ -5,6 +5,11 @@ import { toCollectionDef } from './catalogue.repository';
 import { Prisma, type Db } from './prisma';
 
 const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
+/**
+ * Schema changes are rare admin operations that take table locks: they may wait for a pool connection and run
+ * longer than Prisma's defaults (2 s / 5 s, after which the request would end in a 503) on a busy server.
+ */
+const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
 
 /** The catalogue (Prisma) and the collections' tables (DDL), changed together in one transaction. */
 export class CollectionsRepository {
@@ -31,7 +36,7 @@ export class CollectionsRepository {
           },
         });
         for (const statement of createTableSql(def)) await tx.$executeRawUnsafe(statement);
-      });
+      }, DDL_TRANSACTION);
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'P2002' || code === '23505' || code === '42P07') {
@@ -70,6 +75,6 @@ export class CollectionsRepository {
       await tx.collection.delete({ where: { name } });
       await tx.$executeRawUnsafe(dropTableSql(name));
       return true;
-    });
+    }, DDL_TRANSACTION);
   }
 }

@@ -16,6 +16,17 @@ export interface ReaderLimits {
   deferredJoinOffset?: number;
 }
 
+/** How a read hands out its rows. */
+export interface ReadOptions {
+  /** `data`/`delta` as the database's JSON text wrapped by this (e.g. `rawJson`), unparsed (PlanOptions.jsonText). */
+  jsonText?: (text: string) => unknown;
+}
+
+export interface ListOptions extends ReadOptions {
+  /** Add `meta.next_cursor` (keyset pagination). */
+  withCursor?: boolean;
+}
+
 export interface ListResult {
   data: Record<string, unknown>[];
   meta?: Record<string, number | string | null>;
@@ -122,9 +133,10 @@ export class RecordsReader {
     return visible === '*' ? only : only.filter((c) => visible.includes(c));
   }
 
-  /** The list (or aggregate) with the requested meta. `withCursor`: add `meta.next_cursor` (keyset pagination). */
-  async list(entity: Entity, acc: Accountability | undefined, query: Query, withCursor = false): Promise<ListResult> {
-    const planned = this.plan(entity, acc, query);
+  /** The list (or aggregate) with the requested meta. */
+  async list(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions = {}): Promise<ListResult> {
+    const text: Partial<PlanOptions> = opts.jsonText ? { jsonText: opts.jsonText } : {};
+    const planned = this.plan(entity, acc, query, text);
     const vis = planned.vis;
     let plan = planned.plan;
     const visible = entity === 'revisions' ? visibleCollections(vis) : '*';
@@ -133,11 +145,11 @@ export class RecordsReader {
     let filterCount: number | undefined;
     if (deferred && countableAs !== undefined && entity === 'revisions' && plan.keyset) {
       // a deep page by id: the block counters say where it starts (one statement, no scan of the rows before it)
-      plan = this.plan(entity, acc, query, { seek: seekRevisions(countableAs) }).plan;
+      plan = this.plan(entity, acc, query, { ...text, seek: seekRevisions(countableAs) }).plan;
     } else if (deferred && countableAs !== undefined) {
       // a deep page: the exact count (from the counters) lets the plan read from the nearer end of the index
       filterCount = await countFromCounters(this.pool, entity, countableAs);
-      plan = this.plan(entity, acc, query, { totalHint: filterCount }).plan;
+      plan = this.plan(entity, acc, query, { ...text, totalHint: filterCount }).plan;
     }
     const rowsP =
       query.limit === 0 && plan.kind === 'list' ? Promise.resolve([]) : this.pool.query(plan.list()).then((r) => r.rows);
@@ -155,14 +167,14 @@ export class RecordsReader {
     }
     const [rows] = await Promise.all([rowsP, ...counts]);
     const data = plan.shape(rows);
-    if (withCursor) meta.next_cursor = plan.nextCursor(rows);
+    if (opts.withCursor) meta.next_cursor = plan.nextCursor(rows);
     return Object.keys(meta).length || query.meta.length ? { data, meta } : { data };
   }
 
   /** One record by id; 403 when it does not exist, is not readable, or the id is not an integer. */
-  async one(entity: Entity, acc: Accountability | undefined, id: string, query: Query): Promise<Record<string, unknown>> {
+  async one(entity: Entity, acc: Accountability | undefined, id: string, query: Query, opts: ReadOptions = {}): Promise<Record<string, unknown>> {
     if (!/^\d{1,18}$/.test(id)) throw errors.forbidden();
-    const { plan } = this.plan(entity, acc, { ...query, aggregate: null, groupBy: [] });
+    const { plan } = this.plan(entity, acc, { ...query, aggregate: null, groupBy: [] }, opts.jsonText ? { jsonText: opts.jsonText } : {});
     const { rows } = await this.pool.query(plan.one(id));
     if (rows.length === 0) throw errors.forbidden();
     return plan.shape(rows)[0]!;

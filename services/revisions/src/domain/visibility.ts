@@ -32,7 +32,11 @@ function restricted(access: RoleAccess | undefined): RestrictedVisibility {
       if (f !== null) fields[c] = f;
     }
   const allowed = new Map(Object.entries(fields).map(([c, f]) => [c, f === '*' ? ('*' as const) : new Set(f)]));
-  const reducer: FieldReducer = { with: ['collection'], map: (value, collection) => readable(value, allowed.get(collection as string)) };
+  const reducer: FieldReducer = {
+    with: ['collection'],
+    map: (value, collection) => readable(value, allowed.get(collection as string)),
+    whole: (collection) => allowed.get(collection as string) === '*',
+  };
   return Object.freeze({ all: false as const, fields, collections: Object.keys(fields), fieldsJson: JSON.stringify(fields), reducer });
 }
 

@@ -1,28 +1,30 @@
-import { Router } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import { searchRequestSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { fastRoute, rawJson, route, sendJson, type RouteTable } from '@vellum/http';
 import type { Entity, RecordsReader } from '../domain/records-reader';
 
 const hasAfter = (q: unknown) => typeof q === 'object' && q !== null && Object.hasOwn(q, 'after');
 
 /**
+ * `data`/`delta` go from the database's JSON text to the response as is (rawJson + sendJson: no parse, no stringify).
  * GET/SEARCH /revisions, GET /revisions/:id and the same for /activity (contract §5). Public routes: the
  * caller's role (the public role for anonymous callers) decides what they see. Writes have no route (404).
  */
-export function recordsRoutes(reader: RecordsReader): Router & RouteTable {
+export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authenticate: RequestHandler }): Router & RouteTable {
   const router = Router() as Router & RouteTable;
   for (const entity of ['revisions', 'activity'] as Entity[]) {
-    route(router, 'get', `/${entity}`, 'public', async (req, res) => {
-      res.json(await reader.list(entity, req.accountability, reader.parse(req.query), hasAfter(req.query)));
+    // the lists: the app's fast lane answers them (authenticating first, as the app's mount does for the router)
+    fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before: [lane.authenticate] }, async (req, res) => {
+      sendJson(res, await reader.list(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
-    route(router, 'search', `/${entity}`, 'public', { body: searchRequestSchema }, async (req, res) => {
+    fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before: [lane.authenticate] }, async (req, res) => {
       const q = req.body.query ?? {};
-      res.json(await reader.list(entity, req.accountability, reader.parse(q), hasAfter(q)));
+      sendJson(res, await reader.list(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson }));
     });
     route(router, 'get', `/${entity}/:id`, 'public', async (req, res) => {
       const id = String(req.params.id);
-      res.json({ data: await reader.one(entity, req.accountability, id, reader.parse({ fields: req.query.fields })) });
+      sendJson(res, { data: await reader.one(entity, req.accountability, id, reader.parse({ fields: req.query.fields }), { jsonText: rawJson }) });
     });
   }
   return router;

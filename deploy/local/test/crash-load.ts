@@ -1,0 +1,160 @@
+import { existsSync, readdirSync } from 'node:fs';
+import { Client } from 'pg';
+
+// Load and checks shared by the crash tests: item writers and password requesters against a gateway, then
+// "everything acknowledged is recorded exactly once" read back through the same gateway.
+
+export interface LoadResult {
+  /** Item ids whose create was acknowledged (2xx). */
+  ackedItems: string[];
+  /** Password requests acknowledged (204). */
+  ackedRequests: number;
+  /** Request attempts per outcome: HTTP status, or 'error' (connection refused/reset, timeout). */
+  outcomes: Record<string, number>;
+  /** Slowest answer (ms), errors included. */
+  maxMs: number;
+}
+
+export interface Load {
+  stop(): Promise<LoadResult>;
+}
+
+export interface LoadOptions {
+  /** Returns the gateway URL (it can change when a test restarts the platform). */
+  url: () => string;
+  token: string;
+  collection: string;
+  writers: number;
+  /** One requester per address. */
+  requesters: string[];
+  resetUrl: string;
+  /** Per-request timeout (ms), default 10 s: longer counts as an error (a hang). */
+  timeoutMs?: number;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export function startLoad(o: LoadOptions): Load {
+  const result: LoadResult = { ackedItems: [], ackedRequests: 0, outcomes: {}, maxMs: 0 };
+  let running = true;
+  const call = async (path: string, body: unknown, auth: boolean): Promise<{ status: number | 'error'; json?: unknown }> => {
+    const t = Date.now();
+    let status: number | 'error' = 'error';
+    let json: unknown;
+    try {
+      const r = await fetch(`${o.url()}${path}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${o.token}` } : {}) },
+        body: JSON.stringify(body),
+        signal: AbortSignal.timeout(o.timeoutMs ?? 10_000),
+      });
+      status = r.status;
+      json = r.status === 200 ? await r.json() : await r.text();
+    } catch {
+      status = 'error';
+    }
+    result.maxMs = Math.max(result.maxMs, Date.now() - t);
+    result.outcomes[status] = (result.outcomes[status] ?? 0) + 1;
+    return { status, json };
+  };
+  const writer = async (w: number) => {
+    for (let n = 0; running; n++) {
+      const r = await call(`/items/${o.collection}`, { title: `w${w}-${n}` }, true);
+      if (r.status === 200) result.ackedItems.push(String((r.json as { data: { id: unknown } }).data.id));
+      else await sleep(50);
+    }
+  };
+  const requester = async (email: string) => {
+    while (running) {
+      const r = await call('/auth/password/request', { email, reset_url: o.resetUrl }, false);
+      if (r.status === 204) result.ackedRequests++;
+      else await sleep(50);
+    }
+  };
+  const all = [...Array.from({ length: o.writers }, (_, i) => writer(i)), ...o.requesters.map(requester)];
+  return {
+    async stop() {
+      running = false;
+      await Promise.all(all);
+      return result;
+    },
+  };
+}
+
+async function getJson(url: string, token: string): Promise<{ data: Record<string, unknown>[] }> {
+  const r = await fetch(url, { headers: { authorization: `Bearer ${token}` }, signal: AbortSignal.timeout(10_000) });
+  if (r.status !== 200) throw new Error(`GET ${url}: ${r.status} ${await r.text()}`);
+  return (await r.json()) as { data: Record<string, unknown>[] };
+}
+
+export interface Recorded {
+  items: string[];
+  /** Revisions per item id. */
+  revisions: Map<string, number>;
+}
+
+/** The collection's items and its revisions per item, read through the gateway. */
+export async function readRecorded(url: string, token: string, collection: string): Promise<Recorded> {
+  const items = await getJson(`${url}/items/${collection}?fields=id&limit=-1`, token);
+  const filter = encodeURIComponent(JSON.stringify({ collection: { _eq: collection } }));
+  const revs = await getJson(`${url}/revisions?filter=${filter}&fields=item&limit=-1`, token);
+  const revisions = new Map<string, number>();
+  for (const r of revs.data) revisions.set(String(r.item), (revisions.get(String(r.item)) ?? 0) + 1);
+  return { items: items.data.map((i) => String(i.id)), revisions };
+}
+
+/** What the checks found wrong (empty when every acknowledged write is stored with exactly one revision). */
+export function recordingProblems(rec: Recorded, ackedItems: string[]): string[] {
+  const problems: string[] = [];
+  const stored = new Set(rec.items);
+  const lost = ackedItems.filter((id) => !stored.has(id));
+  if (lost.length) problems.push(`${lost.length} acknowledged items not stored (e.g. ${lost.slice(0, 3).join(', ')})`);
+  const missing = rec.items.filter((id) => !rec.revisions.has(id));
+  if (missing.length) problems.push(`${missing.length} of ${rec.items.length} stored items without a revision`);
+  const doubled = [...rec.revisions].filter(([, n]) => n > 1);
+  if (doubled.length) problems.push(`${doubled.length} items with more than one revision`);
+  const orphans = [...rec.revisions.keys()].filter((id) => !stored.has(id));
+  if (orphans.length) problems.push(`${orphans.length} revisions of items not stored`);
+  return problems;
+}
+
+/** Polls `check` until it reports no problem; returns the last problems when the time is up. */
+export async function settle(check: () => Promise<string[]>, timeoutMs: number): Promise<string[]> {
+  const end = Date.now() + timeoutMs;
+  let last: string[] = ['not checked'];
+  while (Date.now() < end) {
+    try {
+      last = await check();
+    } catch (err) {
+      last = [(err as Error).message];
+    }
+    if (last.length === 0) return last;
+    await sleep(500);
+  }
+  return last;
+}
+
+/**
+ * One mail per committed mail job: every auth outbox row for the MAIL queue has its `<job id>.eml` (file
+ * transport), no file lacks a job, nothing is left unpublished, and at least the acknowledged requests committed.
+ */
+export async function mailProblems(authDbUrl: string, mailDir: string, ackedRequests: number): Promise<string[]> {
+  const db = new Client({ connectionString: authDbUrl });
+  await db.connect();
+  try {
+    const { rows } = await db.query<{ id: string; published: boolean }>(`SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE destination = 'MAIL'`);
+    const jobs = new Set(rows.map((r) => r.id));
+    const files = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => f.slice(0, -4)) : [];
+    const p: string[] = [];
+    if (jobs.size < ackedRequests) p.push(`${jobs.size} mail jobs committed < ${ackedRequests} acknowledged requests`);
+    const unsent = [...jobs].filter((j) => !files.includes(j));
+    if (unsent.length) p.push(`${unsent.length} of ${jobs.size} committed mail jobs without a mail`);
+    const extra = files.filter((f) => !jobs.has(f));
+    if (extra.length) p.push(`${extra.length} mails without a committed job`);
+    const unpublished = rows.filter((r) => !r.published).length;
+    if (unpublished) p.push(`${unpublished} mail jobs still unpublished`);
+    return p;
+  } finally {
+    await db.end();
+  }
+}

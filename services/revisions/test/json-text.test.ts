@@ -1,0 +1,47 @@
+import request from 'supertest';
+import { access, createHarness, itemEvent, signToken, type Harness } from './helpers';
+
+// `data`/`delta` go from PostgreSQL's JSON text to the response unparsed: numbers keep the digits the database
+// holds (a parse + stringify would print 12345678901234567890 as 12345678901234567000 and 1.50 as 1.5).
+let h: Harness;
+const admin = `Bearer ${signToken({ id: 'admin-user', role: 'r-admin', admin_access: true })}`;
+const editor = `Bearer ${signToken({ id: 'u-1', role: 'r-editor' })}`;
+const stored = '{"n": 1.50, "big": 12345678901234567890, "title": "T \\u00e9 \\"q\\"", "secret": "s"}';
+
+beforeAll(async () => {
+  h = await createHarness();
+  await h.writer.write([
+    itemEvent({ collection: 'notes', item: '1', action: 'create', data: { title: 'a' }, actor: { user: null }, at: '2026-01-01T00:00:00.000Z' }),
+    itemEvent({ collection: 'articles', item: '1', action: 'create', data: { title: 'b' }, actor: { user: null }, at: '2026-01-02T00:00:00.000Z' }),
+  ]);
+  await h.pool.query('UPDATE revisions SET data = $1::jsonb, delta = $1::jsonb', [stored]);
+  await h.setRules('r-editor', access('r-editor', { articles: { read: ['id', 'title'] }, notes: { read: ['*'] } }));
+});
+afterAll(() => h.close());
+
+const get = (path: string, auth = admin) => request(h.app.app).get(path).set('Authorization', auth);
+const exact = '"n": 1.50, "big": 12345678901234567890'; // jsonb's text: shorter keys first
+
+describe('JSON text pass-through', () => {
+  it('lists, SEARCH and one record carry data/delta as the database wrote them', async () => {
+    const list = await get('/revisions?sort=id&fields=id,data,delta');
+    expect(list.status).toBe(200);
+    expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(list.text.split(exact).length - 1).toBe(4);
+    expect(list.body.data[0].data).toEqual(JSON.parse(stored));
+    const search = await request(h.app.app).search('/revisions').set('Authorization', admin).send({ query: { fields: ['data'], limit: 1 } });
+    expect(search.text).toContain(exact);
+    const one = await get('/revisions/1?fields=id,delta');
+    expect(one.text).toContain(exact);
+    expect(one.body).toEqual({ data: { id: 1, delta: JSON.parse(stored) } });
+  });
+
+  it('a restricted role gets whole values as text and reduced values parsed, same JSON', async () => {
+    const r = await get('/revisions?sort=id&fields=id,collection,data', editor);
+    expect(r.body.data).toEqual([
+      { id: 1, collection: 'notes', data: JSON.parse(stored) },
+      { id: 2, collection: 'articles', data: { title: 'T é "q"' } },
+    ]);
+    expect(r.text).toContain(exact); // the notes revision passes whole
+  });
+});
