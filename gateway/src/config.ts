@@ -1,17 +1,4 @@
-import { loadConfig, bool, duration, int, list, z, type Env } from '@vellum/config';
-
-/** Express `trust proxy`: "true"/"false", a hop count, or a comma list of addresses/subnets/presets. */
-const trustProxy = () =>
-  z
-    .string()
-    .transform((v): boolean | number | string[] => {
-      const t = v.trim();
-      if (t === 'true') return true;
-      if (t === 'false') return false;
-      if (/^\d+$/.test(t)) return Number(t);
-      return t.split(',').map((s) => s.trim()).filter(Boolean);
-    })
-    .prefault('loopback,linklocal,uniquelocal');
+import { loadConfig, bool, duration, int, list, trustProxy, z, type Env } from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
 const corsOrigin = () =>
@@ -51,6 +38,7 @@ const shape = {
   /** Verified access tokens remembered until they expire (least recently used dropped first); 0 = no cache. */
   TOKEN_CACHE_SIZE: int(10_000, { min: 0 }),
   SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
+  /** Proxies in front of the gateway whose X-Forwarded-* are believed (default none: the socket address is the client). */
   TRUST_PROXY: trustProxy(),
   RATE_LIMITER_ENABLED: bool(false),
   RATE_LIMITER_POINTS: int(50, { min: 1 }),

@@ -28,7 +28,7 @@ afterAll(async () => {
 
 describe('rate limiting (memory store)', () => {
   it('answers 429 REQUESTS_EXCEEDED with Retry-After past the limit, per client IP, then recovers', async () => {
-    const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '1s' });
+    const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '1s', TRUST_PROXY: 'loopback' });
     const client = ip();
     for (let i = 0; i < 3; i++) await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
     const r = await request(gw.app).get('/revisions').set('X-Forwarded-For', client);
@@ -79,7 +79,7 @@ describe('rate limiting (redis store, shared by gateway replicas)', () => {
 
   it('counts across two gateways sharing Redis → 429 + Retry-After', async () => {
     if (!available) return;
-    const env = { RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '4', RATE_LIMITER_DURATION: '2s', REDIS_URL: redisUrl };
+    const env = { RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '4', RATE_LIMITER_DURATION: '2s', REDIS_URL: redisUrl, TRUST_PROXY: 'loopback' };
     const a = await make(env);
     const b = await make(env);
     const client = `${ip()}-${randomUUID()}`.split('-')[0];

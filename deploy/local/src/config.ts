@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, bool, int, z, type Env } from '@vellum/config';
+import { loadConfig, bool, int, trustProxy, z, type Env, type TrustProxy } from '@vellum/config';
 
 /** The embedded topology's own settings; every other variable is passed through to the services unchanged. */
 const shape = {
@@ -26,9 +26,11 @@ const shape = {
   REVISIONS_REPLICAS: int(1, { min: 1, max: 16 }),
   /** The first administrator, created on first start (password generated and printed once when unset). */
   ADMIN_EMAIL: z.string().email().default('admin@example.com'),
+  /** Proxies in front of the gateway (default none); the services behind it are told to trust it and them. */
+  TRUST_PROXY: trustProxy(),
 };
 
-export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & { dataDir: string; publicUrl: string; env: Env };
+export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & { dataDir: string; publicUrl: string; env: Env; servicesTrustProxy: string };
 
 export function loadLocalConfig(env: Env = process.env): LocalConfig {
   const c = loadConfig(shape, env);
@@ -37,5 +39,16 @@ export function loadLocalConfig(env: Env = process.env): LocalConfig {
     dataDir: path.resolve(c.DATA_DIR),
     publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
     env: { ...env, ADMIN_EMAIL: c.ADMIN_EMAIL },
+    servicesTrustProxy: trustBehindGateway(c.TRUST_PROXY),
   };
+}
+
+/**
+ * The services listen on loopback behind the in-process gateway: they trust it (one more hop, or `loopback`) and
+ * whatever it trusts, so their client address (audit records, login limits) is the one the gateway saw.
+ */
+export function trustBehindGateway(gateway: TrustProxy): string {
+  if (gateway === true) return 'true';
+  if (typeof gateway === 'number') return String(gateway + 1);
+  return ['loopback', ...(gateway || [])].join(',');
 }

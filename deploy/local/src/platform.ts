@@ -83,6 +83,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const keysDir = path.join(config.dataDir, 'keys');
     // the gateway hands requests to the services of this process without a loopback socket (same semantics)
     const local = new LocalServices();
+    const behindGateway = { TRUST_PROXY: config.servicesTrustProxy };
     const child = (name: string) => serviceLogger(logger, name);
 
     // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
@@ -93,7 +94,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     });
     started.push({ name: 'mailer', stop: () => mailer.stop() });
 
-    const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, DATABASE_URL: db('auth') }), {
+    const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, ...behindGateway, DATABASE_URL: db('auth') }), {
       logger: child('auth'),
       messaging,
       local,
@@ -105,7 +106,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     // Revisions replicas share the database and the event consumer group; the gateway balances between them.
     const revisionsReplicas: RunningService[] = [];
     for (let i = 0; i < config.REVISIONS_REPLICAS; i++) {
-      const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, DATABASE_URL: db('revisions') }), {
+      const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('revisions') }), {
         logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
         messaging,
         local,
@@ -118,7 +119,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const revisions = revisionsReplicas[0];
     const dbUrls = { auth: db('auth'), revisions: db('revisions'), items: db('items') };
 
-    const items = await startItems(loadItemsConfig({ ...base, ...internal, DATABASE_URL: db('items') }), {
+    const items = await startItems(loadItemsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('items') }), {
       logger: child('items'),
       messaging,
       local,

@@ -94,6 +94,18 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
     expect(problems).toEqual([]);
   });
 
+  it('TRUST_PROXY: the gateway believes only the proxy in front of it (the Ingress in production), the services one hop more', () => {
+    const trust = Object.fromEntries(
+      workloads.map((d) => {
+        const r = resolveContainer(objects, d);
+        return [r.service, SERVICES[r.service].load(withSecretFiles(r.env)).TRUST_PROXY];
+      }),
+    );
+    const withIngress = objects.some((o) => o.kind === 'Ingress');
+    expect(trust.gateway).toBe(withIngress ? 1 : false);
+    for (const s of ['auth', 'revisions', 'items']) expect({ s, trust: trust[s] }).toEqual({ s, trust: withIngress ? 2 : 1 });
+  });
+
   it('probes real routes on the port the service listens on; pods run as non-root with read-only roots and limits', () => {
     for (const d of workloads) {
       const service = d.metadata.name;
@@ -344,6 +356,12 @@ describe('docker-compose.yml', () => {
     }
     expect(problems).toEqual([]);
     expect(compose.services.gateway.environment.REVISIONS_URLS.split(',')).toHaveLength(2);
+  });
+
+  it('TRUST_PROXY: the published gateway believes nobody, the services behind it believe the gateway', () => {
+    const trust = (s: Obj) => SERVICES[serviceOf(s)].load(withSecretFiles(Object.fromEntries(Object.entries(s.environment as Obj).map(([k, v]) => [k, interpolate(String(v))])))).TRUST_PROXY;
+    expect(trust(compose.services.gateway)).toBe(false);
+    for (const name of ['auth', 'revisions-1', 'revisions-2', 'items']) expect({ name, trust: trust(compose.services[name]) }).toEqual({ name, trust: 1 });
   });
 
   it('auth encrypts TOTP secrets with its own key (a compose secret)', () => {

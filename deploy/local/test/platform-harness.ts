@@ -50,6 +50,8 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
       ARGON2_MEMORY_KIB: '19456',
       ARGON2_ITERATIONS: '2',
       RATE_LIMITER_ENABLED: 'false',
+      // failed logins counted per platform (a machine's Redis would carry counts from run to run)
+      AUTH_LOGIN_LIMIT_STORE: 'memory',
       ...opts.overrides,
     },
   });

@@ -87,6 +87,7 @@ export const ROUTES: RouteDefinition[] = [
   r('get', '/collections/{name}', 'collections', 'public', 'One collection', { responses: { '200': 'One:Collection' } }),
   r('delete', '/collections/{name}', 'collections', 'admin', 'Delete a collection', none),
   r('get', '/items/{collection}', 'items', 'public', 'List items', { ...list, responses: { '200': 'List:Item' } }),
+  r('search', '/items/{collection}', 'items', 'public', 'Query items with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Item' } }),
   r('post', '/items/{collection}', 'items', 'public', 'Create one item or many', { body: 'ItemsCreateRequest', responses: { '200': 'One:Item' } }),
   r('patch', '/items/{collection}', 'items', 'public', 'Update many items (by keys, or items with their keys)', { body: 'ItemsUpdateRequest', responses: { '200': 'List:Item' } }),
   r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { responses: { '200': 'One:Item' } }),

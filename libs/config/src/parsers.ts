@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { isIP } from 'node:net';
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
@@ -49,3 +50,43 @@ export const list = (fallback: string[] = []) =>
     .prefault(fallback.join(","));
 
 export const url = () => z.string().url();
+
+/** Which peers may set X-Forwarded-For/-Proto/-Host: express's `trust proxy` value. */
+export type TrustProxy = boolean | number | string[];
+
+const TRUST_PRESETS = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** One TRUST_PROXY entry: a preset, an address, or a subnet (`10.0.0.0/8`, `fd00::/8`, `10.0.0.0/255.0.0.0`). */
+function validTrustEntry(entry: string): boolean {
+  if (TRUST_PRESETS.has(entry)) return true;
+  const [addr, range, extra] = entry.split('/');
+  const family = isIP(addr);
+  if (!family || extra !== undefined) return false;
+  if (range === undefined) return true;
+  if (/^\d+$/.test(range)) return Number(range) <= (family === 4 ? 32 : 128);
+  return family === 4 && isIP(range) === 4;
+}
+
+/**
+ * TRUST_PROXY, parsed once for the gateway and every service: `false` (default: trust nobody, the socket address
+ * is the client), a hop count (`1` = the peer is one proxy), a comma list of proxy addresses/subnets/presets
+ * (`loopback`, `linklocal`, `uniquelocal`), or `true` (trust every hop: only behind a proxy that overwrites the
+ * header). An entry that is none of these fails at start.
+ */
+export const trustProxy = (fallback = 'false') =>
+  z
+    .string()
+    .transform((v, ctx): TrustProxy => {
+      const t = v.trim();
+      if (t === 'true') return true;
+      if (t === 'false' || t === '') return false;
+      if (/^\d+$/.test(t)) return Number(t);
+      const entries = t.split(',').map((s) => s.trim()).filter(Boolean);
+      const bad = entries.filter((e) => !validTrustEntry(e));
+      if (bad.length) {
+        ctx.addIssue({ code: 'custom', message: `${bad.map((b) => `"${b}"`).join(', ')}: not an address, subnet, hop count or loopback/linklocal/uniquelocal` });
+        return z.NEVER;
+      }
+      return entries;
+    })
+    .prefault(fallback);

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /**
- * A non-item activity (login, logout, failed login, lockout, password reset, refresh-token reuse): recorded
+ * A non-item activity (login, logout, failed login, login throttled, lockout, password reset, refresh-token reuse): recorded
  * by the revisions service as an activity row without a revision. Published on `items.<collection>.<action>`
  * with the collection `vellum_users` and the action name.
  */
@@ -9,7 +9,7 @@ export const auditEventSchema = z.object({
   v: z.literal(1),
   id: z.string().min(1).max(64),
   kind: z.literal('audit'),
-  action: z.enum(['login', 'logout', 'login_failed', 'lockout', 'password_reset', 'refresh_reuse', 'tfa_enabled', 'tfa_disabled']),
+  action: z.enum(['login', 'logout', 'login_failed', 'login_throttled', 'lockout', 'password_reset', 'refresh_reuse', 'tfa_enabled', 'tfa_disabled']),
   collection: z.string(),
   item: z.string().nullable(),
   actor: z.object({

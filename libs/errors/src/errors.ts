@@ -15,6 +15,9 @@ export const errors = {
   invalidProvider: () => new AppError('INVALID_PROVIDER'),
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
   contentTooLarge: () => new AppError('CONTENT_TOO_LARGE'),
+  /** The request line or headers overflowed the HTTP parser; `hint` tells a client with a long query where to put it. */
+  uriTooLong: (hint: string) => new AppError('URI_TOO_LONG', `URI too long. ${hint}`),
+  headersTooLarge: (hint: string) => new AppError('HEADERS_TOO_LARGE', `Request header fields too large. ${hint}`),
   requestsExceeded: (limit: number, resetAt: Date) => {
     const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
     return new AppError(

@@ -104,3 +104,23 @@ describe('service app', () => {
     expect(r.body.data).toEqual({ filter: { collection: { _eq: 'a' } }, fields: ['id', 'item'] });
   });
 });
+
+describe('client address (TRUST_PROXY)', () => {
+  const ipApp = (trustProxy?: Parameters<typeof createServiceApp>[0]) => {
+    const app = createServiceApp(trustProxy);
+    app.get('/ip', (req, res) => res.json({ ip: req.ip }));
+    return app;
+  };
+
+  it('trusts nobody by default: a spoofed X-Forwarded-For is ignored, the socket address is the client', async () => {
+    const r = await request(ipApp()).get('/ip').set('X-Forwarded-For', '203.0.113.9');
+    expect(r.body.ip).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
+  });
+
+  it('believes X-Forwarded-For from a configured proxy only', async () => {
+    const trusted = await request(ipApp({ trustProxy: ['loopback'] })).get('/ip').set('X-Forwarded-For', '203.0.113.9');
+    expect(trusted.body.ip).toBe('203.0.113.9');
+    const other = await request(ipApp({ trustProxy: ['10.0.0.0/8'] })).get('/ip').set('X-Forwarded-For', '203.0.113.9');
+    expect(other.body.ip).not.toBe('203.0.113.9');
+  });
+});

@@ -1,4 +1,5 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
+import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext } from '@vellum/logger';
 import { startSpan } from '@vellum/tracing';
@@ -36,6 +37,11 @@ export interface ServiceAppOptions {
   logger?: AccessLogger;
   /** Every finished request (metrics). */
   observe?: RequestObserver;
+  /**
+   * The service's TRUST_PROXY (`trustProxy()` from @vellum/config): which peers' X-Forwarded-For is believed for
+   * `req.ip` (audit records, per-address limits). Default: nobody (the socket address is the client).
+   */
+  trustProxy?: TrustProxy;
 }
 
 /**
@@ -86,7 +92,7 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   noConditionalRequests(app);
   app.set('query parser', 'extended');
   parseQueryOnce(app);
-  app.set('trust proxy', 'loopback, linklocal, uniquelocal');
+  app.set('trust proxy', opts.trustProxy ?? false);
   app.use(requestContextMiddleware(opts.service));
   if (opts.logger || opts.observe) app.use(accessLog(opts.logger, opts.observe));
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));

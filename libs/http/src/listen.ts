@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { HealthReport } from './health';
 import type { LocalServices } from './local-services';
+import { answerParserErrors } from './parser-errors';
 
 /** A service started by its composition root (its own process, or the embedded topology). */
 export interface RunningService {
@@ -26,6 +27,7 @@ export function listen(app: Express, port = 0, host = '127.0.0.1', local?: Local
   return new Promise((resolve, reject) => {
     const server = app.listen(port, host);
     server.keepAliveTimeout = 65_000;
+    answerParserErrors(server);
     server.once('error', reject);
     server.once('listening', () => {
       const addr = server.address() as AddressInfo;

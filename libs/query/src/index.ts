@@ -1,5 +1,5 @@
 export { CONCEALED, defineSchema, fieldOf, quoteIdent, type FieldType, type FieldSchema, type TableSchema, type QuerySchema } from './schema';
-export { AGGREGATE_FNS, type AggregateFn, type MetaKey, type Query, type SortKey } from './query';
+export { AGGREGATE_FNS, META_KEYS, QUERY_PARAMETERS, type AggregateFn, type MetaKey, type Query, type SortKey } from './query';
 export { parseQuery, type ParseOptions } from './parse-query';
 export { planQuery, type FieldReducer, type Plan, type PlanOptions, type ProjectionContext } from './plan-query';
 export { Params, type Sql } from './params';

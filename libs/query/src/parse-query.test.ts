@@ -47,7 +47,8 @@ describe('parseQuery', () => {
     expect(parseQuery({ sort: '?' }).random).toBe(true);
     expect(code(() => parseQuery({ sort: '?,id' }))).toBe('INVALID_QUERY');
     expect(parseQuery({ meta: '*' }).meta).toEqual(['total_count', 'filter_count']);
-    expect(parseQuery({ meta: 'filter_count,nope' }).meta).toEqual(['filter_count']);
+    expect(parseQuery({ meta: 'filter_count,total_count' }).meta).toEqual(['filter_count', 'total_count']);
+    expect(parseQuery({ meta: '' }).meta).toEqual([]);
   });
   it('reads filter, aggregate and groupBy', () => {
     expect(parseQuery({ filter: '{"id":{"_eq":1}}' }).filter).toEqual({ id: { _eq: 1 } });
@@ -65,4 +66,11 @@ describe('parseQuery', () => {
     const q = JSON.parse('{"__proto__":{"limit":"5"}}');
     expect(parseQuery(q).limit).toBe(100);
   });
+});
+
+it('meta=<unknown> → 400 INVALID_QUERY naming the accepted values (issue 17.3)', () => {
+  for (const meta of ['nope', 'filter_count,nope', ['total_count', 'count']]) {
+    expect(() => parseQuery({ meta })).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', status: 400 }));
+  }
+  expect(() => parseQuery({ meta: 'nope' })).toThrow('Unknown meta "nope": use total_count, filter_count or *.');
 });

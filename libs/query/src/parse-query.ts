@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import { AGGREGATE_FNS, type AggregateFn, type MetaKey, type Query, type SortKey } from './query';
+import { AGGREGATE_FNS, META_KEYS, type AggregateFn, type MetaKey, type Query, type SortKey } from './query';
 
 export interface ParseOptions {
   /** QUERY_LIMIT_DEFAULT (default 100). */
@@ -99,8 +99,8 @@ function parseMeta(v: unknown): MetaKey[] {
     if (k === '*') {
       out.add('total_count');
       out.add('filter_count');
-    } else if (k === 'total_count' || k === 'filter_count') out.add(k);
-    // other values are ignored, as Directus does
+    } else if ((META_KEYS as readonly string[]).includes(k)) out.add(k as MetaKey);
+    else throw errors.invalidQuery(`Unknown meta "${k}": use ${META_KEYS.join(', ')} or *.`);
   }
   return [...out];
 }

@@ -2,6 +2,10 @@ export type AggregateFn = 'count' | 'countDistinct' | 'min' | 'max' | 'sum' | 'a
 export const AGGREGATE_FNS: readonly AggregateFn[] = ['count', 'countDistinct', 'min', 'max', 'sum', 'avg'];
 
 export type MetaKey = 'total_count' | 'filter_count';
+export const META_KEYS: readonly MetaKey[] = ['total_count', 'filter_count'];
+
+/** The query language's parameters (a SEARCH body's `query` has no other keys). */
+export const QUERY_PARAMETERS = ['fields', 'filter', 'search', 'sort', 'limit', 'offset', 'page', 'meta', 'aggregate', 'groupBy', 'after'] as const;
 
 export interface SortKey {
   path: string;

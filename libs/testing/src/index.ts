@@ -7,3 +7,4 @@ export { parsePrismaSchema, expectedUdt, diffDatabaseAgainstPrismaSchema } from 
 export type { PrismaColumn, PrismaTable } from './prisma-schema';
 export { testTokens, type TestTokens, type SignOptions } from './token-factory';
 export { natsServerBinary, startOwnNatsServer, type OwnNatsServer } from './nats-server';
+export { rawHttpExchange, parseRawResponse, hugeFilterRequest, hugeHeadersRequest } from './raw-http';

@@ -1,5 +1,6 @@
 import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { createLimiterStore, type LimiterStore } from '@vellum/limits';
 import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource } from '@vellum/tokens';
@@ -12,6 +13,7 @@ import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
 import { loadTfaKey } from './data/tfa-key';
 import { systemClock, type Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
+import { LoginThrottle } from './domain/login-throttle';
 import { PasswordHasher } from './domain/password-hasher';
 import { OAuthClients } from './domain/oauth-client';
 import { OAuthStateSealer } from './domain/oauth-state';
@@ -23,6 +25,7 @@ import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { rateLimiter } from './http/rate-limiter';
+import { stalledRoutes } from './http/stalled-routes';
 import { tfaRoutes } from './http/tfa.routes';
 import { loginCounter } from './http/login-metrics';
 
@@ -39,6 +42,8 @@ export interface AuthAppDeps {
   probes?: Record<string, HealthProbe>;
   /** The process's metrics registry (default: a private one). */
   metrics?: Registry;
+  /** Where failed logins are counted; default from config (AUTH_LOGIN_LIMIT_STORE / REDIS_URL). Not closed by close(). */
+  limiterStore?: LimiterStore;
 }
 
 export interface AuthApp {
@@ -47,7 +52,7 @@ export interface AuthApp {
   routes: RouteTable['routes'];
   /** The cached health report (what /server/health answers). */
   health(): Promise<HealthReport>;
-  /** Stops the GraphQL server. */
+  /** Stops the GraphQL server and closes the failed-login counters' store (when it opened it). */
   close(): Promise<void>;
 }
 
@@ -62,6 +67,8 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     );
   const secrets = new SecretBox(loadTfaKey(config, keys, (where) => logger.warn({ where }, 'generated a new TFA encryption key')));
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
+  const limiterStore = deps.limiterStore ?? createLimiterStore({ redisUrl: loginLimitRedis(config), prefix: 'vellum:auth:' });
+  const loginThrottle = new LoginThrottle(limiterStore, config);
   const registry = deps.metrics ?? new Registry();
   const ctx: AuthContext = {
     db,
@@ -70,6 +77,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     logger,
     keys,
     hasher,
+    loginThrottle,
     secrets,
     oauth,
     clock: deps.clock ?? systemClock,
@@ -78,12 +86,13 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   };
   const unobservePool = observePool(registry, 'auth', ctx.pg);
 
-  const app = createServiceApp({ service: 'auth', logger, observe: httpMetrics(registry, 'auth').observe });
+  const app = createServiceApp({ service: 'auth', logger, observe: httpMetrics(registry, 'auth').observe, trustProxy: config.TRUST_PROXY });
   const probes: Record<string, HealthProbe> = {
     database: async () => {
       await db.$queryRaw`SELECT 1`;
       return 'ok';
     },
+    ...(limiterStore.kind === 'redis' ? { 'login-limits:redis': () => limiterStore.health() } : {}),
     ...deps.probes,
   };
   const verifier = createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] }));
@@ -95,6 +104,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   });
   app.use(server);
 
+  const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
   if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
   const auth = authRoutes(ctx);
   app.use(auth);
@@ -117,6 +127,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   route(gqlRoutes, 'get', '/graphql', 'public', authenticated, graphql.middleware);
   app.use(gqlRoutes);
 
+  stalled.after();
   finishServiceApp(app, logger);
   return {
     app,
@@ -125,7 +136,19 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     health,
     close: async () => {
       unobservePool();
-      await graphql.server.stop();
+      try {
+        await graphql.server.stop();
+      } finally {
+        if (!deps.limiterStore) await limiterStore.close();
+      }
     },
   };
+}
+
+/** AUTH_LOGIN_LIMIT_STORE, or redis when REDIS_URL is set, else memory (one auth process). */
+function loginLimitRedis(config: AuthConfig): string | undefined {
+  const kind = config.AUTH_LOGIN_LIMIT_STORE ?? (config.REDIS_URL ? 'redis' : 'memory');
+  if (kind === 'memory') return undefined;
+  if (!config.REDIS_URL) throw new Error('AUTH_LOGIN_LIMIT_STORE=redis needs REDIS_URL');
+  return config.REDIS_URL;
 }

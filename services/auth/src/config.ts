@@ -1,4 +1,4 @@
-import { loadConfig, z, duration, bool, int, list, type Env } from '@vellum/config';
+import { loadConfig, z, duration, bool, int, list, trustProxy, type Env } from '@vellum/config';
 import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-config';
 
 const shape = {
@@ -7,6 +7,8 @@ const shape = {
   DATABASE_URL: z.string().min(1),
   /** false: a separate migrate step (`node dist/main.js migrate`) applies migrations; the service only checks. */
   MIGRATE_AT_START: bool(true),
+  /** Proxies whose X-Forwarded-For is believed (the gateway, and the proxies it trusts); default none. */
+  TRUST_PROXY: trustProxy(),
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
   LOG_LEVEL: z.string().default('info'),
   /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */
@@ -33,6 +35,17 @@ const shape = {
   AUTH_LOGIN_ATTEMPTS: int(25, { min: 1 }),
   AUTH_LOCK_DURATION: duration('1m'),
   AUTH_LOCK_MAX_DURATION: duration('1h'),
+  /**
+   * Failed logins counted per client address, and per (address, account), in a window from the first failure;
+   * past either budget a login answers 429 REQUESTS_EXCEEDED until the window ends (0 = that limit off).
+   * A successful login forgets the (address, account) count.
+   */
+  AUTH_LOGIN_FAILURES_PER_ADDRESS: int(50, { min: 0 }),
+  AUTH_LOGIN_FAILURES_PER_ACCOUNT: int(10, { min: 0 }),
+  AUTH_LOGIN_FAILURE_WINDOW: duration('15m'),
+  /** Where the failures are counted: redis (every auth replica, the default when REDIS_URL is set) or memory. */
+  AUTH_LOGIN_LIMIT_STORE: z.enum(['memory', 'redis']).optional(),
+  REDIS_URL: z.string().optional(),
   AUTH_PASSWORD_POLICY: z.string().optional(),
   PASSWORD_RESET_TOKEN_TTL: duration('1h'),
   PASSWORD_RESET_URL_ALLOW_LIST: list(),

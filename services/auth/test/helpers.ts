@@ -1,3 +1,4 @@
+import type { LimiterStore } from '@vellum/limits';
 import { Client } from 'pg';
 import request from 'supertest';
 import { createLogger } from '@vellum/logger';
@@ -23,19 +24,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; metrics?: Registry } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; limiterStore?: LimiterStore; metrics?: Registry } = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
   const config = loadAuthConfig({
     DATABASE_URL: db.url,
     LOGIN_STALL_TIME: '0',
     RATE_LIMITER_ENABLED: 'false',
+    // the failed-login budgets are off unless a test turns them on (login-throttle.test.ts)
+    AUTH_LOGIN_FAILURES_PER_ADDRESS: '0',
+    AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     PUBLIC_URL: 'http://vellum.local:8055',
     ...env,
   });
   const prisma = createPrisma(db.url, 5);
-  const built = createApp({ db: prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, metrics: opts.metrics });
+  const built = createApp({ db: prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, limiterStore: opts.limiterStore, metrics: opts.metrics });
   await bootstrap(built.ctx);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();

@@ -107,6 +107,16 @@ describe('the auth lists speak the query language', () => {
     expect(code(await request(h.app).search('/users').set('Authorization', `Bearer ${admin}`).send({ query: 'x' }))).toBe('INVALID_PAYLOAD');
   });
 
+  it('SEARCH with an unknown key in the body or its query → 400 INVALID_PAYLOAD; meta=<unknown> → 400 INVALID_QUERY (issue 17.3)', async () => {
+    for (const path of ['/users', '/roles', '/permissions']) {
+      const top = await request(h.app).search(path).set('Authorization', `Bearer ${admin}`).send({ filter: {} });
+      expect([path, top.status, code(top)]).toEqual([path, 400, 'INVALID_PAYLOAD']);
+      expect([path, code(await search(path, { filtr: {} }))]).toEqual([path, 'INVALID_PAYLOAD']);
+      expect([path, code(await search(path, { meta: 'nope' }))]).toEqual([path, 'INVALID_QUERY']);
+      expect([path, code(await request(h.app).get(`${path}?meta=nope`).set('Authorization', `Bearer ${admin}`))]).toEqual([path, 'INVALID_QUERY']);
+    }
+  });
+
   it('keeps the default shape and order (users by e-mail, roles by name, permissions by id)', async () => {
     const users = await get('/users');
     expect(Object.keys(users.body)).toEqual(['data']);

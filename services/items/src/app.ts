@@ -2,6 +2,7 @@ import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
 import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
 import { httpMetrics, Registry } from '@vellum/metrics';
+import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import { authenticate, isAdminRequest, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
@@ -22,6 +23,8 @@ export interface CreateAppDeps {
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
   logger: Pick<Logger, 'error' | 'warn' | 'info'>;
   limits?: { limitDefault: number; limitMax?: number };
+  /** TRUST_PROXY (default: nobody). */
+  trustProxy?: TrustProxy;
   now?: () => Date;
   /** Extra health probes (messaging, outbox relay). */
   healthProbes?: Record<string, HealthProbe>;
@@ -47,7 +50,7 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
     ...deps.healthProbes,
   };
   const registry = deps.metrics ?? new Registry();
-  const app = createServiceApp({ service: 'items', logger: deps.logger, observe: httpMetrics(registry, 'items').observe });
+  const app = createServiceApp({ service: 'items', logger: deps.logger, observe: httpMetrics(registry, 'items').observe, trustProxy: deps.trustProxy });
   const router = Router() as Router & RouteTable;
   const health = serverRoutes(router, probes, {
     healthToken: deps.healthToken,

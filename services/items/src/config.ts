@@ -1,4 +1,4 @@
-import { loadConfig, z, bool, duration, int, type Env } from '@vellum/config';
+import { loadConfig, z, bool, duration, int, trustProxy, type Env } from '@vellum/config';
 
 const shape = {
   PORT: int(0, { min: 0, max: 65535 }),
@@ -6,6 +6,8 @@ const shape = {
   DATABASE_URL: z.string().min(1),
   /** false: a separate migrate step (`node dist/main.js migrate`) applies migrations; the service only checks. */
   MIGRATE_AT_START: bool(true),
+  /** Proxies whose X-Forwarded-For is believed (the gateway, and the proxies it trusts); default none. */
+  TRUST_PROXY: trustProxy(),
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
   LOG_LEVEL: z.string().default('info'),
   /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */

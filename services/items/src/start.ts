@@ -55,6 +55,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     verifier: createTokenVerifier(keys),
     isSessionRevoked: (s) => sessions.revoked.has(s),
     logger,
+    trustProxy: config.TRUST_PROXY,
     limits: { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined },
     healthProbes: {
       messaging: async () => messaging.health(),

@@ -82,6 +82,16 @@ describe('items CRUD', () => {
     expect(code(await request(h.app).get('/items/articles?fields=nope').set(auth()))).toBe('FORBIDDEN');
   });
 
+  it('SEARCH takes the query in the body; an unknown key there → 400 INVALID_PAYLOAD, meta=<unknown> → 400 INVALID_QUERY (issue 17.3)', async () => {
+    const search = (body: object) => request(h.app).search('/items/articles').set(auth()).send(body);
+    const ok = await search({ query: { filter: { views: { _gte: 5 } }, sort: ['-views'], fields: ['title'] } });
+    expect(ok.body).toEqual({ data: [{ title: 'A' }, { title: 'B' }] });
+    expect(code(await search({ filter: { views: { _gte: 5 } } }))).toBe('INVALID_PAYLOAD');
+    expect(code(await search({ query: { filtr: { views: { _gte: 5 } } } }))).toBe('INVALID_PAYLOAD');
+    expect(code(await search({ query: { meta: 'count' } }))).toBe('INVALID_QUERY');
+    expect(code(await request(h.app).get('/items/articles?meta=count').set(auth()))).toBe('INVALID_QUERY');
+  });
+
   it('updates one item and answers the updated item', async () => {
     const r = await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ title: 'Hello again', views: 3 });
     expect(r.status).toBe(200);

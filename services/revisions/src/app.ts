@@ -16,7 +16,7 @@ export interface RevisionsAppDeps {
   rules: AccessRules;
   verifier: TokenVerifier;
   logger: Logger;
-  config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'>;
+  config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> & Partial<Pick<RevisionsConfig, 'TRUST_PROXY'>>;
   /** Session-mode tokens die at once on logout. */
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
   /** Extra health probes (messaging, consumer). */
@@ -50,7 +50,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     deps.now,
   );
   const registry = deps.metrics ?? new Registry();
-  const app = createServiceApp({ service: 'revisions', logger, observe: httpMetrics(registry, 'revisions').observe });
+  const app = createServiceApp({ service: 'revisions', logger, observe: httpMetrics(registry, 'revisions').observe, trustProxy: config.TRUST_PROXY });
   const server = Router() as Router & RouteTable;
   const probes: Record<string, HealthProbe> = {
     database: async () => {

@@ -256,6 +256,26 @@ describe('single revisions, SEARCH and writes', () => {
     const bad = await request(h.app.app).search('/revisions').set('Authorization', admin).send({ query: { limit: 'x' } });
     expect(errorCode(bad)).toBe('INVALID_QUERY');
   });
+  it('SEARCH with an unknown key in the body or in its query → 400 INVALID_PAYLOAD naming it (issue 17.3)', async () => {
+    const search = (path: string, body: unknown) => request(h.app.app).search(path).set('Authorization', admin).send(body as object);
+    for (const path of ['/revisions', '/activity']) {
+      const top = await search(path, { filter: { collection: { _eq: 'notes' } } });
+      expect([path, top.status, errorCode(top)]).toEqual([path, 400, 'INVALID_PAYLOAD']);
+      expect(top.body.errors[0].extensions.reason).toMatch(/"filter" is not allowed/);
+      const inner = await search(path, { query: { filtr: { collection: { _eq: 'notes' } } } });
+      expect([path, inner.status, errorCode(inner)]).toEqual([path, 400, 'INVALID_PAYLOAD']);
+      expect(inner.body.errors[0].extensions.reason).toMatch(/"query.filtr" is not allowed \(the query parameters: fields, filter/);
+      // every parameter of the query language is accepted
+      expect((await search(path, { query: { fields: ['id'], limit: 1, offset: 0, page: 1, sort: ['id'], search: 'x', meta: '*', after: null } })).status).toBe(200);
+    }
+  });
+  it('meta=<unknown> → 400 INVALID_QUERY, in the query string and in a SEARCH body (issue 17.3)', async () => {
+    const r = await get('/revisions?meta=nope');
+    expect([r.status, errorCode(r)]).toEqual([400, 'INVALID_QUERY']);
+    expect(r.body.errors[0].extensions.reason).toBe('Unknown meta "nope": use total_count, filter_count or *.');
+    const s = await request(h.app.app).search('/revisions').set('Authorization', admin).send({ query: { meta: ['total_count', 'count'] } });
+    expect([s.status, errorCode(s)]).toEqual([400, 'INVALID_QUERY']);
+  });
   it('writes are not routes', async () => {
     for (const m of ['post', 'patch', 'delete'] as const) {
       const r = await request(h.app.app)[m]('/revisions/1').set('Authorization', admin).send({});

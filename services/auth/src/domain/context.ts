@@ -4,6 +4,7 @@ import type { AuthConfig } from '../config';
 import type { Db } from '../data/prisma';
 import type { SigningKeys } from '../data/signing-keys';
 import type { Clock } from './clock';
+import type { LoginThrottle } from './login-throttle';
 import type { PasswordHasher } from './password-hasher';
 import type { OAuthClients } from './oauth-client';
 import type { OAuthStateSealer } from './oauth-state';
@@ -20,6 +21,8 @@ export interface AuthContext {
   keys: SigningKeys;
   tokens: TokenIssuer;
   hasher: PasswordHasher;
+  /** Failed logins per address and per (address, account): 429 past the budget. */
+  loginThrottle: LoginThrottle;
   /** Seals secrets at rest (TOTP). */
   secrets: SecretBox;
   /** OAuth/OpenID providers' client configurations and the state-cookie sealer. */

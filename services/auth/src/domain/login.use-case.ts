@@ -1,4 +1,4 @@
-import { errors } from '@vellum/errors';
+import { AppError, errors } from '@vellum/errors';
 import { enqueueOutbox } from '@vellum/outbox';
 import { loginRepository } from '../data/login.repository';
 import { sessionRepository } from '../data/session.repository';
@@ -31,10 +31,31 @@ const actorOf = (user: string | null, c: ClientInfo): Actor => ({ user, ip: c.ip
 export async function login(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<IssuedTokens> {
   const started = performance.now();
   try {
-    return await attempt(ctx, input, client);
+    await ctx.loginThrottle.check(client.ip, input.email);
+    let tokens: IssuedTokens;
+    try {
+      tokens = await attempt(ctx, input, client);
+    } catch (e) {
+      if (countsAsFailure(e, input)) await throttleFailure(ctx, input, client);
+      throw e;
+    }
+    await ctx.loginThrottle.succeeded(client.ip, input.email);
+    return tokens;
   } finally {
     await stallUntil(started, ctx.config.LOGIN_STALL_TIME);
   }
+}
+
+/** A wrong password (or unknown/locked account: the same answer) or a wrong TOTP code; not a missing code. */
+const countsAsFailure = (e: unknown, input: LoginInput) =>
+  e instanceof AppError && (e.code === 'INVALID_CREDENTIALS' || (e.code === 'INVALID_OTP' && Boolean(input.otp)));
+
+/** Counts the failure per address and (address, account); the failure that spends a budget is audited. */
+async function throttleFailure(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<void> {
+  const spent = await ctx.loginThrottle.failed(client.ip, input.email);
+  if (!spent) return;
+  ctx.logger.warn({ ip: client.ip, scope: spent }, 'failed logins exceeded their budget: further logins refused (429) until the window ends');
+  await enqueueOutbox(ctx.pg, audit('login_throttled', null, actorOf(null, client), ctx.clock.now()));
 }
 
 async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<IssuedTokens> {

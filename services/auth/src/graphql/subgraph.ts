@@ -6,6 +6,7 @@ import { loginRequestSchema, passwordRequestSchema, passwordResetSchema, refresh
 import { parseBody } from '@vellum/http';
 
 import type { AuthContext } from '../domain/context';
+import { stalled } from '../domain/stall';
 import { usersUseCase } from '../domain/users.use-case';
 import { loginOperation, logoutOperation, passwordRequestOperation, passwordResetOperation, refreshOperation } from '../http/auth-operations';
 
@@ -43,8 +44,9 @@ export function createSubgraph(ctx: AuthContext) {
       },
     },
     Mutation: {
+      // invalid arguments take LOGIN_STALL_TIME too, like every other outcome
       auth_login: async (_: unknown, args: Args, { req, res }: GqlContext) =>
-        asTokens(await loginOperation(ctx, req, res, parseBody(loginRequestSchema, args))),
+        asTokens(await stalled(ctx.config.LOGIN_STALL_TIME, () => loginOperation(ctx, req, res, parseBody(loginRequestSchema, args)))),
       auth_refresh: async (_: unknown, args: Args, { req, res }: GqlContext) =>
         asTokens(await refreshOperation(ctx, req, res, parseBody(refreshRequestSchema, args))),
       auth_logout: async (_: unknown, args: Args, { req, res }: GqlContext) => {
@@ -52,7 +54,7 @@ export function createSubgraph(ctx: AuthContext) {
         return true;
       },
       auth_password_request: async (_: unknown, args: Args) => {
-        await passwordRequestOperation(ctx, parseBody(passwordRequestSchema, args));
+        await stalled(ctx.config.LOGIN_STALL_TIME, () => passwordRequestOperation(ctx, parseBody(passwordRequestSchema, args)));
         return true;
       },
       auth_password_reset: async (_: unknown, args: Args, { req }: GqlContext) => {

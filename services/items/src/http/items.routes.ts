@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema } from '@vellum/contracts';
+import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema, searchRequestSchema } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { route, type RouteTable } from '@vellum/http';
 import { createItems } from '../domain/create-items.use-case';
@@ -19,9 +19,8 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
     res.json(await readItems(deps, req.accountability, collectionOf(req), req.query));
   });
 
-  route(router, 'search', '/items/:collection', 'public', async (req, res) => {
-    const body = req.body as { query?: unknown } | undefined;
-    res.json(await readItems(deps, req.accountability, collectionOf(req), body?.query ?? {}));
+  route(router, 'search', '/items/:collection', 'public', { body: searchRequestSchema }, async (req, res) => {
+    res.json(await readItems(deps, req.accountability, collectionOf(req), req.body.query ?? {}));
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {

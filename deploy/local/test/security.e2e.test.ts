@@ -1,0 +1,45 @@
+// Issue 17 through the embedded topology (`npm start`): a client rotating X-Forwarded-For cannot escape the
+// failed-login budget (17.1 + 17.2), and every process answers the HTTP parser's 414/431 in the envelope (17.3).
+import request from 'supertest';
+import { hugeFilterRequest, hugeHeadersRequest, parseRawResponse, rawHttpExchange } from '@vellum/testing';
+import { ADMIN, startTestPlatform, type TestPlatform } from './platform-harness';
+
+let p: TestPlatform;
+beforeAll(async () => {
+  p = await startTestPlatform({ overrides: { AUTH_LOGIN_FAILURES_PER_ADDRESS: '5', AUTH_LOGIN_FAILURES_PER_ACCOUNT: '3', AUTH_LOGIN_FAILURE_WINDOW: '1m' } });
+});
+afterAll(() => p?.close());
+
+it('failed logins with a rotating X-Forwarded-For still spend the socket address budget → 429 with Retry-After', async () => {
+  const statuses: number[] = [];
+  let last: request.Response | undefined;
+  for (let i = 0; i < 8; i++) {
+    last = await request(p.url)
+      .post('/auth/login')
+      .set('X-Forwarded-For', `203.0.113.${i + 1}`)
+      .send({ email: `nobody-${i}@example.com`, password: 'wrong-password' });
+    statuses.push(last.status);
+  }
+  expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
+  expect(last!.body.errors[0].extensions.code).toBe('REQUESTS_EXCEEDED');
+  expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  // the budget is the client's: the right password from it is refused too, until the window ends
+  expect((await request(p.url).post('/auth/login').send({ email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
+});
+
+it('the gateway and every service answer a request line / headers too large in the envelope, pointing at SEARCH', async () => {
+  const urls = Object.entries(p.services).map(([name, s]) => [name, s.url] as const);
+  expect(urls.map(([n]) => n).sort()).toEqual(['auth', 'gateway', 'items', 'mailer', 'revisions']);
+  for (const [name, url] of urls) {
+    const long = parseRawResponse(await rawHttpExchange(url, hugeFilterRequest('/revisions')));
+    const big = parseRawResponse(await rawHttpExchange(url, hugeHeadersRequest('/revisions')));
+    const codeOf = (b: unknown) => (b as { errors: { extensions: { code: string }; message: string }[] }).errors[0];
+    expect({ name, status: long.status, code: codeOf(long.body).extensions.code, search: /SEARCH/.test(codeOf(long.body).message) }).toEqual({
+      name,
+      status: 414,
+      code: 'URI_TOO_LONG',
+      search: true,
+    });
+    expect({ name, status: big.status, code: codeOf(big.body).extensions.code }).toEqual({ name, status: 431, code: 'HEADERS_TOO_LARGE' });
+  }
+});

@@ -1,0 +1,2 @@
+export { type Limiter, type LimiterOptions, type LimitState } from './limiter';
+export { createLimiterStore, type LimiterStore, type LimiterStoreKind, type LimiterStoreOptions } from './limiter-store';

@@ -1,0 +1,109 @@
+import net from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { createLimiterStore, type LimiterStore } from '../src';
+
+const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
+const reachable = (url: string) =>
+  new Promise<boolean>((resolve) => {
+    const u = new URL(url);
+    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
+    s.setTimeout(300);
+    s.once('connect', () => (s.destroy(), resolve(true)));
+    s.once('error', () => resolve(false));
+    s.once('timeout', () => (s.destroy(), resolve(false)));
+  });
+const until = async (ok: () => Promise<boolean>, ms = 3000) => {
+  const end = Date.now() + ms;
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 25));
+  }
+};
+
+const stores: LimiterStore[] = [];
+afterAll(async () => {
+  for (const s of stores) await s.close();
+});
+
+function behavesAsABudget(make: () => Promise<LimiterStore>) {
+  it('counts per key up to points, then exceeded until the window ends; reset forgets a key', async () => {
+    const store = await make();
+    const l = store.limiter({ keyPrefix: `t${randomUUID()}`, points: 2, durationMs: 1000 });
+    expect((await l.peek('a')).consumed).toBe(0);
+    expect(await l.consume('a')).toMatchObject({ consumed: 1, remaining: 1, exceeded: false });
+    expect(await l.consume('a')).toMatchObject({ consumed: 2, remaining: 0, exceeded: false });
+    const over = await l.consume('a');
+    expect(over).toMatchObject({ consumed: 3, exceeded: true });
+    expect(over.resetAt - Date.now()).toBeGreaterThan(0);
+    expect(over.resetAt - Date.now()).toBeLessThanOrEqual(1000);
+    expect(await l.peek('a')).toMatchObject({ consumed: 3, exceeded: true });
+    expect((await l.consume('b')).exceeded).toBe(false);
+    await l.reset('a');
+    expect(await l.consume('a')).toMatchObject({ consumed: 1, exceeded: false });
+    await new Promise((r) => setTimeout(r, 1100));
+    expect((await l.peek('b')).consumed).toBe(0);
+  });
+}
+
+describe('memory', () => {
+  behavesAsABudget(async () => {
+    const s = createLimiterStore();
+    stores.push(s);
+    expect(s.kind).toBe('memory');
+    return s;
+  });
+});
+
+describe('redis (shared by replicas)', () => {
+  let available = false;
+  beforeAll(async () => {
+    available = await reachable(redisUrl);
+    if (!available) console.warn(`\n!!! REDIS LIMITER TESTS SKIPPED: no Redis at ${redisUrl} !!!\n`);
+  });
+  const redisStore = async () => {
+    const s = createLimiterStore({ redisUrl, prefix: `vellum-test:${randomUUID()}:` });
+    stores.push(s);
+    await until(async () => (await s.health()).status === 'ok');
+    return s;
+  };
+
+  it('two stores (two replicas) count the same key together', async () => {
+    if (!available) return;
+    const [a, b] = [await redisStore(), await redisStore()];
+    const prefix = `shared:${randomUUID()}`;
+    // the same store prefix: one namespace
+    const sa = createLimiterStore({ redisUrl, prefix: 'vellum-test:' });
+    const sb = createLimiterStore({ redisUrl, prefix: 'vellum-test:' });
+    stores.push(sa, sb);
+    await until(async () => (await sa.health()).status === 'ok' && (await sb.health()).status === 'ok');
+    const la = sa.limiter({ keyPrefix: prefix, points: 3, durationMs: 5000 });
+    const lb = sb.limiter({ keyPrefix: prefix, points: 3, durationMs: 5000 });
+    const seen = [];
+    for (let i = 0; i < 4; i++) seen.push((await (i % 2 ? lb : la).consume('client')).consumed);
+    expect(seen).toEqual([1, 2, 3, 4]);
+    expect((await lb.peek('client')).exceeded).toBe(true);
+    // different store prefixes do not share
+    expect((await a.limiter({ keyPrefix: prefix, points: 3, durationMs: 5000 }).consume('client')).consumed).toBe(1);
+    expect((await b.limiter({ keyPrefix: prefix, points: 3, durationMs: 5000 }).consume('client')).consumed).toBe(1);
+    await la.reset('client');
+  });
+
+  describe('behaves as a budget', () => {
+    behavesAsABudget(async () => {
+      if (!available) return createLimiterStore();
+      return redisStore();
+    });
+  });
+
+  it('Redis down: answers at once from memory (limits still hold per replica), health warns', async () => {
+    const s = createLimiterStore({ redisUrl: 'redis://127.0.0.1:1' });
+    stores.push(s);
+    expect(s.kind).toBe('redis');
+    const l = s.limiter({ keyPrefix: 'down', points: 1, durationMs: 5000 });
+    const t = performance.now();
+    expect((await l.consume('x')).exceeded).toBe(false);
+    expect((await l.consume('x')).exceeded).toBe(true);
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect((await s.health()).status).toBe('warn');
+  });
+});
