@@ -170,6 +170,8 @@ describeWithNats('every process: metrics on its own port, one request id and one
 
     // One access-log line per request in the gateway and in auth, with the route template; no token, no e-mail.
     const access = (s: Service) => lines(s).filter((l) => l.msg === 'request' && l.requestId === requestId);
+    // log lines reach the pipes asynchronously: wait for both access lines
+    await eventually('the access-log lines of gateway and auth', () => access('gateway').length > 0 && access('auth').length > 0);
     expect(access('gateway')).toEqual([expect.objectContaining({ method: 'POST', route: '/auth', status: 204, service: 'gateway' })]);
     expect(access('auth')).toEqual([expect.objectContaining({ method: 'POST', route: '/auth/password/request', status: 204, service: 'auth', userId: null })]);
     for (const s of ['gateway', 'auth'] as const) expect(JSON.stringify(access(s))).not.toMatch(/token|admin@example\.com|password"/);
