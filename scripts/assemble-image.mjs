@@ -19,6 +19,15 @@ export const RUNTIME_ASSETS = {
   gateway: ['src/graphql/supergraph.graphql'],
 };
 
+/**
+ * Files of installed packages a service reads (not loads) at run time, relative to the repository: the gateway
+ * serves the Redoc bundle of its API reference page (the package's code is never imported, so its dependencies
+ * stay out of the image).
+ */
+export const RUNTIME_PACKAGE_FILES = {
+  gateway: ['node_modules/redoc/package.json', 'node_modules/redoc/bundles/redoc.standalone.js'],
+};
+
 const readJson = (file) => JSON.parse(readFileSync(file, 'utf8'));
 
 /** The folder of package `name` as Node would find it from `fromDir`, or null. */
@@ -63,6 +72,7 @@ export function assembleImage(serviceDir, outDir) {
   const copy = (rel) => cpSync(path.join(ROOT, rel), path.join(outDir, rel), { recursive: true, dereference: true });
   copy(path.join(serviceDir, 'dist'));
   for (const asset of RUNTIME_ASSETS[serviceDir] ?? []) copy(path.join(serviceDir, asset));
+  for (const file of RUNTIME_PACKAGE_FILES[serviceDir] ?? []) copy(file);
   const pkg = readJson(path.join(ROOT, serviceDir, 'package.json'));
   writeFileSync(path.join(outDir, serviceDir, 'package.json'), `${JSON.stringify({ name: pkg.name, version: pkg.version, private: true }, null, 2)}\n`);
   const packages = runtimePackages(serviceDir);

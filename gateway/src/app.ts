@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type Express, type RequestHandler } from 'express';
+import express, { Router, type Express, type RequestHandler } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
-import { noConditionalRequests, requestIdMiddleware, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
+import { noConditionalRequests, requestContextMiddleware, runHealthChecks, serverRoutes, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { createTokenVerifier, remoteKeySource, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { Registry } from '@vellum/metrics';
+import { createTokenVerifier, remoteKeySource, requestClaims, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
@@ -23,6 +24,8 @@ import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
 import { securityHeaderList, securityHeaders } from './limits/security-headers.middleware';
 import { createGatewayMetrics } from './metrics/gateway-metrics';
 import { buildOpenApi } from './specs/openapi';
+import { serverInfoHandler } from './server/server-info';
+import { apiReference } from './reference/api-reference';
 
 type ExpressHandle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
@@ -45,6 +48,8 @@ export interface GatewayDeps {
   rateLimitStore?: RateLimitStore;
   /** Extra health probes for the gateway's own dependencies. */
   healthProbes?: Record<string, HealthProbe>;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
   /** The embedded topology: services in this process get their requests handed over without a socket. */
   localServices?: LocalServices;
 }
@@ -52,6 +57,9 @@ export interface GatewayDeps {
 export interface Gateway {
   app: Express;
   pools: Record<ServiceName, UpstreamPool>;
+  /** Where the gateway's metrics go (the process registry when given). */
+  metrics: Registry;
+  /** The cached report (at most one probe fan-out per second). */
   health(): Promise<HealthReport>;
   /** Close connection pools and background work (not the listening socket). */
   close(): Promise<void>;
@@ -93,9 +101,9 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   noConditionalRequests(app);
   app.set('trust proxy', config.TRUST_PROXY);
   app.set('query parser', 'extended');
-  app.use(requestIdMiddleware);
-  const metrics = config.METRICS_ENABLED ? createGatewayMetrics() : undefined;
-  if (metrics) app.use(metrics.middleware);
+  app.use(requestContextMiddleware('gateway'));
+  const metrics = createGatewayMetrics(deps.metrics ?? new Registry(), logger);
+  app.use(metrics.middleware);
   const hsts = config.PUBLIC_URL?.startsWith('https:') ?? false;
   app.use(securityHeaders({ hsts }));
   const corsOptions: CorsOptions | undefined = config.CORS_ENABLED
@@ -113,16 +121,29 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const store = config.RATE_LIMITER_ENABLED ? (deps.rateLimitStore ?? createRateLimitStore(config)) : undefined;
   const ownProbes: Record<string, HealthProbe> = { ...deps.healthProbes };
   if (store) ownProbes[`ratelimit:${store.kind}`] = () => store.health();
-  const health = gatewayHealth(Object.values(pools), ownProbes, config.HEALTH_TIMEOUT);
-  app.get('/server/ping', (_req, res) => {
-    res.type('text/plain').send('pong');
+  const claimsOf = requestClaims(verifier, { sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked });
+  const server = Router();
+  // Anonymous callers get the status; admins and HEALTH_TOKEN holders the checks per service and replica.
+  const health = serverRoutes(server, gatewayHealth(Object.values(pools), ownProbes, config.HEALTH_TIMEOUT), {
+    healthToken: config.HEALTH_TOKEN,
+    canSeeDetails: async (req) => (await claimsOf(req))?.admin_access === true,
+    ready: () => runHealthChecks(ownProbes, config.HEALTH_TIMEOUT),
   });
-  app.get('/server/health', async (_req, res) => {
-    const report = await health();
-    res.status(report.status === 'error' ? 503 : 200).json(report);
-  });
-
-  if (metrics) app.get('/metrics', metrics.handler(config.METRICS_TOKEN));
+  server.get(
+    '/server/info',
+    serverInfoHandler(
+      {
+        projectName: config.PROJECT_NAME,
+        projectDescriptor: config.PROJECT_DESCRIPTOR,
+        projectColor: config.PROJECT_COLOR,
+        defaultLanguage: config.DEFAULT_LANGUAGE,
+        rateLimit: config.RATE_LIMITER_ENABLED ? { points: config.RATE_LIMITER_POINTS, duration: config.RATE_LIMITER_DURATION } : false,
+        queryLimit: { default: config.QUERY_LIMIT_DEFAULT, max: config.QUERY_LIMIT_MAX },
+      },
+      claimsOf,
+    ),
+  );
+  app.use(server);
 
   // Everything below is rate limited per client IP; ping and health (probes, load balancers) are not.
   const limitOpts = store ? { store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger } : undefined;
@@ -137,7 +158,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     bodyLimit: BODY_LIMIT_BYTES,
     local: deps.localServices,
     onUpstreamError: (service: string, reason: string, replica: string, requestId: string) => {
-      metrics?.upstreamError(service, reason);
+      metrics.upstreamError(service, reason);
       logger.warn({ service, reason, replica, requestId }, 'upstream call failed');
     },
   };
@@ -160,6 +181,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.get('/server/specs/oas', (_req, res) => {
     res.type('application/json').send(openapi);
   });
+  app.use(apiReference());
 
   const supergraphSdl = deps.supergraphSdl ?? readCommittedSupergraph();
   let federation: Federation | undefined;
@@ -170,7 +192,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       timeoutMs: config.UPSTREAM_RESPONSE_TIMEOUT,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
-      onUpstreamError: (service, reason) => metrics?.upstreamError(service, reason),
+      onUpstreamError: (service, reason) => metrics.upstreamError(service, reason),
     });
   } else {
     logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');
@@ -200,6 +222,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   return {
     app,
     pools,
+    metrics: metrics.registry,
     health,
     async close() {
       await federation?.stop();

@@ -52,10 +52,23 @@ const shape = {
   CORS_ALLOWED_HEADERS: list(['Content-Type', 'Authorization', 'X-Request-Id']),
   CORS_EXPOSED_HEADERS: list(['Content-Range', 'X-Request-Id', 'Retry-After']),
   CORS_MAX_AGE: int(18000),
-  /** /metrics is off unless enabled; when METRICS_TOKEN is set, a `Bearer <token>` is required. */
-  METRICS_ENABLED: bool(false),
-  METRICS_TOKEN: z.string().optional(),
+  /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */
+  METRICS_ENABLED: bool(true),
+  METRICS_PORT: int(9464, { min: 0, max: 65535 }),
+  METRICS_HOST: z.string().default('0.0.0.0'),
+  /** `Authorization: Bearer <HEALTH_TOKEN>` reads the checks of GET /server/health (others get the status only). */
+  HEALTH_TOKEN: z.string().optional(),
+  /** OTLP/HTTP collector: spans are exported when set (OpenTelemetry SDK loaded only then). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRAPHQL_INTROSPECTION: bool(true),
+  /** GET /server/info: the project basics (Directus settings the SDK reads). */
+  PROJECT_NAME: z.string().default('Vellum'),
+  PROJECT_DESCRIPTOR: z.string().optional(),
+  PROJECT_COLOR: z.string().optional(),
+  DEFAULT_LANGUAGE: z.string().default('en-US'),
+  /** The services' list limits, reported by /server/info to signed-in users (-1: no maximum). */
+  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
+  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
 };
 
 type Raw = ReturnType<typeof loadConfig<typeof shape>>;

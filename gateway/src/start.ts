@@ -3,6 +3,7 @@ import type { Messaging, Subscription } from '@vellum/messaging';
 import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
 import { apiTokensFrom } from '@vellum/tokens';
+import type { Registry } from '@vellum/metrics';
 import type { GatewayConfig } from './config';
 import { createGateway } from './app';
 
@@ -10,12 +11,14 @@ export interface StartGatewayDeps {
   logger: Logger;
   /** When given, revoked session ids and valid API tokens are watched so both take effect at the gateway at once. */
   messaging?: Messaging;
+  /** The process's metrics registry. */
+  metrics?: Registry;
   /** The embedded topology: services in this process get their requests handed over without a socket. */
   local?: LocalServices;
 }
 
 /** Build the gateway from config, listen on PORT/HOST (0 = any free port); stop() drains and closes everything. */
-export async function startGateway(config: GatewayConfig, { logger, messaging, local }: StartGatewayDeps): Promise<RunningService> {
+export async function startGateway(config: GatewayConfig, { logger, messaging, metrics, local }: StartGatewayDeps): Promise<RunningService> {
   const revoked = new Set<string>();
   let watch: Subscription | undefined;
   let apiTokens: Awaited<ReturnType<typeof apiTokensFrom>> | undefined;
@@ -40,6 +43,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, l
     apiTokens: apiTokens?.get,
     onTokenUse: apiTokens?.onUse,
     healthProbes,
+    metrics,
     localServices: local,
   });
   const listening = await listen(gateway.app, config.PORT, config.HOST);

@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, loadOptionalMessagingSettings, int, trustProxy, z, type Env, type MessagingSettings, type TrustProxy } from '@vellum/config';
+import { loadConfig, loadOptionalMessagingSettings, bool, int, trustProxy, z, type Env, type MessagingSettings, type TrustProxy } from '@vellum/config';
 
 /** The embedded topology's own settings; every other variable is passed through to the services unchanged. */
 const shape = {
@@ -14,6 +14,12 @@ const shape = {
   /** Use NATS JetStream instead of in-process messaging (with NATS_PREFIX, credentials, TLS: `messaging`). */
   NATS_URL: z.string().optional(),
   LOG_LEVEL: z.string().default('info'),
+  /** One metrics listener for the whole process (every service's series, labelled by `service`). */
+  METRICS_ENABLED: bool(true),
+  METRICS_PORT: int(9464, { min: 0, max: 65535 }),
+  METRICS_HOST: z.string().default('127.0.0.1'),
+  /** OTLP/HTTP collector: spans are exported when set. */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   /** Revisions service replicas behind the gateway (they share the database and the event consumer group). */
   REVISIONS_REPLICAS: int(1, { min: 1, max: 16 }),
   /** The first administrator, created on first start (password generated and printed once when unset). */

@@ -4,6 +4,7 @@ import type { Env } from '@vellum/config';
 import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { databaseUrl } from '@vellum/db';
 import { LocalServices, type RunningService } from '@vellum/http';
+import type { Registry } from '@vellum/metrics';
 import { loadAuthConfig, startAuth } from '@vellum/auth';
 import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
 import { loadItemsConfig, startItems } from '@vellum/items';
@@ -41,13 +42,15 @@ export interface StartPlatformOptions {
   messaging?: Messaging;
   /** Extra variables for every service (tests: short stall times, SMTP settings, ...). */
   overrides?: Env;
+  /** The process's metrics registry, shared by every service (their series carry `service`). */
+  metrics?: Registry;
 }
 
 /**
  * The embedded topology: one process, one PostgreSQL (embedded unless DATABASE_URL names a server) with one
  * database per service, in-process messaging (or NATS), every service on loopback and the gateway on PORT.
  */
-export async function startPlatform({ config, logger, databases = {}, messaging: given, overrides = {} }: StartPlatformOptions): Promise<Platform> {
+export async function startPlatform({ config, logger, databases = {}, messaging: given, overrides = {}, metrics }: StartPlatformOptions): Promise<Platform> {
   const names = { ...DATABASES, ...databases };
   const started: { name: string; stop(): Promise<void> }[] = [];
   const stopAll = async () => {
@@ -87,6 +90,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
       logger: child('mailer'),
       messaging,
+      metrics,
     });
     started.push({ name: 'mailer', stop: () => mailer.stop() });
 
@@ -94,6 +98,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       logger: child('auth'),
       messaging,
       local,
+      metrics,
     });
     started.push({ name: 'auth', stop: () => auth.stop() });
     const internal = { AUTH_URL: auth.url };
@@ -105,6 +110,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
         logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
         messaging,
         local,
+        metrics,
       });
       const stop = once(() => replica.stop());
       revisionsReplicas.push({ ...replica, stop });
@@ -117,6 +123,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       logger: child('items'),
       messaging,
       local,
+      metrics,
     });
     started.push({ name: 'items', stop: () => items.stop() });
 
@@ -129,7 +136,7 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
         REVISIONS_URLS: revisionsReplicas.map((r) => r.url).join(','),
         ITEMS_URLS: items.url,
       }),
-      { logger: child('gateway'), messaging, local },
+      { logger: child('gateway'), messaging, local, metrics },
     );
     started.push({ name: 'gateway', stop: () => gateway.stop() });
 

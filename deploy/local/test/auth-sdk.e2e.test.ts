@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { authentication, createDirectus, createUser, readRevisions, readRoles, readUsers, rest, staticToken, updateUser, withSearch } from '@directus/sdk';
+import { authentication, createDirectus, createUser, readRevisions, readRoles, readUsers, rest, serverHealth, serverInfo, staticToken, updateUser, withSearch } from '@directus/sdk';
 import { startTestPlatform, ADMIN, type TestPlatform } from './platform-harness';
 
 // Issue 5's "done when": the official @directus/sdk (rest + authentication, json mode) logs in, refreshes,
@@ -50,6 +50,18 @@ describe('auth through the gateway', () => {
     expect(viaGet).toEqual([{ email: ADMIN.email, role: { name: 'Administrator' } }]);
     expect(await client.request(withSearch(readUsers(query)))).toEqual(viaGet);
     await expect(client.request(readUsers({ fields: ['password'] }))).rejects.toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
+  });
+
+  it('serverInfo() and serverHealth() of the SDK: the project and the status for anyone, more for an admin (issue 20.2)', async () => {
+    const anonymous = createDirectus(p.url).with(rest());
+    const info = (await anonymous.request(serverInfo())) as Record<string, unknown> & { project: { project_name: string } };
+    expect(info.project.project_name).toBe('Vellum');
+    expect(Object.keys(info)).toEqual(['project']);
+    expect(await anonymous.request(serverHealth())).toEqual({ status: 'ok' });
+    const admin = createDirectus(p.url).with(staticToken((await p.login()).access_token)).with(rest());
+    expect(await admin.request(serverInfo())).toMatchObject({ version: expect.any(String), queryLimit: { default: 100 } });
+    const health = (await admin.request(serverHealth())) as { status: string; checks: Record<string, unknown> };
+    expect(Object.keys(health.checks)).toEqual(expect.arrayContaining(['auth', 'revisions', 'items']));
   });
 
   it('cookie mode: the refresh cookie travels both ways through the proxy', async () => {

@@ -121,9 +121,17 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         requests: { cpu: expect.anything(), memory: expect.anything() },
         limits: { memory: expect.anything() },
       });
+      // the public port, and the metrics listener (METRICS_PORT), announced to Prometheus by the pod annotations
+      const metricsPort = SERVICES[service].load(withSecretFiles(resolveContainer(objects, d).env)).METRICS_PORT;
       expect(c.ports).toEqual([
         expect.objectContaining({ name: 'http', containerPort: SERVICES[service].port }),
+        expect.objectContaining({ name: 'metrics', containerPort: metricsPort }),
       ]);
+      expect(d.spec.template.metadata.annotations).toMatchObject({
+        'prometheus.io/scrape': 'true',
+        'prometheus.io/port': String(metricsPort),
+        'prometheus.io/path': '/metrics',
+      });
       expect(c.volumeMounts).toEqual(
         expect.arrayContaining([expect.objectContaining({ mountPath: '/tmp' })]),
       ); // a writable /tmp under a read-only root filesystem
@@ -132,7 +140,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         expect({ service, kind, path: probe?.httpGet?.path }).toEqual({
           service,
           kind,
-          path: expect.stringMatching(/^\/server\/(health|ping)$/),
+          path: expect.stringMatching(/^\/server\/(ready|ping)$/),
         });
         expect({ service, kind, route: hasRoute(service, probe.httpGet.path) }).toEqual({
           service,
@@ -146,7 +154,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         expect(port).toBe(SERVICES[service].port);
       }
       expect(c.livenessProbe.httpGet.path).toBe('/server/ping');
-      expect(c.readinessProbe.httpGet.path).toBe(service === 'gateway' ? '/server/ping' : '/server/health');
+      expect(c.readinessProbe.httpGet.path).toBe('/server/ready');
       expect(d.spec.selector.matchLabels).toEqual(
         expect.objectContaining({ 'app.kubernetes.io/name': service }),
       );

@@ -69,7 +69,7 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
     const [authPort, revisionsPort, itemsPort, mailerPort, gatewayPort] = await Promise.all(SERVICES.map(() => freePort()));
     const main = (s: string) => [path.join(s, 'dist', 'main.js')];
     // With a prefix, as an installation sharing its NATS account would run (issue 23.3: every process honours it).
-    const common = { NATS_URL: natsUrl, NATS_PREFIX: 'vellum_', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
+    const common = { NATS_URL: natsUrl, NATS_PREFIX: 'vellum_', METRICS_PORT: '0', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
     const authUrl = `http://127.0.0.1:${authPort}`;
     run('auth', image('services/auth'), main('services/auth'), {
       ...common, PORT: String(authPort), DATABASE_URL: authDb.url, MIGRATE_AT_START: 'false', AUTH_KEYS_DIR: path.join(work, 'keys'),

@@ -1,6 +1,7 @@
 import type { RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
 import { extractAccessToken, isTokenRevoked, type TokenVerifier } from '@vellum/tokens';
+import { tagUser } from '../metrics/gateway-metrics';
 
 export interface TokenCheckOptions {
   verifier: TokenVerifier;
@@ -28,13 +29,14 @@ export interface TokenCheckOptions {
  * carries a stale or expired cookie. Nor on `/server/*` and `/metrics`, which take no access token.
  */
 export function tokenCheck({ verifier, sessionCookieName, isSessionRevoked, checkCookie = true }: TokenCheckOptions): RequestHandler {
-  return async (req, _res, next) => {
+  return async (req, res, next) => {
     const found = extractAccessToken(req, sessionCookieName);
     if (found && (checkCookie || found.source !== 'cookie')) {
       const claims = await verifier.verify(found.token);
       if (isSessionRevoked && isTokenRevoked(claims, isSessionRevoked)) {
         throw errors.tokenExpired();
       }
+      tagUser(res, claims.id);
     }
     next();
   };

@@ -4,9 +4,10 @@ import { errors, type AppError } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
 import { requestIdFrom } from '@vellum/logger';
 import { extractAccessToken, isTokenRevoked, type AccessTokenClaims } from '@vellum/tokens';
+import { startSpan, tracingEnabled } from '@vellum/tracing';
 import type { CachedVerifier } from '../auth/cached-verifier';
 import type { CorsDecision } from '../limits/cors.middleware';
-import type { GatewayMetrics } from '../metrics/gateway-metrics';
+import { tagUser, type GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Proxy, ProxyCall } from '../proxy/proxy.handler';
 import { routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
 import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
@@ -59,6 +60,7 @@ class Exchange implements ProxyCall {
     readonly logger: Logger,
     readonly peerTrusted: boolean,
     readonly protocol: string,
+    readonly traceparent: string | undefined,
   ) {}
 
   fail(err: unknown): void {
@@ -90,7 +92,9 @@ class FrontDoor {
     const requestId = requestIdFrom(req.headers['x-request-id']);
     req.headers['x-request-id'] = requestId;
     const headers = ['X-Request-Id', requestId, ...o.securityHeaders];
-    if (o.metrics) o.metrics.track(method, routeLabel(path), res);
+    // With tracing on, the gateway's own span (exported) becomes the upstream's parent.
+    const span = tracingEnabled() ? startSpan(`${method} gateway`, req.headers.traceparent, { 'http.request.method': method, 'vellum.request_id': requestId }) : undefined;
+    if (o.metrics) o.metrics.track(method, routeLabel(path), res, requestId, span);
     let x: Exchange | undefined;
     try {
       if (o.cors) {
@@ -103,7 +107,7 @@ class FrontDoor {
         }
       }
       const peerTrusted = trust(req.socket.remoteAddress ?? '', 0);
-      x = new Exchange(req, res, url, q, path, method, requestId, headers, o.logger, peerTrusted, clientProtocol(req, trust));
+      x = new Exchange(req, res, url, q, path, method, requestId, headers, o.logger, peerTrusted, clientProtocol(req, trust), span?.traceparent);
       if (o.rateLimit) {
         const ex = x;
         o.rateLimit(clientIp(req, trust) ?? 'unknown').then(
@@ -139,12 +143,14 @@ class FrontDoor {
               .verify(found.token)
               .then((c) => {
                 this.checkSession(c);
+                tagUser(x.res, c.id);
                 o.proxies[service](x.req, x.res, x);
               })
               .catch((e: unknown) => x.fail(e));
             return;
           }
           this.checkSession(claims);
+          tagUser(x.res, claims.id);
         }
       }
       o.proxies[service](x.req, x.res, x);

@@ -1,69 +1,72 @@
 import type { ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
-import { Counter, Histogram, Registry } from 'prom-client';
-import { errors } from '@vellum/errors';
+import { logAccess, type AccessLogger } from '@vellum/http';
+import { Counter, httpMetrics, singleMetric, type Registry } from '@vellum/metrics';
+import type { ActiveSpan } from '@vellum/tracing';
 import { routeLabel, serviceFor } from '../proxy/service-routes';
+
+/** What the gateway learnt about a request while answering it (the access log's user id). */
+const USER = Symbol('vellum.user');
+type Tagged = ServerResponse & { [USER]?: string };
+
+/** Remember who the request was from (after its token was verified): the access log names the user. */
+export const tagUser = (res: ServerResponse, userId: string): void => void ((res as Tagged)[USER] = userId);
 
 export interface GatewayMetrics {
   registry: Registry;
-  /** Records every request's count and latency, labelled by method, route (bounded set) and status. */
+  /** Times, counts and logs every request answered by express, by fixed route (never the raw path). */
   middleware: RequestHandler;
-  /** The same record for a request answered outside express (the proxy's front door); `route` as metricsRoute. */
-  track(method: string, route: string, res: ServerResponse): void;
+  /**
+   * The same for a request answered outside express (the proxy's front door); `route` as metricsRoute. Ends
+   * `span` (tracing) with the status.
+   */
+  track(method: string, route: string, res: ServerResponse, requestId: string, span?: ActiveSpan): void;
   upstreamError(service: string, reason: string): void;
-  /** GET /metrics: Prometheus text; `token` set → `Authorization: Bearer <token>` required. */
-  handler(token?: string): RequestHandler;
 }
 
-const FIXED_ROUTES = ['/graphql/system', '/server/ping', '/server/health', '/server/specs/oas', '/server/specs/graphql/system', '/metrics'];
+const FIXED_ROUTES = ['/graphql/system', '/server/ping', '/server/ready', '/server/health', '/server/info', '/server/specs/oas', '/server/specs/graphql/system'];
 
 /** Label for a path: the owning prefix (`/revisions`), a fixed gateway route, or `unmatched` (never the raw path). */
 export function metricsRoute(path: string): string {
   if (serviceFor(path)) return routeLabel(path);
+  if (path === '/reference' || path.startsWith('/reference/')) return '/reference';
   return FIXED_ROUTES.includes(path) ? path : 'unmatched';
 }
 
-export function createGatewayMetrics(): GatewayMetrics {
-  const registry = new Registry();
-  const requests = new Counter({
-    name: 'vellum_gateway_http_requests_total',
-    help: 'Requests answered by the gateway',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [registry],
-  });
-  const latency = new Histogram({
-    name: 'vellum_gateway_http_request_duration_seconds',
-    help: 'Time from request to the end of the response',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-    registers: [registry],
-  });
-  const upstreamErrors = new Counter({
-    name: 'vellum_gateway_upstream_errors_total',
-    help: 'Failed upstream calls (connect refused/timeout, reset, no answer in time)',
-    labelNames: ['service', 'reason'] as const,
-    registers: [registry],
-  });
-  const track = (method: string, route: string, res: ServerResponse) => {
+/**
+ * `vellum_http_request_duration_seconds{service="gateway",…}` (its `_count` counts requests) and
+ * `vellum_gateway_upstream_errors_total{service,reason}`, plus one access-log line per request.
+ */
+export function createGatewayMetrics(registry: Registry, logger?: AccessLogger): GatewayMetrics {
+  const http = httpMetrics(registry, 'gateway');
+  const upstreamErrors = singleMetric(
+    registry,
+    'vellum_gateway_upstream_errors_total',
+    () =>
+      new Counter({
+        name: 'vellum_gateway_upstream_errors_total',
+        help: 'Failed upstream calls (connect refused/timeout, reset, no answer in time)',
+        labelNames: ['service', 'reason'] as const,
+        registers: [registry],
+      }),
+  );
+  const track = (method: string, route: string, res: ServerResponse, requestId: string, span?: ActiveSpan) => {
     const started = process.hrtime.bigint();
     res.once('close', () => {
-      const labels = { method, route, status: String(res.statusCode) };
-      requests.inc(labels);
-      latency.observe(labels, Number(process.hrtime.bigint() - started) / 1e9);
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const status = res.writableFinished ? res.statusCode : 499;
+      http.observe(method, route, status, seconds);
+      span?.end({ 'http.route': route, 'http.response.status_code': status }, status >= 500);
+      if (logger) logAccess(logger, { method, route, status, ms: seconds * 1000, requestId, userId: (res as Tagged)[USER] ?? null });
     });
   };
   return {
     registry,
     track,
     middleware: (req, res, next) => {
-      track(req.method, metricsRoute(req.path), res);
+      track(req.method, metricsRoute(req.path), res, req.requestId ?? '');
       next();
     },
     upstreamError: (service, reason) => upstreamErrors.inc({ service, reason }),
-    handler: (token) => async (req, res, next) => {
-      if (token && req.headers.authorization !== `Bearer ${token}`) return next(errors.forbidden());
-      res.setHeader('Content-Type', registry.contentType);
-      res.send(await registry.metrics());
-    },
   };
 }

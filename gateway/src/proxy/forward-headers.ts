@@ -14,6 +14,7 @@ function randomHex(bytes: number): string {
 }
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import type { Request } from 'express';
+import { currentRequestContext } from '@vellum/logger';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
 export const HOP_BY_HOP = new Set([
@@ -72,7 +73,8 @@ export function upstreamRequestHeaders(req: Request): OutgoingHttpHeaders {
   if (host) headers['x-forwarded-host'] = host;
   else delete headers['x-forwarded-host'];
   headers['x-request-id'] = req.requestId ?? (req.headers['x-request-id'] as string);
-  headers.traceparent = nextTraceparent(req.headers.traceparent);
+  // The gateway's own span for this request (express paths: GraphQL), else a fresh child of the caller's.
+  headers.traceparent = currentRequestContext()?.traceparent ?? nextTraceparent(req.headers.traceparent);
   return headers;
 }
 
@@ -94,6 +96,8 @@ export interface ForwardContext {
   peerTrusted: boolean;
   /** The caller's protocol (express `req.protocol`). */
   protocol: string;
+  /** The gateway's exported span (tracing on): the upstream's parent. Otherwise a fresh child of the caller's. */
+  traceparent?: string;
 }
 
 /**
@@ -117,7 +121,7 @@ export function upstreamRawHeaders(req: IncomingMessage, ctx: ForwardContext, ou
   const fwdHost = ctx.peerTrusted && h['x-forwarded-host'] ? h['x-forwarded-host'] : h.host;
   if (fwdHost) out.push('x-forwarded-host', String(fwdHost));
   out.push('x-request-id', ctx.requestId);
-  out.push('traceparent', nextTraceparent(h.traceparent));
+  out.push('traceparent', ctx.traceparent ?? nextTraceparent(h.traceparent));
   return out;
 }
 

@@ -144,7 +144,7 @@ export const schemas: Record<string, Schema> = {
   Item: { type: 'object', additionalProperties: true },
   Health: {
     type: 'object',
-    required: ['status', 'checks'],
+    required: ['status'],
     properties: {
       status: { type: 'string', enum: ['ok', 'warn', 'error'] },
       checks: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'warn', 'error'] }, reason: str } } },

@@ -107,7 +107,9 @@ export const ROUTES: RouteDefinition[] = [
   r('delete', '/items/{collection}/{id}', 'items', 'public', 'Delete an item', none),
   // §7 server + GraphQL
   r('get', '/server/ping', 'server', 'public', 'Liveness', { responses: { '200': 'Text' } }),
-  r('get', '/server/health', 'server', 'public', 'Health per service and dependency (503 on error)', { responses: { '200': 'Health', '503': 'Health' } }),
+  r('get', '/server/ready', 'server', 'public', 'Readiness: the gateway can serve (status only; 503 when not)', { responses: { '200': 'Health', '503': 'Health' } }),
+  r('get', '/server/health', 'server', 'public', 'Health: the status; the checks per service and replica for admins and HEALTH_TOKEN (503 on error)', { responses: { '200': 'Health', '503': 'Health' } }),
+  r('get', '/server/info', 'server', 'public', 'Project basics; limits for users; version for admins (Directus serverInfo)', { responses: { '200': 'Item' } }),
   r('get', '/server/specs/oas', 'server', 'public', 'This OpenAPI document', { responses: { '200': 'Item' } }),
   r('get', '/server/specs/graphql/system', 'server', 'public', 'The composed GraphQL SDL', { responses: { '200': 'Text' } }),
   r('post', '/graphql/system', 'graphql', 'public', 'Federated GraphQL (auth + revisions)', { body: 'GraphQLRequest', responses: { '200': 'GraphQLResponse' } }),

@@ -2,21 +2,41 @@ import express, { type Express, type Request, type RequestHandler } from 'expres
 import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext } from '@vellum/logger';
+import { startSpan } from '@vellum/tracing';
+import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
 import { fastLane } from './fast-routes';
 
 export const BODY_LIMIT = '1mb';
 
-/** Request id from `X-Request-Id` (or generated), echoed in the response and carried in the async context. */
-export const requestIdMiddleware: RequestHandler = (req, res, next) => {
-  const requestId = requestIdFrom(req.headers['x-request-id']);
-  req.headers['x-request-id'] = requestId;
-  req.requestId = requestId;
-  res.setHeader('X-Request-Id', requestId);
-  const traceparent = typeof req.headers.traceparent === 'string' ? req.headers.traceparent : undefined;
-  runWithRequestContext({ requestId, traceparent }, () => next());
-};
+/**
+ * Request id from `X-Request-Id` (or generated), echoed in the response and carried in the async context with
+ * this hop's traceparent (the caller's trace continued by a span of this service, exported when tracing is on).
+ */
+export function requestContextMiddleware(service = 'http'): RequestHandler {
+  return (req, res, next) => {
+    const requestId = requestIdFrom(req.headers['x-request-id']);
+    req.headers['x-request-id'] = requestId;
+    req.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const span = startSpan(`${req.method} ${service}`, req.headers.traceparent, { 'http.request.method': req.method, 'vellum.service': service, 'vellum.request_id': requestId });
+    res.once('close', () => {
+      const route = routeOf(req);
+      span.end({ 'http.route': route, 'http.response.status_code': res.statusCode }, res.statusCode >= 500);
+    });
+    runWithRequestContext({ requestId, traceparent: span.traceparent }, () => next());
+  };
+}
+
+/** The middleware without a service name (kept for callers that only need request ids). */
+export const requestIdMiddleware: RequestHandler = requestContextMiddleware();
 
 export interface ServiceAppOptions {
+  /** Names the spans of this app. */
+  service?: string;
+  /** One access-log line per request. */
+  logger?: AccessLogger;
+  /** Every finished request (metrics). */
+  observe?: RequestObserver;
   /**
    * The service's TRUST_PROXY (`trustProxy()` from @vellum/config): which peers' X-Forwarded-For is believed for
    * `req.ip` (audit records, per-address limits). Default: nobody (the socket address is the client).
@@ -61,19 +81,20 @@ export function parseQueryOnce(app: Express): void {
 }
 
 /**
- * The common express app of a service: no x-powered-by, request ids, bracket-form query strings (qs),
- * JSON bodies up to 1 MB, the SEARCH method, and the fast lane for `fastRoute`s (after the common middleware).
- * Call `finishServiceApp` after the routes.
+ * The common express app of a service: no x-powered-by, request ids and traces, an access log, request metrics,
+ * bracket-form query strings (qs), JSON bodies up to 1 MB, the SEARCH method, and the fast lane for `fastRoute`s
+ * (after the common middleware). Call `finishServiceApp` after the routes.
  * No conditional requests (`noConditionalRequests`).
  */
-export function createServiceApp(options: ServiceAppOptions = {}): Express {
+export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   noConditionalRequests(app);
   app.set('query parser', 'extended');
   parseQueryOnce(app);
-  app.set('trust proxy', options.trustProxy ?? false);
-  app.use(requestIdMiddleware);
+  app.set('trust proxy', opts.trustProxy ?? false);
+  app.use(requestContextMiddleware(opts.service));
+  if (opts.logger || opts.observe) app.use(accessLog(opts.logger, opts.observe));
   app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // middleware every request must pass goes above this line: the fast lane answers its routes from here
   app.use(fastLane(app));

@@ -1,4 +1,5 @@
-import type { RequestHandler } from 'express';
+import { timingSafeEqual } from 'node:crypto';
+import type { Request, RequestHandler } from 'express';
 
 export type HealthStatus = 'ok' | 'warn' | 'error';
 export interface HealthCheck {
@@ -12,6 +13,9 @@ export interface HealthReport {
   checks: Record<string, HealthCheck>;
 }
 export type HealthProbe = () => Promise<HealthStatus | HealthCheck>;
+
+/** RFC draft "Health Check Response Format for HTTP APIs" (what Directus answers too). */
+export const HEALTH_CONTENT_TYPE = 'application/health+json';
 
 const rank: Record<HealthStatus, number> = { ok: 0, warn: 1, error: 2 };
 export const worst = (a: HealthStatus, b: HealthStatus): HealthStatus => (rank[a] >= rank[b] ? a : b);
@@ -43,10 +47,70 @@ export async function runHealthChecks(probes: Record<string, HealthProbe>, timeo
   return { status, checks };
 }
 
-/** `GET /server/health`: 200 with the report, 503 when any check is `error`. */
-export function healthHandler(probes: Record<string, HealthProbe>): RequestHandler {
-  return async (_req, res) => {
-    const report = await runHealthChecks(probes);
-    res.status(report.status === 'error' ? 503 : 200).json(report);
+/**
+ * One probe fan-out per `ttlMs` whatever the request rate: callers within the window share the last report
+ * (or the run in progress).
+ */
+export function cachedHealth(run: () => Promise<HealthReport>, ttlMs = 1000, now = Date.now): () => Promise<HealthReport> {
+  let last: { at: number; report: Promise<HealthReport> } | undefined;
+  return () => {
+    const t = now();
+    if (!last || t - last.at >= ttlMs) {
+      const report = run();
+      last = { at: t, report };
+      report.catch(() => (last = undefined));
+    }
+    return last.report;
   };
 }
+
+/** True when the request carries `Authorization: Bearer <token>` (compared in constant time). */
+export function bearerIs(req: Request, token: string | undefined): boolean {
+  if (!token) return false;
+  const m = /^Bearer\s+(.+)$/i.exec(req.headers.authorization?.trim() ?? '');
+  if (!m) return false;
+  const a = Buffer.from(m[1].trim());
+  const b = Buffer.from(token);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+export interface HealthEndpointOptions {
+  /** Who may read the checks (per check, per replica): an admin, a HEALTH_TOKEN holder. Others get the status. */
+  canSeeDetails?: (req: Request) => boolean | Promise<boolean>;
+}
+
+const httpStatus = (report: HealthReport) => (report.status === 'error' ? 503 : 200);
+
+/**
+ * `GET /server/health`: 200 (ok/warn) or 503 (error), `application/health+json`; the body is `{"status"}` for
+ * anonymous callers and the whole report for those `canSeeDetails` admits.
+ */
+export function healthHandler(report: () => Promise<HealthReport>, opts: HealthEndpointOptions = {}): RequestHandler {
+  return async (req, res, next) => {
+    try {
+      const [r, details] = await Promise.all([report(), opts.canSeeDetails ? opts.canSeeDetails(req) : false]);
+      res.status(httpStatus(r)).type(HEALTH_CONTENT_TYPE).setHeader('Cache-Control', 'no-store');
+      res.send(JSON.stringify(details ? r : { status: r.status }));
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/** `GET /server/ready` (readiness: take traffic or not): 200/503 with the status only. */
+export function readyHandler(report: () => Promise<HealthReport>): RequestHandler {
+  return async (_req, res, next) => {
+    try {
+      const r = await report();
+      res.status(httpStatus(r)).type(HEALTH_CONTENT_TYPE).setHeader('Cache-Control', 'no-store');
+      res.send(JSON.stringify({ status: r.status }));
+    } catch (err) {
+      next(err);
+    }
+  };
+}
+
+/** `GET /server/ping` (liveness: the process answers; checks nothing else). */
+export const pingHandler: RequestHandler = (_req, res) => {
+  res.type('text/plain').send('pong');
+};

@@ -1,12 +1,15 @@
 export { type Accountability, publicAccountability } from './accountability';
 export { route, requireAccess, validateBody, type Access, type Method, type AsyncHandler, type BodyHandler, type RouteTable, type RouteEntry, type RouteOptions } from './route';
 export { parseBody, reasonOf } from './parse-body';
-export { createServiceApp, finishServiceApp, noConditionalRequests, parseQueryOnce, requestIdMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
+export { accessLog, logAccess, routeOf, type AccessLogger, type AccessLogLine, type RequestObserver } from './access-log';
+export { serverRoutes, type ServerRoutesOptions } from './server-routes';
+export { createServiceApp, finishServiceApp, noConditionalRequests, parseQueryOnce, requestIdMiddleware, requestContextMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
 export { clientInfo } from './client-info';
-export { runHealthChecks, healthHandler, worst, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
+export { runHealthChecks, healthHandler, readyHandler, pingHandler, cachedHealth, bearerIs, worst, HEALTH_CONTENT_TYPE, type HealthEndpointOptions, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
 export { listen, type RunningService, type Listening } from './listen';
 export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';
+export { startObservability, type ObservabilityConfig, type ProcessObservability } from './observability';
 export { RawJson, rawJson, stringifyJson, sendJson } from './json-text';
 export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, type FastRouteOptions } from './fast-routes';

@@ -89,6 +89,15 @@ export class Group {
     });
   }
 
+  /** Not yet delivered (past the cursor, or waiting for redelivery) and delivered but unacknowledged. */
+  stats(): { pending: number; ackPending: number } {
+    let ahead = 0;
+    for (const m of this.stream.messages.values()) if (m.seq > this.cursor && this.matches(m.subject)) ahead++;
+    let held = 0;
+    for (const p of this.pending.values()) if (p.token !== undefined) held++;
+    return { pending: ahead + this.pending.size - held, ackPending: held };
+  }
+
   clearTimers(): void {
     for (const p of this.pending.values()) if (p.timer) clearTimeout(p.timer);
   }

@@ -161,6 +161,7 @@ export class InProcessStream implements GroupStream {
     let stopping: Promise<void> | undefined;
     const g = group;
     return {
+      stats: async () => g.stats(),
       stop: () =>
         (stopping ??= (async () => {
           g.removeMember(member);

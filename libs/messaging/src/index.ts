@@ -1,6 +1,6 @@
 export type { Delivery, Handler } from './delivery';
 export { consumeDefaults, type ConsumeOptions } from './consume-options';
-export type { Subscription } from './subscription';
+export type { Subscription, ConsumerStats } from './subscription';
 export type { DeadLetter } from './dead-letter';
 export type { PublishOptions, SettleOutcome, WorkQueue } from './work-queue';
 export type { EventStream } from './event-stream';

@@ -209,6 +209,10 @@ export async function natsConsume<T>(
 
   let stopping: Promise<void> | undefined;
   return {
+    stats: async () => {
+      const info = await consumer.info(true);
+      return { pending: info.num_pending, ackPending: info.num_ack_pending };
+    },
     stop: () =>
       (stopping ??= (async () => {
         stopped = true;

@@ -148,7 +148,7 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
     const consume = async <T>(co: ConsumeOptions<T>): Promise<Subscription> => {
       const sub = await natsConsume(ctx, co);
       const untrack = track(sub);
-      return { stop: () => sub.stop().finally(untrack) };
+      return { stop: () => sub.stop().finally(untrack), stats: sub.stats };
     };
     return {
       publish: publisher(name, so.subjects),

@@ -1,4 +1,5 @@
 import { runWithRequestContext } from '@vellum/logger';
+import { startSpan } from '@vellum/tracing';
 import { backoffDelay } from './consume-options';
 import type { Delivery, Handler } from './delivery';
 import { errorMessage } from './subject-match';
@@ -41,7 +42,14 @@ export async function runHandler<T>(
     // The handler runs in the context of the request that caused the message: its log lines and the messages
     // it produces carry the same request id.
     const requestId = raw.headers['x-request-id'] ?? raw.id;
-    await runWithRequestContext({ requestId, traceparent: raw.headers.traceparent }, () => handler(d));
+    const span = startSpan(`consume ${raw.subject}`, raw.headers.traceparent, { 'messaging.destination.name': raw.subject, 'messaging.message.id': raw.id, 'vellum.request_id': requestId }, 'consumer');
+    try {
+      await runWithRequestContext({ requestId, traceparent: span.traceparent }, () => handler(d));
+      span.end({ 'messaging.delivery_count': raw.deliveryCount });
+    } catch (err) {
+      span.end({ 'messaging.delivery_count': raw.deliveryCount }, true);
+      throw err;
+    }
     if (!settled) await d.ack();
   } catch (err) {
     if (settled) return; // already settled by the handler; nothing more to decide

@@ -39,6 +39,8 @@ export interface OutboxRelay {
   /** Resolves once no unpublished row is left (or rejects after timeoutMs). For tests and drains. */
   idle(timeoutMs?: number): Promise<void>;
   health(): Promise<{ status: 'ok' | 'warn' | 'error'; reason?: string; pending?: number }>;
+  /** Unpublished rows and the age of the oldest, seconds (for metrics). */
+  stats(): Promise<{ backlog: number; oldestAgeSeconds: number }>;
   /** Stop: publish what is pending (bounded by graceMs), then close the connections. */
   stop(graceMs?: number): Promise<void>;
 }
@@ -267,6 +269,12 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
       } catch (err) {
         return { status: 'error', reason: (err as Error).message };
       }
+    },
+    async stats() {
+      const { rows } = await pool.query<{ n: string; age: number | null }>(
+        `SELECT count(*) AS n, extract(epoch FROM now() - min("created_at"))::float8 AS age FROM "outbox" WHERE "published_at" IS NULL`,
+      );
+      return { backlog: Number(rows[0].n), oldestAgeSeconds: Math.max(0, rows[0].age ?? 0) };
     },
     async stop(graceMs = 5000) {
       if (!stopping) {

@@ -19,3 +19,4 @@ export {
   type KeyValueSource,
   type WatchableMap,
 } from './api-tokens';
+export { isAdminRequest, requestClaims, type RequestClaimsOptions } from './is-admin-request';

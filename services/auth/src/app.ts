@@ -1,8 +1,9 @@
 import type { Express } from 'express';
-import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
 import { createLimiterStore, type LimiterStore } from '@vellum/limits';
+import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
-import { authenticate, createTokenVerifier, staticKeySource, tokenUseReporter, withApiTokens } from '@vellum/tokens';
+import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens } from '@vellum/tokens';
 import type { Pool } from 'pg';
 import { Router } from 'express';
 import type { AuthConfig } from './config';
@@ -29,6 +30,7 @@ import { rateLimiter } from './http/rate-limiter';
 import { stalledRoutes } from './http/stalled-routes';
 import { sessionsRoutes } from './http/sessions.routes';
 import { tfaRoutes } from './http/tfa.routes';
+import { loginCounter } from './http/login-metrics';
 
 export interface AuthAppDeps {
   db: Db;
@@ -41,6 +43,8 @@ export interface AuthAppDeps {
   hasher?: PasswordHasher;
   /** Extra health probes (messaging, outbox relay). */
   probes?: Record<string, HealthProbe>;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
   /** Where failed logins are counted; default from config (AUTH_LOGIN_LIMIT_STORE / REDIS_URL). Not closed by close(). */
   limiterStore?: LimiterStore;
 }
@@ -49,6 +53,8 @@ export interface AuthApp {
   app: Express;
   ctx: AuthContext;
   routes: RouteTable['routes'];
+  /** The cached health report (what /server/health answers). */
+  health(): Promise<HealthReport>;
   /** Stops the GraphQL server and closes the failed-login counters' store (when it opened it). */
   close(): Promise<void>;
 }
@@ -66,9 +72,24 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   const oauth = { clients: new OAuthClients(), states: new OAuthStateSealer(keys) };
   const limiterStore = deps.limiterStore ?? createLimiterStore({ redisUrl: loginLimitRedis(config), prefix: 'vellum:auth:' });
   const loginThrottle = new LoginThrottle(limiterStore, config);
-  const ctx: AuthContext = { db, pg: deps.pg ?? pgPoolOf(db), config, logger, keys, hasher, loginThrottle, secrets, oauth, clock: deps.clock ?? systemClock, tokens: new TokenIssuer(keys) };
+  const registry = deps.metrics ?? new Registry();
+  const ctx: AuthContext = {
+    db,
+    pg: deps.pg ?? pgPoolOf(db),
+    config,
+    logger,
+    keys,
+    hasher,
+    loginThrottle,
+    secrets,
+    oauth,
+    clock: deps.clock ?? systemClock,
+    tokens: new TokenIssuer(keys),
+    countLogin: loginCounter(registry),
+  };
+  const unobservePool = observePool(registry, 'auth', ctx.pg);
 
-  const app = createServiceApp({ trustProxy: config.TRUST_PROXY });
+  const app = createServiceApp({ service: 'auth', logger, observe: httpMetrics(registry, 'auth').observe, trustProxy: config.TRUST_PROXY });
   const probes: Record<string, HealthProbe> = {
     database: async () => {
       await db.$queryRaw`SELECT 1`;
@@ -77,9 +98,13 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     ...(limiterStore.kind === 'redis' ? { 'login-limits:redis': () => limiterStore.health() } : {}),
     ...deps.probes,
   };
+  const verifier = createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] }));
+  const isSessionRevoked = async (id: string) => !(await sessionRepository.isLive(db, id, ctx.clock.now()));
   const server = Router() as Router & RouteTable;
-  route(server, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(server, 'get', '/server/health', 'public', healthHandler(probes));
+  const health = serverRoutes(server, probes, {
+    healthToken: config.HEALTH_TOKEN,
+    canSeeDetails: isAdminRequest(verifier, { sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked }),
+  });
   app.use(server);
 
   const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
@@ -124,7 +149,9 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     app,
     ctx,
     routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(apiTokens.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    health,
     close: async () => {
+      unobservePool();
       try {
         await graphql.server.stop();
       } finally {

@@ -11,6 +11,14 @@ const shape = {
   TRUST_PROXY: trustProxy(),
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
   LOG_LEVEL: z.string().default('info'),
+  /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */
+  METRICS_ENABLED: bool(true),
+  METRICS_PORT: int(9464, { min: 0, max: 65535 }),
+  METRICS_HOST: z.string().default('0.0.0.0'),
+  /** `Authorization: Bearer <HEALTH_TOKEN>` reads the checks of GET /server/health (others get the status only). */
+  HEALTH_TOKEN: z.string().optional(),
+  /** OTLP/HTTP collector: spans are exported when set (OpenTelemetry SDK loaded only then). */
+  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
 
   ACCESS_TOKEN_TTL: duration('15m'),
   REFRESH_TOKEN_TTL: duration('7d'),

@@ -2,7 +2,7 @@
 import { ConfigError } from '@vellum/config';
 import { createLogger } from '@vellum/logger';
 import { runMigrateCommand } from '@vellum/db';
-import { runProcess } from '@vellum/http';
+import { runProcess, startObservability } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
 import { loadAuthConfig, loadNatsSettings } from './config';
 import { MIGRATIONS_DIR, startAuth } from './start';
@@ -25,8 +25,9 @@ if (process.argv[2] === 'migrate') {
       ]);
     }
     const logger = createLogger({ name: 'auth', level: config.LOG_LEVEL });
+    const observability = await startObservability('auth', config, logger);
     const messaging = await connectNatsMessaging(loadNatsSettings());
-    const service = await startAuth(config, { logger, messaging });
-    return { logger, stop: async () => (await service.stop(), await messaging.close()) };
+    const service = await startAuth(config, { logger, messaging, metrics: observability.registry });
+    return { logger, stop: async () => (await service.stop(), await messaging.close(), await observability.stop()) };
   });
 }

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, runHealthChecks, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
+import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
+import { observeOutbox, type Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
@@ -19,6 +20,8 @@ export interface StartAuthDeps {
   logger: Logger;
   messaging: Messaging;
   clock?: Clock;
+  /** The process's metrics registry. */
+  metrics?: Registry;
   /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
   local?: LocalServices;
 }
@@ -26,7 +29,7 @@ export interface StartAuthDeps {
 export type RunningAuth = RunningService & { ctx: AuthContext };
 
 /** Migrate, connect, bootstrap, start the outbox relay, listen. `stop()` drains in reverse order. */
-export async function startAuth(config: AuthConfig, { logger, messaging, clock, local }: StartAuthDeps): Promise<RunningAuth> {
+export async function startAuth(config: AuthConfig, { logger, messaging, clock, metrics, local }: StartAuthDeps): Promise<RunningAuth> {
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const db = createPrisma(config.DATABASE_URL);
   const relay = await startOutboxRelay({
@@ -42,7 +45,8 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
       return { status: h.status, reason: h.reason };
     },
   };
-  const built = createApp({ db, config, logger, clock, probes });
+  const built = createApp({ db, config, logger, clock, probes, metrics });
+  const unobserve = metrics ? observeOutbox(metrics, 'auth', () => relay.stats()) : () => undefined;
   try {
     const created = await bootstrap(built.ctx);
     if (created.created) logger.info({ email: created.email }, 'bootstrapped the admin role and user');
@@ -59,11 +63,12 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
     name: 'auth',
     url: server.url,
     ctx: built.ctx,
-    health: () => runHealthChecks({ database: async () => ((await db.$queryRaw`SELECT 1`), 'ok'), ...probes }),
+    health: built.health,
     stop: () =>
       (stopped ??= (async () => {
         await server.close();
         await uses.stop();
+        unobserve();
         await built.close();
         await relay.stop();
         await db.$disconnect();

@@ -8,6 +8,7 @@ import { loadAuthConfig, type AuthConfig } from '../src/config';
 import { createPrisma, type Db } from '../src/data/prisma';
 import { bootstrap } from '../src/domain/bootstrap';
 import { MIGRATIONS_DIR } from '../src/start';
+import type { Registry } from '@vellum/metrics';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-1' };
 
@@ -23,7 +24,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; limiterStore?: LimiterStore; logger?: Logger } = {}): Promise<Harness> {
+export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; limiterStore?: LimiterStore; logger?: Logger; metrics?: Registry } = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
   const config = loadAuthConfig({
     DATABASE_URL: db.url,
@@ -38,7 +39,7 @@ export async function harness(env: Record<string, string> = {}, opts: { clock?: 
     ...env,
   });
   const prisma = createPrisma(db.url, 5);
-  const built = createApp({ db: prisma, config, logger: opts.logger ?? createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, limiterStore: opts.limiterStore });
+  const built = createApp({ db: prisma, config, logger: opts.logger ?? createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, limiterStore: opts.limiterStore, metrics: opts.metrics });
   await bootstrap(built.ctx);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();

@@ -1,10 +1,11 @@
 import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, healthHandler, route, runHealthChecks, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, isAdminRequest, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
@@ -24,13 +25,17 @@ export interface CreateAppDeps {
   /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
   apiTokens?: ApiTokenLookup;
   onTokenUse?: (entry: ApiTokenEntry) => void;
-  logger: Pick<Logger, 'error' | 'warn'>;
+  logger: Pick<Logger, 'error' | 'warn' | 'info'>;
   limits?: { limitDefault: number; limitMax?: number };
   /** TRUST_PROXY (default: nobody). */
   trustProxy?: TrustProxy;
   now?: () => Date;
   /** Extra health probes (messaging, outbox relay). */
   healthProbes?: Record<string, HealthProbe>;
+  /** `Authorization: Bearer <token>` reads the health checks. */
+  healthToken?: string;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
 }
 
 /** The items service's express app (never listens). */
@@ -48,17 +53,20 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
     },
     ...deps.healthProbes,
   };
-  const app = createServiceApp({ trustProxy: deps.trustProxy });
+  const registry = deps.metrics ?? new Registry();
+  const app = createServiceApp({ service: 'items', logger: deps.logger, observe: httpMetrics(registry, 'items').observe, trustProxy: deps.trustProxy });
   const router = Router() as Router & RouteTable;
-  route(router, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(router, 'get', '/server/health', 'public', healthHandler(probes));
   const verifier = deps.apiTokens
     ? withApiTokens(deps.verifier, deps.apiTokens, { now: () => itemsDeps.now().getTime(), onUse: deps.onTokenUse })
     : deps.verifier;
+  const health = serverRoutes(router, probes, {
+    healthToken: deps.healthToken,
+    canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),
+  });
   router.use(authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked }));
   collectionsRoutes(router, new CollectionsUseCase(new CollectionsRepository(deps.prisma), deps.rules));
   itemsRoutes(router, itemsDeps);
   app.use(router);
   finishServiceApp(app, deps.logger);
-  return { app, routes: router.routes, health: () => runHealthChecks(probes) };
+  return { app, routes: router.routes, health };
 }

@@ -5,6 +5,7 @@ import { listen, type LocalServices, type RunningService } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
+import { observeOutbox, observePool, type Registry } from '@vellum/metrics';
 import { apiTokensFrom, createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
 import type { ItemsConfig } from './config';
@@ -21,12 +22,14 @@ export interface StartItemsDeps {
   messaging: Messaging;
   /** Public keys for access tokens; default: the auth service's JWKS at AUTH_URL. */
   keySource?: KeySource;
+  /** The process's metrics registry. */
+  metrics?: Registry;
   /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
   local?: LocalServices;
 }
 
 /** Migrate, connect, watch the access rules, start the outbox relay and listen; stop() drains and closes all. */
-export async function startItems(config: ItemsConfig, { logger, messaging, keySource, local }: StartItemsDeps): Promise<RunningService> {
+export async function startItems(config: ItemsConfig, { logger, messaging, keySource, metrics, local }: StartItemsDeps): Promise<RunningService> {
   const keys =
     keySource ??
     (config.AUTH_URL ? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` }) : undefined);
@@ -61,7 +64,12 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
       messaging: async () => messaging.health(),
       outbox: async () => relay.health(),
     },
+    healthToken: config.HEALTH_TOKEN,
+    metrics,
   });
+  const unobserve = metrics
+    ? [observePool(metrics, 'items', pool), observeOutbox(metrics, 'items', () => relay.stats())]
+    : [];
   const listening = await listen(app, config.PORT, config.HOST, local);
   logger.info({ url: listening.url }, 'items listening');
   return {
@@ -70,6 +78,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     health,
     async stop() {
       await listening.close();
+      unobserve.forEach((u) => u());
       await relay.stop();
       await Promise.allSettled([access.stop(), sessions.subscription.stop(), apiTokens.stop()]);
       await Promise.allSettled([pool.end(), prisma.$disconnect()]);

@@ -37,7 +37,7 @@ export async function harness(): Promise<Harness> {
   const sub: Subscription = await watchAccessRules(messaging, rules);
   const keys = testKeys();
   // the test plays the gateway (on loopback): its X-Forwarded-For is believed
-  const { app } = createApp({ pool, prisma, rules, trustProxy: ['loopback'], verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined } });
+  const { app } = createApp({ pool, prisma, rules, trustProxy: ['loopback'], verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined } });
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
   return {
     db,

@@ -37,7 +37,7 @@ describe('startItems with the shared in-process messaging', () => {
   it('publishes each committed write to the ITEMS stream through the outbox relay', async () => {
     const messaging = createInProcessMessaging();
     const keys = testKeys();
-    const config = loadItemsConfig({ DATABASE_URL: db.url, PORT: '0', OUTBOX_POLL_INTERVAL: '200' });
+    const config = loadItemsConfig({ DATABASE_URL: db.url, PORT: '0', OUTBOX_POLL_INTERVAL: '200', HEALTH_TOKEN: 'h' });
     const running = await startItems(config, { logger, messaging, keySource: keys.keySource });
     const events = await collect(messaging, 'revisions-test');
     try {
@@ -53,9 +53,10 @@ describe('startItems with the shared in-process messaging', () => {
         ['update', { id: c.body.data.id, t: 'two' }, { t: 'two' }],
         ['delete', null, null],
       ]);
-      const health = await request(running.url).get('/server/health');
+      const health = await request(running.url).get('/server/health').set('Authorization', 'Bearer h');
       expect(health.status).toBe(200);
-      expect(Object.keys(health.body.checks).sort()).toEqual(['database', 'messaging', 'outbox']);
+      expect(Object.keys(JSON.parse(health.text).checks).sort()).toEqual(['database', 'messaging', 'outbox']);
+      expect(JSON.parse((await request(running.url).get('/server/health')).text)).toEqual({ status: 'ok' });
     } finally {
       await events.stop();
       await running.stop();

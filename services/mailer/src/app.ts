@@ -1,30 +1,29 @@
 import { Router, type Express } from 'express';
 import type { Logger } from '@vellum/logger';
-import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
-import type { MailMetrics } from './domain/mail-metrics';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { httpMetrics, type Registry } from '@vellum/metrics';
 
 export interface MailerAppDeps {
   logger: Logger;
-  metrics: MailMetrics;
+  metrics: Registry;
   /** Readiness: the queue connection (messaging) and anything else the composition root adds. */
   probes: Record<string, HealthProbe>;
+  /** `Authorization: Bearer <token>` reads the health checks. */
+  healthToken?: string;
 }
 
 export interface MailerApp {
   app: Express;
   routes: RouteTable['routes'];
+  health(): Promise<HealthReport>;
 }
 
-/** The worker's small HTTP face: health, ping, Prometheus metrics. Never listens. */
-export function createApp({ logger, metrics, probes }: MailerAppDeps): MailerApp {
-  const app = createServiceApp();
+/** The worker's small HTTP face: ping, ready, health (metrics are on the metrics port). Never listens. */
+export function createApp({ logger, metrics, probes, healthToken }: MailerAppDeps): MailerApp {
+  const app = createServiceApp({ service: 'mailer', logger, observe: httpMetrics(metrics, 'mailer').observe });
   const server = Router() as Router & RouteTable;
-  route(server, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(server, 'get', '/server/health', 'public', healthHandler(probes));
-  route(server, 'get', '/metrics', 'public', (_req, res) =>
-    res.type('text/plain; version=0.0.4; charset=utf-8').send(metrics.render()),
-  );
+  const health = serverRoutes(server, probes, { healthToken });
   app.use(server);
   finishServiceApp(app, logger);
-  return { app, routes: server.routes ?? [] };
+  return { app, routes: server.routes ?? [], health };
 }

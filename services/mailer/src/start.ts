@@ -1,4 +1,6 @@
-import { listen, runHealthChecks, type HealthProbe, type RunningService } from '@vellum/http';
+import { listen, type HealthProbe, type RunningService } from '@vellum/http';
+import { observeConsumer, Registry } from '@vellum/metrics';
+import { MAIL_QUEUE } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { createApp } from './app';
@@ -6,7 +8,7 @@ import type { MailerConfig } from './config';
 import { MailMetrics } from './domain/mail-metrics';
 import { MailTemplates } from './domain/mail-templates';
 import type { MailTransport } from './domain/mail-transport';
-import { startMailJobConsumer } from './events/mail-job.consumer';
+import { MAILER_DURABLE, startMailJobConsumer } from './events/mail-job.consumer';
 import { createFileTransport } from './transports/file.transport';
 import { createSmtpTransport } from './transports/smtp.transport';
 
@@ -15,9 +17,11 @@ export interface StartMailerDeps {
   messaging: Messaging;
   /** Replaces the transport chosen by the config (tests, other transports). */
   transport?: MailTransport;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
 }
 
-export type RunningMailer = RunningService & { metrics: MailMetrics; transport: MailTransport };
+export type RunningMailer = RunningService & { metrics: MailMetrics; registry: Registry; transport: MailTransport };
 
 export function createTransportFromConfig(config: MailerConfig, logger: Logger): MailTransport {
   if (config.EMAIL_TRANSPORT === 'file') return createFileTransport(config.EMAIL_FILE_DIR, logger);
@@ -47,7 +51,8 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
       { EMAIL_SEND_TIMEOUT: config.EMAIL_SEND_TIMEOUT, EMAIL_ACK_WAIT: config.EMAIL_ACK_WAIT },
       'EMAIL_SEND_TIMEOUT ≥ EMAIL_ACK_WAIT: a slow send can be redelivered to another replica while still running (possible duplicate)',
     );
-  const metrics = new MailMetrics();
+  const registry = deps.metrics ?? new Registry();
+  const metrics = new MailMetrics(registry);
   const transport = deps.transport ?? createTransportFromConfig(config, logger);
   const probes: Record<string, HealthProbe> = { messaging: async () => messaging.health() };
 
@@ -72,9 +77,12 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
     throw err;
   }
   const consuming = consumer;
+  const stats = consuming.stats?.bind(consuming);
+  const unobserve = stats ? observeConsumer(registry, { service: 'mailer', stream: MAIL_QUEUE, consumer: MAILER_DURABLE }, stats) : () => undefined;
+  const built = createApp({ logger, metrics: registry, probes, healthToken: config.HEALTH_TOKEN });
   let server;
   try {
-    server = await listen(createApp({ logger, metrics, probes }).app, config.PORT, config.HOST);
+    server = await listen(built.app, config.PORT, config.HOST);
   } catch (err) {
     await consuming.stop();
     await transport.close();
@@ -88,10 +96,12 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
     name: 'mailer',
     url: http.url,
     metrics,
+    registry,
     transport,
-    health: () => runHealthChecks(probes),
+    health: built.health,
     stop: () =>
       (stopped ??= (async () => {
+        unobserve();
         await consuming.stop(); // finishes the jobs in hand
         await http.close(5000);
         await transport.close();

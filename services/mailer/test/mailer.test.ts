@@ -53,11 +53,11 @@ describe.each(backends())('mailer with %s messaging and a real SMTP server', (ki
     expect(text).toContain('https://app.example.com/reset?token=abc.def&next=<x>"');
     expect(text).toContain('Vellum Test');
     await eventually(() => m.metrics.get('mails_sent_total', 'password-reset') === 1);
-    const metrics = await request(m.url).get('/metrics');
-    expect(metrics.status).toBe(200);
-    expect(metrics.headers['content-type']).toMatch(/^text\/plain/);
-    expect(metrics.text).toContain('mails_sent_total{template="password-reset"} 1');
-    expect(metrics.text).toContain('# TYPE mails_dead_lettered_total counter');
+    const metrics = await m.registry.metrics();
+    expect(metrics).toContain('vellum_mails_sent_total{template="password-reset"} 1');
+    expect(metrics).toContain('# TYPE vellum_mails_dead_lettered_total counter');
+    expect(metrics).toMatch(/vellum_consumer_pending\{service="mailer",stream="MAIL",consumer="mailer"\} 0/);
+    expect((await request(m.url).get('/metrics')).status).toBe(404); // not on the service port
   });
 
   it('sends an invitation with its own template and the project name from the job', async () => {
@@ -235,18 +235,19 @@ describe.each(backends())('mailer with %s messaging and a real SMTP server', (ki
 
   it('answers /server/ping and /server/health (readiness follows the queue connection)', async () => {
     const messaging = await backend.connect('health');
-    const m = await mailer({}, messaging);
+    const m = await mailer({ HEALTH_TOKEN: 'h' }, messaging);
     expect((await request(m.url).get('/server/ping')).text).toBe('pong');
-    const ok = await request(m.url).get('/server/health');
+    const ok = await request(m.url).get('/server/health').set('Authorization', 'Bearer h');
     expect(ok.status).toBe(200);
-    expect(ok.body.checks.messaging.status).toBe('ok');
+    expect(JSON.parse(ok.text).checks.messaging.status).toBe('ok');
     await m.stop();
     running.splice(running.indexOf(m), 1);
     // a mailer whose messaging connection is gone reports not ready
-    const m2 = await mailer({}, messaging);
+    const m2 = await mailer({ HEALTH_TOKEN: 'h' }, messaging);
     await messaging.close();
-    const down = await request(m2.url).get('/server/health');
+    const down = await request(m2.url).get('/server/health').set('Authorization', 'Bearer h');
     expect(down.status).toBe(503);
-    expect(down.body.checks.messaging.status).toBe('error');
+    expect(JSON.parse(down.text).checks.messaging.status).toBe('error');
+    expect((await request(m2.url).get('/server/ready')).status).toBe(503);
   });
 });

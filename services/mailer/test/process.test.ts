@@ -28,6 +28,7 @@ function spawnMailer(backend: Backend, sink: SmtpSink, env: Record<string, strin
       EMAIL_FROM: 'no-reply@vellum.test',
       LOG_LEVEL: 'info',
       PORT: '0',
+      METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -1,9 +1,10 @@
 import { Router, type Express } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, healthHandler, route, type HealthProbe, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { httpMetrics, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, isAdminRequest, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import type { AccessRules } from './events/access-rules.store';
@@ -24,6 +25,10 @@ export interface RevisionsAppDeps {
   onTokenUse?: (entry: ApiTokenEntry) => void;
   /** Extra health probes (messaging, consumer). */
   probes?: Record<string, HealthProbe>;
+  /** `Authorization: Bearer <token>` reads the health checks. */
+  healthToken?: string;
+  /** The process's metrics registry (default: a private one). */
+  metrics?: Registry;
   now?: () => Date;
 }
 
@@ -31,6 +36,8 @@ export interface RevisionsApp {
   app: Express;
   reader: RecordsReader;
   routes: RouteTable['routes'];
+  /** The cached health report (what /server/health answers). */
+  health(): Promise<HealthReport>;
   close(): Promise<void>;
 }
 
@@ -46,7 +53,8 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     },
     deps.now,
   );
-  const app = createServiceApp({ trustProxy: config.TRUST_PROXY });
+  const registry = deps.metrics ?? new Registry();
+  const app = createServiceApp({ service: 'revisions', logger, observe: httpMetrics(registry, 'revisions').observe, trustProxy: config.TRUST_PROXY });
   const server = Router() as Router & RouteTable;
   const probes: Record<string, HealthProbe> = {
     database: async () => {
@@ -55,12 +63,14 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     },
     ...deps.probes,
   };
-  route(server, 'get', '/server/ping', 'public', (_req, res) => res.type('text/plain').send('pong'));
-  route(server, 'get', '/server/health', 'public', healthHandler(probes));
-  app.use(server);
-
   const jwt = cachedTokenVerifier(deps.verifier);
   const verifier = deps.apiTokens ? withApiTokens(jwt, deps.apiTokens, { now: deps.now && (() => deps.now!().getTime()), onUse: deps.onTokenUse }) : jwt;
+  const health = serverRoutes(server, probes, {
+    healthToken: deps.healthToken,
+    canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),
+  });
+  app.use(server);
+
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
   const records = recordsRoutes(reader, { app, authenticate: authenticated });
   app.use(['/revisions', '/activity'], authenticated);
@@ -77,6 +87,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     app,
     reader,
     routes: [...(server.routes ?? []), ...(records.routes ?? []), ...(gql.routes ?? [])],
+    health,
     close: () => graphql.server.stop(),
   };
 }

@@ -1,7 +1,7 @@
 // The revisions service as its own process (distributed topology): config from the environment, NATS, SIGTERM → drain.
 import { createLogger } from '@vellum/logger';
 import { runMigrateCommand } from '@vellum/db';
-import { runProcess } from '@vellum/http';
+import { runProcess, startObservability } from '@vellum/http';
 import { connectNatsMessaging } from '@vellum/messaging';
 import { loadNatsSettings, loadRevisionsConfig } from './config';
 import { RETENTION_COMMANDS, runRetentionCommand } from './retention-commands';
@@ -20,8 +20,9 @@ if (process.argv[2] === 'migrate') {
   void runProcess(async () => {
     const config = loadRevisionsConfig();
     const logger = createLogger({ name: 'revisions', level: config.LOG_LEVEL });
+    const observability = await startObservability('revisions', config, logger);
     const messaging = await connectNatsMessaging(loadNatsSettings());
-    const service = await startRevisions(config, { logger, messaging });
-    return { logger, stop: async () => (await service.stop(), await messaging.close()) };
+    const service = await startRevisions(config, { logger, messaging, metrics: observability.registry });
+    return { logger, stop: async () => (await service.stop(), await messaging.close(), await observability.stop()) };
   });
 }

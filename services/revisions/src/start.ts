@@ -1,6 +1,8 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type LocalServices, type RunningService, runHealthChecks } from '@vellum/http';
+import { listen, type LocalServices, type RunningService } from '@vellum/http';
+import { observeConsumer, observePool, type Registry } from '@vellum/metrics';
+import { ITEMS_STREAM } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { apiTokensFrom, createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
@@ -10,7 +12,7 @@ import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
 import { scheduleRetention } from './domain/retention.scheduler';
 import { watchAccessRules } from './events/access-rules.store';
-import { startItemEventsConsumer } from './events/item-events.consumer';
+import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
 import { watchRevokedSessions } from './events/revoked-sessions.store';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
@@ -20,6 +22,8 @@ export interface StartRevisionsDeps {
   messaging: Messaging;
   /** Default: the auth service's JWKS at AUTH_URL. */
   keySource?: KeySource;
+  /** The process's metrics registry. */
+  metrics?: Registry;
   /** The embedded topology's in-process services: the gateway hands requests straight to this one's handler. */
   local?: LocalServices;
 }
@@ -56,24 +60,29 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
         return h.status === 'ok' ? 'ok' : { status: 'error', reason: h.reason };
       },
     },
+    healthToken: config.HEALTH_TOKEN,
+    metrics: deps.metrics,
   });
+  const { metrics } = deps;
+  const stats = consumer.stats?.bind(consumer);
+  const unobserve = metrics
+    ? [
+        observePool(metrics, 'revisions', pool),
+        ...(stats ? [observeConsumer(metrics, { service: 'revisions', stream: ITEMS_STREAM, consumer: REVISIONS_DURABLE }, stats)] : []),
+      ]
+    : [];
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
   const listening = await listen(built.app, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
-  const probes = {
-    database: async () => {
-      await pool.query('SELECT 1');
-      return 'ok' as const;
-    },
-  };
   let stopped: Promise<void> | undefined;
   return {
     name: 'revisions',
     url: listening.url,
-    health: () => runHealthChecks(probes),
+    health: built.health,
     stop: () =>
       (stopped ??= (async () => {
         await listening.close();
+        unobserve.forEach((u) => u());
         await consumer.stop();
         await retention.stop();
         await rules.stop();

@@ -21,7 +21,8 @@ export interface DistributedState {
   pid: number;
   url: string;
   natsUrl: string;
-  services: Record<string, { pid?: number; url: string }>;
+  /** Each process: its pid, its URL, and its Prometheus metrics listener (a free port each). */
+  services: Record<string, { pid?: number; url: string; metrics: string }>;
 }
 
 export interface Distributed {
@@ -65,16 +66,18 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
     const service = async (name: string, folder: string, env: NodeJS.ProcessEnv, port?: number): Promise<Supervised & { url: string }> => {
       const p = port ?? (await freePort());
       const url = `http://127.0.0.1:${p}`;
+      const metricsPort = await freePort();
+      const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
       const proc = supervise({
         name,
         command: process.execPath,
         args: entry(folder),
         cwd: ROOT,
-        env: { ...base, ...env, PORT: String(p) },
+        env: { ...base, ...env, PORT: String(p), METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
         logger,
         ready: () => pings(url),
         onStarted: (pid) => {
-          state.services[name] = { pid, url };
+          state.services[name] = { pid, url, metrics };
           save();
         },
       });

@@ -69,10 +69,13 @@ export function unknownVariable(service: string, name: string): string | undefin
   return `${name}: not read by ${service} (${SERVICES[service].dir}/src/config.ts)`;
 }
 
-/** The routes a service answers for probes (its app.ts registers them). */
+/** The routes every app gets from `serverRoutes` (libs/http): liveness, readiness, health. */
+const SERVER_ROUTES = ['/server/ping', '/server/ready', '/server/health'];
+
+/** The routes a service answers for probes (its app.ts registers them, or has serverRoutes register them). */
 export function hasRoute(service: string, route: string): boolean {
   const src = fs.readFileSync(path.join(ROOT, SERVICES[service].dir, 'src/app.ts'), 'utf8');
-  return src.includes(`'${route}'`);
+  return src.includes(`'${route}'`) || (src.includes('serverRoutes(') && SERVER_ROUTES.includes(route));
 }
 
 /** A plausible value for a secret file, so that the config loader can parse it. */

@@ -28,6 +28,8 @@ export interface AuthContext {
   /** OAuth/OpenID providers' client configurations and the state-cookie sealer. */
   oauth: { clients: OAuthClients; states: OAuthStateSealer };
   logger: Logger;
+  /** Counts a login attempt by outcome (metrics). */
+  countLogin?: (outcome: string) => void;
 }
 
 export type { AuthMode as Mode } from '@vellum/contracts';

@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
 import type { LoginRequest, PasswordRequest, PasswordReset, RefreshRequest } from '@vellum/contracts';
-import { errors } from '@vellum/errors';
+import { AppError, errors } from '@vellum/errors';
 import { readCookies } from '@vellum/tokens';
 import type { AuthContext } from '../domain/context';
 import type { IssuedTokens } from '../domain/issue-tokens';
@@ -33,7 +33,15 @@ function respond(ctx: AuthContext, res: Response, t: IssuedTokens): Record<strin
 
 export async function loginOperation(ctx: AuthContext, req: Request, res: Response, b: LoginRequest) {
   const input = { email: b.email, password: b.password, mode: b.mode ?? 'json', otp: b.otp ?? undefined };
-  return respond(ctx, res, await login(ctx, input, client(req)));
+  let result;
+  try {
+    result = await login(ctx, input, client(req));
+  } catch (err) {
+    ctx.countLogin?.(err instanceof AppError ? err.code.toLowerCase() : 'error');
+    throw err;
+  }
+  ctx.countLogin?.('success');
+  return respond(ctx, res, result);
 }
 
 /** Mode default (json when the body has the token, else cookie) and where the credential comes from. */

@@ -1,6 +1,6 @@
 import { MAIL_JOB_VERSION, MAIL_QUEUE, MAIL_SUBJECTS, mailJobSchema, type MailJob } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
-import type { Delivery, KeyValueMap, Messaging, Subscription } from '@vellum/messaging';
+import type { ConsumerStats, Delivery, KeyValueMap, Messaging, Subscription } from '@vellum/messaging';
 import type { MailMetrics } from '../domain/mail-metrics';
 import type { MailTemplates, TemplateName } from '../domain/mail-templates';
 import { TEMPLATE_NAMES } from '../domain/mail-templates';
@@ -61,6 +61,8 @@ export function parseMailJob(data: unknown): Parsed {
 
 export interface MailJobConsumer {
   stop(): Promise<void>;
+  /** The group's backlog on the queue (metrics). */
+  stats?(): Promise<ConsumerStats>;
 }
 
 /**
@@ -155,5 +157,5 @@ export async function startMailJobConsumer(o: MailJobConsumerOptions): Promise<M
     backoffMs: o.backoffMs,
     concurrency: o.concurrency,
   });
-  return { stop: () => subscription.stop() };
+  return { stop: () => subscription.stop(), stats: subscription.stats?.bind(subscription) };
 }
