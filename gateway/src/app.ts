@@ -23,6 +23,7 @@ import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
 import { securityHeaderList, securityHeaders } from './limits/security-headers.middleware';
 import { createGatewayMetrics } from './metrics/gateway-metrics';
 import { buildOpenApi } from './specs/openapi';
+import { adminApp } from './admin/admin-app';
 
 type ExpressHandle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
@@ -186,6 +187,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked, checkCookie: false }),
     federation ? federation.handler : noSupergraph,
   );
+
+  app.use(adminApp({ dir: config.ADMIN_APP_DIR }));
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));

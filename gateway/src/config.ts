@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig, loadOptionalMessagingSettings, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
@@ -56,6 +57,8 @@ const shape = {
   METRICS_ENABLED: bool(false),
   METRICS_TOKEN: z.string().optional(),
   GRAPHQL_INTROSPECTION: bool(true),
+  /** The built admin app served at /admin (apps/admin/dist of this checkout or image). */
+  ADMIN_APP_DIR: z.string().default(path.resolve(__dirname, '../../apps/admin/dist')),
 };
 
 type Raw = ReturnType<typeof loadConfig<typeof shape>>;

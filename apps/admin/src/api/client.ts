@@ -1,0 +1,65 @@
+import createClient from 'openapi-fetch';
+import type { paths, components } from '../generated/api';
+
+export type User = components['schemas']['User'];
+export type Role = components['schemas']['Role'];
+export type Permission = components['schemas']['Permission'];
+export type Revision = components['schemas']['Revision'];
+export type Activity = components['schemas']['Activity'];
+
+/** An error answer of the API (the contract's envelope), with the field it concerns when the API names one. */
+export class ApiError extends Error {
+  constructor(
+    message: string,
+    readonly code: string,
+    readonly status: number,
+    readonly field?: string,
+  ) {
+    super(message);
+  }
+}
+
+interface Envelope {
+  errors?: { message?: string; extensions?: { code?: string; field?: string; reason?: string } }[];
+}
+
+const isAuthCall = (url: string) => new URL(url, location.origin).pathname.startsWith('/auth/');
+
+/**
+ * fetch with the session cookie (same origin; the page never sees a token). An expired session access token is
+ * renewed once through POST /auth/refresh (mode session) and the request repeated.
+ */
+async function sessionFetch(input: Request): Promise<Response> {
+  const retry = input.clone();
+  const res = await fetch(input);
+  if (res.status !== 401 || isAuthCall(input.url)) return res;
+  const body = (await res.clone().json().catch(() => ({}))) as Envelope;
+  if (body.errors?.[0]?.extensions?.code !== 'TOKEN_EXPIRED') return res;
+  const refreshed = await fetch('/auth/refresh', {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ mode: 'session' }),
+  });
+  return refreshed.ok ? fetch(retry) : res;
+}
+
+/** The typed client: paths, parameters and bodies come from the gateway's OpenAPI document. */
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: sessionFetch });
+
+/** The data of an answer, or an ApiError carrying the envelope's first error. */
+export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  let r: { data?: T; error?: unknown; response: Response };
+  try {
+    r = await call;
+  } catch {
+    throw new ApiError('The server cannot be reached. Check your connection and try again.', 'NETWORK', 0);
+  }
+  if (r.response.ok) return r.data as T;
+  const first = (r.error as Envelope | undefined)?.errors?.[0];
+  const ext = first?.extensions ?? {};
+  throw new ApiError(first?.message ?? `Request failed (${r.response.status})`, ext.code ?? 'UNKNOWN', r.response.status, ext.field);
+}
+
+/** A JSON query parameter (filter, deep) as the API reads it. */
+export const json = (v: unknown) => JSON.stringify(v);

@@ -1,0 +1,57 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, ApiError, ok } from '../api/client';
+
+/** The signed-in user as the app needs it (the session itself is an HttpOnly cookie the page never reads). */
+export interface Me {
+  id: string;
+  email: string;
+  first_name: string | null;
+  last_name: string | null;
+  tfa: boolean;
+  admin: boolean;
+  roleName: string | null;
+}
+
+/** undefined: not known yet; null: signed out. */
+let me: Me | null | undefined;
+const listeners = new Set<() => void>();
+const emit = () => listeners.forEach((l) => l());
+
+/** Ask the API who the session belongs to (401/403 → signed out). */
+export async function loadMe(): Promise<Me | null> {
+  try {
+    const r = await ok(api.GET('/users/me', { params: { query: { fields: '*,role.name,role.admin_access' } } }));
+    const u = r.data as unknown as {
+      id: string;
+      email: string;
+      first_name: string | null;
+      last_name: string | null;
+      tfa_secret: string | null;
+      role: { name?: string; admin_access?: boolean } | null;
+    };
+    me = { id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, tfa: !!u.tfa_secret, admin: !!u.role?.admin_access, roleName: u.role?.name ?? null };
+  } catch (e) {
+    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) throw e;
+    me = null;
+  }
+  emit();
+  return me;
+}
+
+export async function signOut(): Promise<void> {
+  await api.POST('/auth/logout', { body: { mode: 'session' } }).catch(() => undefined);
+  me = null;
+  emit();
+}
+
+/** The session as a hook: re-renders on sign in/out. */
+export function useMe(): Me | null | undefined {
+  const [, setTick] = useState(0);
+  useEffect(() => {
+    const l = () => setTick((n) => n + 1);
+    listeners.add(l);
+    if (me === undefined) loadMe().catch(() => undefined);
+    return () => void listeners.delete(l);
+  }, []);
+  return me;
+}
