@@ -44,3 +44,14 @@ export function match(pattern: string, path: string): Record<string, string> | u
   }
   return out;
 }
+
+/** Navigate to the same route with these query parameters changed (empty values removed). */
+export function withQuery(changes: Record<string, string | number | undefined>): string {
+  const { path, query } = currentRoute();
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === undefined || v === '') query.delete(k);
+    else query.set(k, String(v));
+  }
+  const qs = query.toString();
+  return qs ? `${path}?${qs}` : path;
+}

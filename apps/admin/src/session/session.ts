@@ -55,3 +55,10 @@ export function useMe(): Me | null | undefined {
   }, []);
   return me;
 }
+
+/** The session on a page that is only shown signed in. */
+export function useMeOrThrow(): Me {
+  const m = useMe();
+  if (!m) throw new Error('not signed in');
+  return m;
+}
