@@ -14,6 +14,8 @@ export class ApiError extends Error {
     readonly code: string,
     readonly status: number,
     readonly field?: string,
+    /** The envelope's `extensions.reason` (which input was wrong, in words). */
+    readonly reason?: string,
   ) {
     super(message);
   }
@@ -58,7 +60,7 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   if (r.response.ok) return r.data as T;
   const first = (r.error as Envelope | undefined)?.errors?.[0];
   const ext = first?.extensions ?? {};
-  throw new ApiError(first?.message ?? `Request failed (${r.response.status})`, ext.code ?? 'UNKNOWN', r.response.status, ext.field);
+  throw new ApiError(first?.message ?? `Request failed (${r.response.status})`, ext.code ?? 'UNKNOWN', r.response.status, ext.field, ext.reason);
 }
 
 /** A JSON query parameter (filter, deep) as the API reads it. */
