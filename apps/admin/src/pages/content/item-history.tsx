@@ -8,11 +8,11 @@ import { RevisionDiff } from './revision-diff';
 type Rev = Revision & { activity?: { action?: string; user?: string | null; timestamp?: string } };
 
 /** Revisions arrive through the event stream a moment after a write: after one, wait (bounded) for the new one. */
-async function loadRevisions(collection: string, id: string, atLeast: number): Promise<Rev[]> {
+async function loadRevisions(collection: string, id: string, atLeast: number, tries: number): Promise<Rev[]> {
   const filter = json({ _and: [{ collection: { _eq: collection } }, { item: { _eq: id } }] });
   for (let i = 0; ; i++) {
     const list = (await ok(api.GET('/revisions', { params: { query: { filter, sort: 'id', fields: '*,activity.*', limit: 200 } } }))).data as Rev[];
-    if (list.length >= atLeast || i >= 30) return list;
+    if (list.length >= atLeast || i >= tries) return list;
     await new Promise((r) => setTimeout(r, 200));
   }
 }
@@ -33,7 +33,8 @@ function useWho(revs: Rev[] | undefined) {
 export function ItemHistory({ collection, id, primaryKey, tick, onRestored }: { collection: string; id: string; primaryKey: string; tick: number; onRestored: () => void }) {
   const seen = useRef(0);
   const revs = useAsync(async () => {
-    const list = await loadRevisions(collection, id, tick > 0 ? seen.current + 1 : 0);
+    // A just-created item's first revision may still be on its way: a short bounded wait for it too.
+    const list = await loadRevisions(collection, id, tick > 0 ? seen.current + 1 : 1, tick > 0 ? 30 : 10);
     seen.current = list.length;
     return list;
   }, [collection, id, tick]);

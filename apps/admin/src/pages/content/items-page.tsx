@@ -41,7 +41,7 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
       <form
         class="toolbar"
         role="search"
-        aria-label={`Search ${collection}`}
+        aria-label={`Find items of ${collection}`}
         onSubmit={(e) => {
           e.preventDefault();
           navigate(withQuery({ search: draft, page: undefined }));
