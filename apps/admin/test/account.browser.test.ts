@@ -137,4 +137,49 @@ describeBrowser('admin app: account pages', () => {
     await see(page.getByRole('alert').filter({ hasText: /has expired/ }));
     await app.close();
   }, 90_000);
+
+  it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
+    const email = `profile-${randomUUID().slice(0, 8)}@example.com`;
+    const admin = await apiAs(platform.url, ADMIN.email, ADMIN.password);
+    expect((await admin.post('/users', { email, password: 'profile-password-1', status: 'active' })).status).toBe(200);
+    const app = await openContext(browser, platform.url);
+    const { page } = app;
+    await page.goto('/admin/login');
+    await signIn(page, email, 'profile-password-1');
+    await page.getByRole('link', { name: 'Profile' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Profile' }));
+    await checkPage(app, 'profile');
+
+    await page.getByLabel('Current password').fill('wrong-password-1');
+    await page.getByLabel('New password', { exact: true }).fill('profile-password-2');
+    await page.getByLabel('Confirm the new password').fill('profile-password-2');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await see(page.getByText('The current password is wrong.'));
+    expect(await description(page.getByLabel('Current password'))).toBe('The current password is wrong.');
+    await page.getByLabel('Current password').fill('profile-password-1');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Your password is changed.' }));
+    const relogin = await apiAs(platform.url, email, 'profile-password-2');
+    expect((await relogin.get('/users/me')).status).toBe(200);
+
+    // TFA: the QR code is an SVG drawn in the page (no image request); its key enables TFA with a current code.
+    await page.getByLabel('Password for two-factor setup').fill('profile-password-2');
+    await page.getByRole('button', { name: 'Set up two-factor authentication' }).click();
+    await see(page.getByRole('img', { name: /QR code of your two-factor key/ }));
+    expect(await page.locator('.qr svg path').getAttribute('d')).toMatch(/^M\d+ \d+h1v1h-1z/);
+    await checkPage(app, 'profile-tfa-enrol');
+    const secret = (await page.getByTestId('tfa-secret').textContent()) as string;
+    await page.getByLabel('Code from the app').fill(totp(secret));
+    await page.getByRole('button', { name: 'Verify and enable' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }));
+    const login = await fetch(`${platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
+    expect(((await login.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('INVALID_OTP');
+
+    await page.getByLabel('Code from the app').fill(totp(secret, 1));
+    await page.getByRole('button', { name: 'Disable two-factor authentication' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Two-factor authentication is off.' }));
+    const plain = await fetch(`${platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
+    expect(plain.status).toBe(200);
+    await app.close();
+  }, 90_000);
 });
