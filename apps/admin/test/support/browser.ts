@@ -1,16 +1,13 @@
-import { existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { chromiumPath } from '../../scripts/chromium-path';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 /** Screenshots of every page checked, for people (git-ignored). */
 export const SCREENSHOT_DIR = path.join(ROOT, '.cache', 'admin-screenshots');
 
-/** Debian's chromium (apt-get install -y chromium) or CHROMIUM_PATH; never a downloaded browser. */
-export function chromiumPath(): string | undefined {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].filter(Boolean) as string[];
-  return candidates.find((p) => existsSync(p));
-}
+export { chromiumPath };
 
 /**
  * describe() for browser tests: skipped loudly when no Chromium is installed, and a failure instead when
