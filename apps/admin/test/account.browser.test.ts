@@ -182,4 +182,41 @@ describeBrowser('admin app: account pages', () => {
     expect(plain.status).toBe(200);
     await app.close();
   }, 90_000);
+
+  it('works from the keyboard alone: skip link, sign in, the main navigation, sign out', async () => {
+    const app = await openContext(browser, platform.url);
+    const { page } = app;
+    await page.goto('/admin/login');
+    await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('id') ?? document.activeElement?.textContent?.trim());
+    // The page's heading has the focus; before it, the skip link; after it, the first field.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    await page.keyboard.press('Shift+Tab');
+    expect(await focused()).toBe('Skip to content');
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatch(/^f-email-/);
+    await page.keyboard.type(ADMIN.email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(ADMIN.password);
+    await page.keyboard.press('Enter');
+    await see(page.getByText(`Signed in as ${ADMIN.email}`));
+    // Focus lands on the new page's heading; Tab goes on through the page, round to the skip link and the navigation.
+    expect(await page.evaluate(() => document.activeElement?.tagName)).toBe('H1');
+    const order: string[] = [];
+    for (let i = 0; i < 16; i++) {
+      await page.keyboard.press('Tab');
+      order.push((await focused()) ?? '');
+    }
+    const nav = ['Skip to content', 'Content', 'Activity', 'Users', 'Roles', 'Permissions', 'Profile', 'Sign out'];
+    const start = order.indexOf('Skip to content');
+    expect(order.slice(start, start + nav.length)).toEqual(nav);
+    while ((await focused()) !== 'Users') await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await see(page.getByRole('heading', { level: 1, name: 'Users' }));
+    await page.keyboard.press('Shift+Tab');
+    while ((await focused()) !== 'Sign out') await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/admin\/login$/);
+    await app.close();
+  }, 60_000);
 });
