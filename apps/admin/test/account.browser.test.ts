@@ -13,7 +13,17 @@ describeBrowser('admin app: account pages', () => {
   let platform: PlatformProcess;
   let browser: Browser;
   beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatformProcess(), launchChromium()]);
+    // An OAuth provider configured (never contacted here): the sign-in page offers its button.
+    const provider = {
+      AUTH_PROVIDERS: 'example',
+      AUTH_EXAMPLE_DRIVER: 'oauth2',
+      AUTH_EXAMPLE_CLIENT_ID: 'vellum-admin',
+      AUTH_EXAMPLE_AUTHORIZE_URL: 'http://127.0.0.1:9/authorize',
+      AUTH_EXAMPLE_ACCESS_URL: 'http://127.0.0.1:9/token',
+      AUTH_EXAMPLE_PROFILE_URL: 'http://127.0.0.1:9/profile',
+      AUTH_EXAMPLE_LABEL: 'Example SSO',
+    };
+    [platform, browser] = await Promise.all([startPlatformProcess(provider), launchChromium()]);
   }, 120_000);
   afterAll(async () => {
     await browser?.close();
@@ -32,6 +42,9 @@ describeBrowser('admin app: account pages', () => {
     await page.goto('/admin/profile');
     await page.waitForURL(/\/admin\/login\?next=%2Fprofile/);
     await checkPage(app, 'sign-in');
+    const sso = page.getByRole('link', { name: 'Sign in with Example SSO' });
+    await see(sso);
+    expect(await sso.getAttribute('href')).toBe(`/auth/login/example?redirect=${encodeURIComponent(`${platform.url}/admin`)}`);
 
     await signIn(page, ADMIN.email, 'not-the-password');
     await see(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' }));
