@@ -2,7 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { useEffect } from 'preact/hooks';
 import { match, navigate, useRoute } from './router/router';
 import { Link } from './router/link';
-import { signOut, useMe, type Me } from './session/session';
+import { loadMe, sessionError, signOut, useMe, type Me } from './session/session';
 import { Alert, Page } from './ui/page';
 import { SignInPage } from './pages/account/sign-in-page';
 import { ForgotPasswordPage } from './pages/account/forgot-password-page';
@@ -104,6 +104,18 @@ export function App() {
     if (needsSignIn) navigate(`/login?next=${encodeURIComponent(path)}`, { replace: true });
   }, [needsSignIn, path]);
   if (pub) return <Frame>{pub}</Frame>;
+  if (me === undefined && sessionError()) {
+    return (
+      <Frame>
+        <Page title="Vellum is not answering">
+          <Alert>{sessionError()}</Alert>
+          <button type="button" onClick={() => loadMe().catch(() => undefined)}>
+            Try again
+          </button>
+        </Page>
+      </Frame>
+    );
+  }
   if (me === undefined) return <Frame><p role="status">Loading…</p></Frame>;
   if (me === null) return <Frame>{null}</Frame>;
   for (const r of ROUTES) {

@@ -232,4 +232,20 @@ describeBrowser('admin app: account pages', () => {
     await page.waitForURL(/\/admin\/login$/);
     await app.close();
   }, 60_000);
+
+  it('says so when the API does not answer, and recovers on retry', async () => {
+    const app = await openContext(browser, platform.url);
+    const { page } = app;
+    // The session check meets a 503 (what the gateway answers while auth is down), then the API is back.
+    const outage = JSON.stringify({ errors: [{ message: 'Service "auth" is unavailable.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
+    await page.route('**/users/me?*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: outage }));
+    await page.goto('/admin/content');
+    await see(page.getByRole('heading', { level: 1, name: 'Vellum is not answering' }));
+    await see(page.getByRole('alert').filter({ hasText: 'unavailable' }));
+    await checkPage(app, 'api-down');
+    await page.unroute('**/users/me?*');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForURL(/\/admin\/login\?next=%2Fcontent/);
+    await app.close();
+  }, 60_000);
 });

@@ -14,11 +14,14 @@ export interface Me {
 
 /** undefined: not known yet; null: signed out. */
 let me: Me | null | undefined;
+/** Why the session could not be checked (the API down): shown with a retry instead of waiting forever. */
+let loadError: string | undefined;
 const listeners = new Set<() => void>();
 const emit = () => listeners.forEach((l) => l());
 
 /** Ask the API who the session belongs to (401/403 → signed out). */
 export async function loadMe(): Promise<Me | null> {
+  loadError = undefined;
   try {
     const r = await ok(api.GET('/users/me', { params: { query: { fields: '*,role.name,role.admin_access' } } }));
     const u = r.data as unknown as {
@@ -31,7 +34,11 @@ export async function loadMe(): Promise<Me | null> {
     };
     me = { id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, tfa: !!u.tfa_secret, admin: !!u.role?.admin_access, roleName: u.role?.name ?? null };
   } catch (e) {
-    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) throw e;
+    if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) {
+      loadError = e instanceof Error ? e.message : String(e);
+      emit();
+      throw e;
+    }
     me = null;
   }
   emit();
@@ -43,6 +50,9 @@ export async function signOut(): Promise<void> {
   me = null;
   emit();
 }
+
+/** The problem of the last session check, if it failed for another reason than "not signed in". */
+export const sessionError = () => loadError;
 
 /** The session as a hook: re-renders on sign in/out. */
 export function useMe(): Me | null | undefined {
