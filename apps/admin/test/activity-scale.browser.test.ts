@@ -57,6 +57,21 @@ describeBrowser(`admin app: activity at ${REVISIONS.toLocaleString('en')} revisi
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/collection=c7/);
     await page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'c7') && document.querySelectorAll('tbody tr').length === 25);
+
+    // Item and date range (the seeder's revision g is item g % 20000 at 2025-01-01T00:00:00Z + g s).
+    await page.getByLabel('Collection').fill('');
+    await page.getByLabel('Item').fill('7');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await see(page.getByRole('cell', { name: String(REVISIONS - ((REVISIONS - 7) % 20000)), exact: true }));
+    expect(new Set(await page.locator('tbody tr td:nth-child(5)').allTextContents())).toEqual(new Set(['7']));
+    await page.getByLabel('Item').fill('');
+    await page.getByLabel('From (date)').fill('2025-01-01');
+    await page.getByLabel('To (date)').fill('2025-01-01');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/to=2025-01-01/);
+    // The last revision of that day (UTC, the browser's time zone here) comes first.
+    await see(page.getByRole('cell', { name: '86399', exact: true }));
+    expect(await page.locator('tbody tr td:nth-child(1)').first().textContent()).toBe('86399');
     await app.close();
   }, 120_000);
 });

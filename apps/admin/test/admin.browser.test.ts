@@ -29,6 +29,11 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByRole('status').filter({ hasText: 'Role editors created.' }));
     await see(page.getByRole('cell', { name: 'editors', exact: true }));
     await checkPage(admin, 'roles');
+    await page.getByLabel('Role name').fill('short-lived');
+    await page.getByRole('button', { name: 'Create role' }).click();
+    await page.getByRole('button', { name: 'Delete short-lived' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Role short-lived deleted.' }));
+    await page.getByRole('cell', { name: 'short-lived', exact: true }).waitFor({ state: 'detached' });
 
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Users' }));
@@ -61,6 +66,13 @@ describeBrowser('admin app: administration', () => {
     await page.getByRole('link', { name: email }).click();
     await see(page.getByRole('heading', { level: 1, name: `User ${email}` }));
     await checkPage(admin, 'user-edit');
+    // Another role first (it sticks), then suspension.
+    await page.getByLabel('Role').selectOption({ label: 'Administrator' });
+    await page.getByRole('button', { name: 'Save user' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Saved.' }));
+    await page.reload();
+    await see(page.getByRole('heading', { level: 1, name: `User ${email}` }));
+    await page.waitForFunction(() => (document.querySelector('select[name^="f-role"]') as HTMLSelectElement | null)?.selectedOptions[0]?.textContent === 'Administrator');
     await page.getByLabel('Status').selectOption('suspended');
     await page.getByRole('button', { name: 'Save user' }).click();
     await see(page.getByRole('status').filter({ hasText: 'their sessions have ended' }));

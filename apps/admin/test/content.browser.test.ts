@@ -90,6 +90,16 @@ describeBrowser('admin app: content and history', () => {
     await see(page.getByText('Page 1 of 1 (1 in all)'));
     expect(await titles()).toEqual(['Alpha']);
     await checkPage(admin, 'items');
+
+    // Delete an item from its page.
+    await page.getByRole('link', { name: /^Open \d+$/ }).first().click();
+    await see(page.getByRole('heading', { level: 1, name: /^Item \d+ of articles$/ }));
+    await page.getByRole('button', { name: 'Delete item' }).click();
+    await page.getByRole('button', { name: 'Yes, delete the item' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Items of articles' }));
+    await page.goto('/admin/content/articles');
+    await see(page.getByText('Page 1 of 1 (2 in all)'));
+    expect(await titles()).not.toContain('Alpha');
   }, 120_000);
 
   it('a restricted user sees only its permitted collections, items and revisions', async () => {
@@ -130,6 +140,17 @@ describeBrowser('admin app: content and history', () => {
     await admin.page.getByRole('button', { name: 'Apply' }).click();
     await admin.page.waitForURL(/collection=secrets/);
     await admin.page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'secrets'));
+    // By user: the reader wrote nothing, the administrator everything.
+    const readerId = (await api.get(`/users?filter[email][_eq]=${encodeURIComponent(email)}&fields=id`)).body.data[0].id as string;
+    await admin.page.getByLabel('Collection').fill('');
+    await admin.page.getByLabel('User id').fill(readerId);
+    await admin.page.getByRole('button', { name: 'Apply' }).click();
+    await see(admin.page.getByText('No revision matches'));
+    await admin.page.getByLabel('Search revisions').fill('note');
+    await admin.page.getByLabel('User id').fill('');
+    await admin.page.getByRole('button', { name: 'Apply' }).click();
+    await see(admin.page.getByRole('cell', { name: 'notes', exact: true }));
+    expect(new Set(await admin.page.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set(['notes']));
     await checkPage(admin, 'activity');
   }, 90_000);
 });

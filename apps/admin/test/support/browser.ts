@@ -43,7 +43,7 @@ export interface AppPage {
 
 /** A fresh browser context (own cookies) on the platform, watching for CSP violations and outside requests. */
 export async function openContext(browser: Browser, base: string): Promise<AppPage> {
-  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 } });
+  const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 }, timezoneId: 'UTC', locale: 'en-GB' });
   const page = await context.newPage();
   const problems: string[] = [];
   page.on('console', (m) => {
