@@ -76,8 +76,9 @@ describeBrowser('admin app: administration', () => {
     await page.getByLabel('Status').selectOption('suspended');
     await page.getByRole('button', { name: 'Save user' }).click();
     await see(page.getByRole('status').filter({ hasText: 'their sessions have ended' }));
-    await user.page.goto('/admin/profile');
-    await user.page.waitForURL(/\/admin\/login\?next=/);
+    // Inside the app, without a reload: its next call meets the revoked session and the app asks to sign in.
+    await user.page.getByRole('link', { name: 'Content', exact: true }).click();
+    await user.page.waitForURL(/\/admin\/login\?next=%2Fcontent/);
     await user.page.getByLabel('E-mail').fill(email);
     await user.page.getByLabel('Password', { exact: true }).fill('made-user-password-1');
     await user.page.getByRole('button', { name: 'Sign in' }).click();

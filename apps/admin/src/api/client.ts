@@ -28,26 +28,17 @@ interface Envelope {
 const isAuthCall = (url: string) => new URL(url, location.origin).pathname.startsWith('/auth/');
 
 /**
- * fetch with the session cookie (same origin; the page never sees a token). An expired session access token is
- * renewed once through POST /auth/refresh (mode session) and the request repeated.
+ * The typed client: paths, parameters and bodies come from the gateway's OpenAPI document. Same origin with the
+ * session cookie (HttpOnly: the page never holds a token); a session token lives as long as its cookie
+ * (SESSION_COOKIE_TTL), so an expired or revoked one means signing in again (onSessionEnded).
  */
-async function sessionFetch(input: Request): Promise<Response> {
-  const retry = input.clone();
-  const res = await fetch(input);
-  if (res.status !== 401 || isAuthCall(input.url)) return res;
-  const body = (await res.clone().json().catch(() => ({}))) as Envelope;
-  if (body.errors?.[0]?.extensions?.code !== 'TOKEN_EXPIRED') return res;
-  const refreshed = await fetch('/auth/refresh', {
-    method: 'POST',
-    credentials: 'same-origin',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ mode: 'session' }),
-  });
-  return refreshed.ok ? fetch(retry) : res;
-}
+export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin' });
 
-/** The typed client: paths, parameters and bodies come from the gateway's OpenAPI document. */
-export const api = createClient<paths>({ baseUrl: '', credentials: 'same-origin', fetch: sessionFetch });
+let sessionEnded: () => void = () => undefined;
+/** Called when the API says the session is gone (expired, revoked by a suspension or a logout elsewhere). */
+export function onSessionEnded(fn: () => void): void {
+  sessionEnded = fn;
+}
 
 /** The data of an answer, or an ApiError carrying the envelope's first error. */
 export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
@@ -60,6 +51,7 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   if (r.response.ok) return r.data as T;
   const first = (r.error as Envelope | undefined)?.errors?.[0];
   const ext = first?.extensions ?? {};
+  if (r.response.status === 401 && ext.code === 'TOKEN_EXPIRED' && !isAuthCall(r.response.url)) sessionEnded();
   throw new ApiError(first?.message ?? `Request failed (${r.response.status})`, ext.code ?? 'UNKNOWN', r.response.status, ext.field, ext.reason);
 }
 

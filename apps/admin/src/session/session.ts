@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { api, ApiError, ok } from '../api/client';
+import { api, ApiError, ok, onSessionEnded } from '../api/client';
 
 /** The signed-in user as the app needs it (the session itself is an HttpOnly cookie the page never reads). */
 export interface Me {
@@ -50,6 +50,13 @@ export async function signOut(): Promise<void> {
   me = null;
   emit();
 }
+
+// A revoked or expired session: the app shows the sign-in page (with the way back) instead of failing calls.
+onSessionEnded(() => {
+  if (me === null) return;
+  me = null;
+  emit();
+});
 
 /** The problem of the last session check, if it failed for another reason than "not signed in". */
 export const sessionError = () => loadError;
