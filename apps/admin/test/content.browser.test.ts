@@ -65,7 +65,8 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('button', { name: 'Restore revision 1' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Restored.' }));
     await see(page.getByRole('button', { name: 'Show changes of revision 4' }));
-    expect(await page.getByLabel('title').inputValue()).toBe('First title');
+    // The form shows the item as re-read after the restore.
+    await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, { timeout: 10_000 });
     expect(await page.getByLabel('views').inputValue()).toBe('1');
     const diff4 = page.getByRole('table', { name: 'Revision 4 against revision 3' });
     expect(await diff4.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)', 'views (changed)']);
