@@ -6,7 +6,7 @@ const path = require('node:path');
 const roots = ['libs', 'services'].flatMap((d) =>
   fs.existsSync(path.join(__dirname, d)) ? fs.readdirSync(path.join(__dirname, d)).map((n) => `${d}/${n}`) : [],
 );
-const projects = [...roots, 'gateway', 'deploy/local']
+const projects = [...roots, 'gateway', 'deploy/local', 'apps/admin']
   .filter((p) => fs.existsSync(path.join(__dirname, p, 'jest.config.js')))
   .map((p) => `<rootDir>/${p}`);
 

@@ -16,7 +16,8 @@ export const RUNTIME_ASSETS = {
   'services/revisions': ['prisma/migrations', 'src/graphql/schema.graphql'],
   'services/items': ['prisma/migrations'],
   'services/mailer': ['src/templates'],
-  gateway: ['src/graphql/supergraph.graphql'],
+  // The admin app's static build (served at /admin), at apps/admin/dist beside gateway/ as in the checkout.
+  gateway: ['src/graphql/supergraph.graphql', '../apps/admin/dist'],
 };
 
 /**

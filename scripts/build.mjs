@@ -5,9 +5,11 @@
 //   stay external and are loaded from node_modules (installed with `npm ci --omit=dev`), except a package that
 //   the importing file resolves to a different copy than the bundle's folder would (a nested version): that one
 //   is bundled, so every import sees the version it was written against.
+// - The admin app (apps/admin/dist) is built too: the gateway's image serves it at /admin.
 // - `__dirname` keeps its source meaning: a module that reads files beside itself (SDL, migrations, templates)
 //   gets the folder of its source file, relative to the bundle, so the same assets are found from `dist/`.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { createRequire, isBuiltin } from 'node:module';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -98,6 +100,10 @@ export async function buildAll({ log = console.log } = {}) {
     log(`built ${out} (${Math.round(statSync(outfile).size / 1024)} kB, ${packages.length} external packages)`);
   }
   log(`build: ${BUNDLES.length} bundles in ${Date.now() - started} ms`);
+  // The admin app (static files the gateway serves at /admin): Vite, with its initial-JavaScript budget check.
+  const admin = spawnSync(process.execPath, ['--import', 'tsx', 'apps/admin/scripts/build.ts'], { cwd: ROOT, encoding: 'utf8' });
+  if (admin.status !== 0) throw new Error(`admin app build failed:\n${admin.stderr}${admin.stdout}`);
+  log(admin.stdout.trim());
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

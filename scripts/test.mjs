@@ -2,6 +2,9 @@
 // and print one plain summary line. Extra arguments go to Jest (`npm test -- services/auth`).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+const { chromiumPath } = createRequire(import.meta.url)('../apps/admin/scripts/chromium-path.js');
 
 const env = {
   ...process.env,
@@ -28,6 +31,12 @@ if (!process.env.SKIP_TYPECHECK) {
   code = run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']);
   if (code !== 0) fail('typecheck', code);
 }
+// The admin app's browser tests (apps/admin/test/*.browser.test.ts) need a Chromium; CI sets REQUIRE_BROWSER_TESTS=1.
+const chromium = chromiumPath();
+const browserLine = chromium
+  ? `browser tests: Chromium at ${chromium}`
+  : `!!! BROWSER TESTS SKIPPED: no Chromium found (apt-get install -y chromium, or CHROMIUM_PATH=…)${process.env.REQUIRE_BROWSER_TESTS === '1' ? ' — REQUIRE_BROWSER_TESTS=1: they fail' : ''}`;
+console.log(`\n${browserLine}`);
 mkdirSync('.cache', { recursive: true });
 const out = '.cache/jest-results.json';
 rmSync(out, { force: true });
@@ -35,6 +44,7 @@ code = run('npx', ['jest', '--ci', '--json', `--outputFile=${out}`, ...args]);
 if (existsSync(out)) {
   const r = JSON.parse(readFileSync(out, 'utf8'));
   console.log(`\njest: ${r.numPassedTests} passed, ${r.numFailedTests} failed, ${r.numPendingTests + r.numTodoTests} skipped`);
+  if (!chromium) console.log(browserLine);
   if (r.numTotalTests === 0) fail('jest ran no test', 1);
 }
 if (code !== 0) fail('jest', code);

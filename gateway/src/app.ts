@@ -26,6 +26,7 @@ import { createGatewayMetrics } from './metrics/gateway-metrics';
 import { buildOpenApi } from './specs/openapi';
 import { serverInfoHandler } from './server/server-info';
 import { apiReference } from './reference/api-reference';
+import { adminApp } from './admin/admin-app';
 
 type ExpressHandle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
@@ -208,6 +209,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked, checkCookie: false }),
     federation ? federation.handler : noSupergraph,
   );
+
+  app.use(adminApp({ dir: config.ADMIN_APP_DIR }));
 
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));

@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { loadConfig, loadOptionalMessagingSettings, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
@@ -69,6 +70,8 @@ const shape = {
   /** The services' list limits, reported by /server/info to signed-in users (-1: no maximum). */
   QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
   QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+  /** The built admin app served at /admin (apps/admin/dist of this checkout or image). */
+  ADMIN_APP_DIR: z.string().default(path.resolve(__dirname, '../../apps/admin/dist')),
 };
 
 type Raw = ReturnType<typeof loadConfig<typeof shape>>;

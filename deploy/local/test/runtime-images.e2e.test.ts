@@ -148,5 +148,15 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
     for (let i = 0; i < 100 && !(existsSync(mailDir) && readdirSync(mailDir).length > 0); i++) await new Promise((r) => setTimeout(r, 100));
     const [mail] = readdirSync(mailDir);
     expect(readFileSync(path.join(mailDir, mail), 'utf8')).toMatch(/reset-password\?token=/);
+
+    // The gateway's tree carries the admin app (apps/admin/dist) and serves it at /admin, the page the mail links to.
+    const page = await fetch(`${gateway}/admin/reset-password?token=x`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('cache-control')).toBe('no-cache');
+    const script = (await page.text()).match(/\/admin\/assets\/[\w-]+\.js/)?.[0];
+    expect(script).toBeDefined();
+    const asset = await fetch(`${gateway}${script}`);
+    expect(asset.status).toBe(200);
+    expect(asset.headers.get('cache-control')).toMatch(/immutable/);
   }, 60_000);
 });

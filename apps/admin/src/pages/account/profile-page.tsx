@@ -1,0 +1,22 @@
+import type { Me } from '../../session/session';
+import { Page } from '../../ui/page';
+import { ChangePasswordForm } from './change-password-form';
+import { TfaPanel } from './tfa-panel';
+
+/** The signed-in user's own page: who they are, change password, two-factor authentication. */
+export function ProfilePage({ me }: { me: Me }) {
+  return (
+    <Page title="Profile">
+      <dl>
+        <dt>E-mail</dt>
+        <dd>{me.email}</dd>
+        <dt>Role</dt>
+        <dd>{me.roleName ?? 'none (public access only)'}</dd>
+      </dl>
+      <div class="cols">
+        <ChangePasswordForm email={me.email} />
+        <TfaPanel me={me} />
+      </div>
+    </Page>
+  );
+}

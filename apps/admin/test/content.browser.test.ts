@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import type { Browser } from 'playwright-core';
+import { ADMIN, startPlatformProcess, type PlatformProcess } from './support/platform-process';
+import { checkPage, describeBrowser, launchChromium, openContext, see, type AppPage } from './support/browser';
+import { apiAs } from './support/api';
+import { signIn } from './support/sign-in';
+
+// Issue 13, content: collections, items table, item forms, item history with diff and restore, the activity
+// browser, and what a restricted role sees.
+describeBrowser('admin app: content and history', () => {
+  let platform: PlatformProcess;
+  let browser: Browser;
+  let admin: AppPage;
+  beforeAll(async () => {
+    [platform, browser] = await Promise.all([startPlatformProcess(), launchChromium()]);
+    admin = await openContext(browser, platform.url);
+    await signIn(admin.page, ADMIN.email, ADMIN.password);
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await platform?.stop();
+  });
+
+  it('creates a collection and an item, edits it twice, shows the diff, restores the first version as a new revision', async () => {
+    const { page } = admin;
+    await page.goto('/admin/content');
+    await see(page.getByText('There is no collection yet.'));
+    await checkPage(admin, 'content-empty');
+    await page.getByLabel('Collection name').fill('articles');
+    await page.getByLabel('Fields').fill('title string\nbody text\nviews integer');
+    await page.getByRole('button', { name: 'Create collection' }).click();
+    await page.getByRole('link', { name: 'articles' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Items of articles' }));
+    await see(page.getByText('No item here yet'));
+
+    await page.getByRole('link', { name: 'New item' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'New item in articles' }));
+    await page.getByLabel('title').fill('First title');
+    await page.getByLabel('body').fill('First body');
+    await page.getByLabel('views').fill('1');
+    await page.getByRole('button', { name: 'Create item' }).click();
+    await see(page.getByRole('heading', { level: 1, name: /^Item \d+ of articles$/ }));
+    await see(page.getByRole('button', { name: 'Show changes of revision 1' }));
+
+    await page.getByLabel('title').fill('Second title');
+    await page.getByRole('button', { name: 'Save item' }).click();
+    await see(page.getByRole('button', { name: 'Show changes of revision 2' }));
+    await page.getByLabel('title').fill('Third title');
+    await page.getByLabel('views').fill('3');
+    await page.getByRole('button', { name: 'Save item' }).click();
+    await see(page.getByRole('button', { name: 'Show changes of revision 3' }));
+    await checkPage(admin, 'item-history');
+
+    // Revision 2 against revision 1: only the title changed, highlighted and said in words.
+    await page.getByRole('button', { name: 'Show changes of revision 2' }).click();
+    const diff = page.getByRole('table', { name: 'Revision 2 against revision 1' });
+    await see(diff);
+    const changed = await diff.locator('tr[data-changed="true"] th').allTextContents();
+    expect(changed).toEqual(['title (changed)']);
+    expect(await diff.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['First title', 'Second title']);
+    await see(page.getByText(`by you (${ADMIN.email})`));
+
+    // Restore revision 1: the old values are written back, which makes revision 4.
+    await page.getByRole('button', { name: 'Show changes of revision 1' }).click();
+    await page.getByRole('button', { name: 'Restore revision 1' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Restored.' }));
+    await see(page.getByRole('button', { name: 'Show changes of revision 4' }));
+    // The form shows the item as re-read after the restore.
+    await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, { timeout: 10_000 });
+    expect(await page.getByLabel('views').inputValue()).toBe('1');
+    const diff4 = page.getByRole('table', { name: 'Revision 4 against revision 3' });
+    expect(await diff4.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)', 'views (changed)']);
+    await checkPage(admin, 'item-restored');
+
+    // The items table: sort by a column, search.
+    const api = await apiAs(platform.url, ADMIN.email, ADMIN.password);
+    expect((await api.post('/items/articles', [{ title: 'Alpha' }, { title: 'Zulu' }])).status).toBe(200);
+    await page.getByRole('link', { name: 'Back to articles' }).click();
+    await see(page.getByText('Page 1 of 1 (3 in all)'));
+    await page.getByRole('button', { name: /^title/ }).click();
+    await page.waitForURL(/sort=title/);
+    await see(page.getByRole('columnheader', { name: /title/ }).and(page.locator('[aria-sort="ascending"]')));
+    const titles = async () => (await page.locator('tbody tr td:nth-child(2)').allTextContents());
+    await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Alpha');
+    expect(await titles()).toEqual(['Alpha', 'First title', 'Zulu']);
+    await page.getByRole('button', { name: /^title/ }).click();
+    await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Zulu');
+    expect(await titles()).toEqual(['Zulu', 'First title', 'Alpha']);
+    await page.getByLabel('Search articles').fill('alp');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await see(page.getByText('Page 1 of 1 (1 in all)'));
+    expect(await titles()).toEqual(['Alpha']);
+    await checkPage(admin, 'items');
+
+    // Delete an item from its page.
+    await page.getByRole('link', { name: /^Open \d+$/ }).first().click();
+    await see(page.getByRole('heading', { level: 1, name: /^Item \d+ of articles$/ }));
+    await page.getByRole('button', { name: 'Delete item' }).click();
+    await page.getByRole('button', { name: 'Yes, delete the item' }).click();
+    await see(page.getByRole('heading', { level: 1, name: 'Items of articles' }));
+    await page.goto('/admin/content/articles');
+    await see(page.getByText('Page 1 of 1 (2 in all)'));
+    expect(await titles()).not.toContain('Alpha');
+  }, 120_000);
+
+  it('a restricted user sees only its permitted collections, items and revisions', async () => {
+    const api = await apiAs(platform.url, ADMIN.email, ADMIN.password);
+    const fields = [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, { field: 'title', type: 'string' }];
+    expect((await api.post('/collections', { collection: 'secrets', fields })).status).toBe(200);
+    expect((await api.post('/collections', { collection: 'notes', fields })).status).toBe(200);
+    expect((await api.post('/items/secrets', { title: 'classified' })).status).toBe(200);
+    expect((await api.post('/items/notes', { title: 'public note' })).status).toBe(200);
+    const role = (await api.post('/roles', { name: 'note readers' })).body.data.id as string;
+    expect((await api.post('/permissions', { role, collection: 'notes', action: 'read', fields: ['*'] })).status).toBe(200);
+    const email = `reader-${randomUUID().slice(0, 8)}@example.com`;
+    expect((await api.post('/users', { email, password: 'reader-password-1', role, status: 'active' })).status).toBe(200);
+
+    const reader = await openContext(browser, platform.url);
+    const { page } = reader;
+    await signIn(page, email, 'reader-password-1');
+    await see(page.getByRole('link', { name: 'notes' }));
+    expect(await page.getByRole('list', { name: 'Collections' }).getByRole('link').allTextContents()).toEqual(['notes']);
+    await checkPage(reader, 'content-restricted');
+    await page.getByRole('link', { name: 'notes' }).click();
+    await see(page.getByRole('cell', { name: 'public note' }));
+    await page.goto('/admin/content/secrets');
+    await see(page.getByRole('alert').filter({ hasText: /permission/ }));
+
+    await page.goto('/admin/activity');
+    await see(page.getByRole('heading', { level: 1, name: 'Activity' }));
+    await see(page.getByRole('cell', { name: 'notes', exact: true }));
+    const collections = await page.locator('tbody tr td:nth-child(4)').allTextContents();
+    expect(new Set(collections)).toEqual(new Set(['notes']));
+    await checkPage(reader, 'activity-restricted');
+    await reader.close();
+
+    // The administrator's activity browser has everything, and filters by collection.
+    await admin.page.goto('/admin/activity');
+    await see(admin.page.getByRole('cell', { name: 'secrets', exact: true }));
+    await admin.page.getByLabel('Collection').fill('secrets');
+    await admin.page.getByRole('button', { name: 'Apply' }).click();
+    await admin.page.waitForURL(/collection=secrets/);
+    await admin.page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'secrets'));
+    // By user: the reader wrote nothing, the administrator everything.
+    const readerId = (await api.get(`/users?filter[email][_eq]=${encodeURIComponent(email)}&fields=id`)).body.data[0].id as string;
+    await admin.page.getByLabel('Collection').fill('');
+    await admin.page.getByLabel('User id').fill(readerId);
+    await admin.page.getByRole('button', { name: 'Apply' }).click();
+    await see(admin.page.getByText('No revision matches'));
+    await admin.page.getByLabel('Search revisions').fill('note');
+    await admin.page.getByLabel('User id').fill('');
+    await admin.page.getByRole('button', { name: 'Apply' }).click();
+    await see(admin.page.getByRole('cell', { name: 'notes', exact: true }));
+    expect(new Set(await admin.page.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set(['notes']));
+    await checkPage(admin, 'activity');
+  }, 90_000);
+});

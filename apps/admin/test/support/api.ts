@@ -1,0 +1,22 @@
+import request from 'supertest';
+import { timeStep, totpAt } from '@vellum/auth/src/domain/totp';
+
+/** Direct API calls for a test's setup (json-mode token), beside what the browser does. */
+export async function apiAs(base: string, email: string, password: string) {
+  const login = await request(base).post('/auth/login').send({ email, password });
+  if (login.status !== 200) throw new Error(`login ${email}: ${login.status} ${JSON.stringify(login.body)}`);
+  const auth = `Bearer ${login.body.data.access_token as string}`;
+  const call = (method: 'get' | 'post' | 'patch' | 'delete', path: string, body?: object) => {
+    const r = request(base)[method](path).set('authorization', auth);
+    return body ? r.send(body) : r;
+  };
+  return {
+    get: (path: string) => call('get', path),
+    post: (path: string, body: object) => call('post', path, body),
+    patch: (path: string, body: object) => call('patch', path, body),
+    delete: (path: string) => call('delete', path),
+  };
+}
+
+/** The TOTP code of `secret` for `offsetSteps` steps from now (the auth service's own implementation). */
+export const totp = (secret: string, offsetSteps = 0) => totpAt(secret, timeStep(new Date()) + offsetSteps);

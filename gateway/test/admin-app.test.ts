@@ -1,0 +1,67 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { createGateway, type Gateway } from '../src/app';
+import { ADMIN_CSP } from '../src/admin/admin-app';
+import { silentLogger, testConfig } from './helpers';
+
+// The admin app as the gateway serves it at /admin: a built dist folder (index.html + hashed assets).
+const dist = mkdtempSync(path.join(tmpdir(), 'vellum-admin-dist-'));
+mkdirSync(path.join(dist, 'assets'));
+writeFileSync(path.join(dist, 'index.html'), '<!doctype html><title>Vellum admin</title><script type="module" src="/admin/assets/index-abc123.js"></script>');
+writeFileSync(path.join(dist, 'assets', 'index-abc123.js'), 'console.log("app")');
+
+const gateways: Gateway[] = [];
+const make = async (dir: string) => {
+  const gw = await createGateway({ config: testConfig({ ADMIN_APP_DIR: dir }), logger: silentLogger() });
+  gateways.push(gw);
+  return gw.app;
+};
+afterAll(async () => {
+  for (const g of gateways) await g.close();
+  rmSync(dist, { recursive: true, force: true });
+});
+
+describe('the admin app at /admin', () => {
+  it('serves index.html uncached with the strict CSP, and hashed assets cached immutable', async () => {
+    const app = await make(dist);
+    const index = await request(app).get('/admin');
+    expect(index.status).toBe(200);
+    expect(index.headers['content-type']).toMatch(/text\/html/);
+    expect(index.headers['cache-control']).toBe('no-cache');
+    expect(index.headers['content-security-policy']).toBe(ADMIN_CSP);
+    expect(ADMIN_CSP).toMatch(/script-src 'self'(;|$)/);
+    expect(ADMIN_CSP).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(index.text).toContain('/admin/assets/index-abc123.js');
+
+    const asset = await request(app).get('/admin/assets/index-abc123.js');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-type']).toMatch(/javascript/);
+    expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(asset.headers['content-security-policy']).toBe(ADMIN_CSP);
+  });
+
+  it('answers every app route with the shell (SPA fallback), but a missing asset with a 404 envelope', async () => {
+    const app = await make(dist);
+    for (const p of ['/admin/', '/admin/reset-password?token=abc', '/admin/accept-invite?token=abc', '/admin/users/42']) {
+      const r = await request(app).get(p);
+      expect({ p, status: r.status, type: r.headers['content-type'] }).toEqual({ p, status: 200, type: expect.stringMatching(/text\/html/) });
+      expect(r.headers['cache-control']).toBe('no-cache');
+    }
+    const missing = await request(app).get('/admin/assets/index-old999.js');
+    expect(missing.status).toBe(404);
+    expect(missing.body.errors[0].extensions.code).toBe('ROUTE_NOT_FOUND');
+    // Only GET/HEAD get the shell; other paths keep their 404.
+    expect((await request(app).post('/admin/users')).status).toBe(404);
+    expect((await request(app).get('/administrator')).status).toBe(404);
+  });
+
+  it('says how to build the app when it is not built (503, never a hang)', async () => {
+    const app = await make(path.join(dist, 'missing'));
+    const r = await request(app).get('/admin/reset-password?token=x');
+    expect(r.status).toBe(503);
+    expect(r.body.errors[0].extensions.code).toBe('SERVICE_UNAVAILABLE');
+    expect(r.body.errors[0].message + JSON.stringify(r.body.errors[0].extensions)).toMatch(/npm run build -w @vellum\/admin/);
+  });
+});
