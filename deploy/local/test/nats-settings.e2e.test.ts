@@ -36,7 +36,7 @@ describeWithNats('NATS settings: one loader, prefix and credentials honoured by 
   const run = (name: string, env: Record<string, string>, service = name) => {
     const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', NATS_URL: natsUrl, NATS_PREFIX: PREFIX, NATS_USER, NATS_PASSWORD, ...env },
+      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', METRICS_PORT: '0', NATS_URL: natsUrl, NATS_PREFIX: PREFIX, NATS_USER, NATS_PASSWORD, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
       detached: true, // its own process group, killed as a whole
     });

@@ -43,6 +43,7 @@ export async function startPlatformProcess(env: Record<string, string> = {}): Pr
       ADMIN_PASSWORD: ADMIN.password,
       LOGIN_STALL_TIME: '50',
       LOG_LEVEL: 'warn',
+      METRICS_PORT: '0', // a free port: test files run side by side
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

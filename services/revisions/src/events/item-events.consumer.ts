@@ -106,6 +106,8 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
     },
   });
   return {
+    // the consumer's lag for the metrics (vellum_consumer_pending)
+    stats: subscription.stats?.bind(subscription),
     stop: async () => {
       clearInterval(sweep);
       await subscription.stop();
