@@ -55,6 +55,8 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('button', { name: 'Show changes of revision 2' }).click();
     const diff = page.getByRole('table', { name: 'Revision 2 against revision 1' });
     await see(diff);
+    // the table is drawn before both revisions are in: wait (bounded) for the marked row, then read every row
+    await diff.locator('tr[data-changed="true"]').first().waitFor({ timeout: 15_000 });
     const changed = await diff.locator('tr[data-changed="true"] th').allTextContents();
     expect(changed).toEqual(['title (changed)']);
     expect(await diff.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['First title', 'Second title']);
@@ -69,6 +71,7 @@ describeBrowser('admin app: content and history', () => {
     await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, { timeout: 10_000 });
     expect(await page.getByLabel('views').inputValue()).toBe('1');
     const diff4 = page.getByRole('table', { name: 'Revision 4 against revision 3' });
+    await diff4.locator('tr[data-changed="true"]').nth(1).waitFor({ timeout: 15_000 });
     expect(await diff4.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)', 'views (changed)']);
     await checkPage(admin, 'item-restored');
 
