@@ -55,7 +55,10 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
     if (firstMs === undefined) setFirstMs(Math.round(performance.now() - started.current));
     return { list: list.slice(0, LIMIT), hasMore: list.length > LIMIT };
   }, [page, ...FILTERS.map((f) => applied[f])]);
-  const set = (k: keyof Filters) => (e: { currentTarget: HTMLInputElement }) => setDraft({ ...draft, [k]: e.currentTarget.value });
+  const set = (k: keyof Filters) => (e: { currentTarget: HTMLInputElement }) => {
+    const value = e.currentTarget.value;
+    setDraft((d) => ({ ...d, [k]: value }));
+  };
 
   return (
     <Page title="Activity">

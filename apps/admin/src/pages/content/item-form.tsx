@@ -53,7 +53,7 @@ export function ItemForm({ collection, item, submitLabel, onSubmit }: { collecti
           <div class="field" key={f.field}>
             {kind === 'checkbox' ? (
               <label>
-                <input type="checkbox" {...common} checked={v === true} onChange={(e) => setValues({ ...values, [f.field]: e.currentTarget.checked })} /> {f.field}
+                <input type="checkbox" {...common} checked={v === true} onChange={(e) => { const checked = e.currentTarget.checked; setValues((vs) => ({ ...vs, [f.field]: checked })); }} /> {f.field}
               </label>
             ) : (
               <>
@@ -61,9 +61,9 @@ export function ItemForm({ collection, item, submitLabel, onSubmit }: { collecti
                   {f.field} <span class="hint">({f.type})</span>
                 </label>
                 {kind === 'textarea' ? (
-                  <textarea rows={4} {...common} value={String(v ?? '')} onInput={(e) => setValues({ ...values, [f.field]: e.currentTarget.value })} />
+                  <textarea rows={4} {...common} value={String(v ?? '')} onInput={(e) => { const value = e.currentTarget.value; setValues((vs) => ({ ...vs, [f.field]: value })); }} />
                 ) : (
-                  <input type={kind} step={kind === 'number' ? 'any' : undefined} {...common} value={String(v ?? '')} onInput={(e) => setValues({ ...values, [f.field]: e.currentTarget.value })} />
+                  <input type={kind} step={kind === 'number' ? 'any' : undefined} {...common} value={String(v ?? '')} onInput={(e) => { const value = e.currentTarget.value; setValues((vs) => ({ ...vs, [f.field]: value })); }} />
                 )}
               </>
             )}
