@@ -35,9 +35,16 @@ describeBrowser('admin app: content and history', () => {
 
     await page.getByRole('link', { name: 'New item' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'New item in articles' }));
-    await page.getByLabel('title').fill('First title');
-    await page.getByLabel('body').fill('First body');
-    await page.getByLabel('views').fill('1');
+    // The new-item form is drawn as soon as the collection is known and may be drawn again when its definition is
+    // re-read (fields reset): fill until the values stay, then create.
+    const typed = { title: 'First title', body: 'First body', views: '1' };
+    for (let attempt = 0; ; attempt++) {
+      for (const [label, value] of Object.entries(typed)) await page.getByLabel(label).fill(value);
+      await page.waitForTimeout(300);
+      const held = await Promise.all(Object.entries(typed).map(async ([label, value]) => (await page.getByLabel(label).inputValue()) === value));
+      if (held.every(Boolean)) break;
+      if (attempt === 4) throw new Error('the new-item form kept losing its values');
+    }
     await page.getByRole('button', { name: 'Create item' }).click();
     await see(page.getByRole('heading', { level: 1, name: /^Item \d+ of articles$/ }));
     await see(page.getByRole('button', { name: 'Show changes of revision 1' }));

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Collection, CollectionField } from '../../data/collections';
 import { placeError } from '../../ui/field-errors';
 import { Alert } from '../../ui/page';
@@ -12,7 +12,14 @@ export function ItemForm({ collection, item, submitLabel, onSubmit }: { collecti
   const initial = () => Object.fromEntries(editable.map((f) => [f.field, toInput(f, item?.[f.field])]));
   const [values, setValues] = useState<Record<string, string | boolean>>(initial);
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
-  useEffect(() => setValues(initial()), [item]);
+  // a different item (re-read after a save or restore) replaces the values; not on mount, where it would overwrite
+  // what was typed between the first paint and the effect
+  const shown = useRef(item);
+  useEffect(() => {
+    if (shown.current === item) return;
+    shown.current = item;
+    setValues(initial());
+  }, [item]);
   const id = (f: CollectionField) => `item-${collection.collection}-${f.field}`;
 
   const submit = async (e: Event) => {
