@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Logger } from '@vellum/logger';
 import { databaseUrl } from '@vellum/db';
@@ -53,7 +53,8 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
 
     const state: DistributedState = { pid: process.pid, url: '', natsUrl, services: {} };
     const stateFile = path.join(config.dataDir, 'distributed.json');
-    const save = () => writeFileSync(stateFile, JSON.stringify(state, null, 2));
+    // written whole and renamed into place: a reader never sees half a file
+    const save = () => (writeFileSync(`${stateFile}.tmp`, JSON.stringify(state, null, 2)), renameSync(`${stateFile}.tmp`, stateFile));
     const base: NodeJS.ProcessEnv = {
       EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'),
       AUTH_KEYS_DIR: path.join(config.dataDir, 'keys'),
