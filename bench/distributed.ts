@@ -79,7 +79,8 @@ export async function startNats(): Promise<Child & { url: string }> {
  */
 export async function startDistributed(o: { revisionsDatabaseUrl: string; authUrl: string; itemsUrl: string; natsUrl: string }) {
   const [rPort, gPort] = [await freePort(), await freePort()];
-  const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', NATS_URL: o.natsUrl };
+  // METRICS_PORT 0: each process its own free metrics port (the platform beside them holds the default 9464)
+  const common = { HOST: '127.0.0.1', LOG_LEVEL: 'warn', NATS_URL: o.natsUrl, METRICS_PORT: '0' };
   const node = (main: string) => ['--import', 'tsx', main];
   const revisions = start(process.execPath, node('services/revisions/src/main.ts'), {
     ...common,
