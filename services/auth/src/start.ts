@@ -11,7 +11,7 @@ import { createPrisma } from './data/prisma';
 import { bootstrap } from './domain/bootstrap';
 import type { Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
-import { authOutboxDestinations } from './events/auth-events';
+import { authOutboxDestinations } from './events/outbox-destinations';
 import { watchTokenUses } from './events/token-uses.watcher';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');

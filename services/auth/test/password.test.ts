@@ -2,7 +2,7 @@ import request from 'supertest';
 import { createInProcessMessaging, type Delivery } from '@vellum/messaging';
 import { mailJobSchema, MAIL_QUEUE, MAIL_SUBJECTS, type MailJob } from '@vellum/contracts';
 import { startOutboxRelay } from '@vellum/outbox';
-import { authOutboxDestinations } from '../src/events/auth-events';
+import { authOutboxDestinations } from '../src/events/outbox-destinations';
 import { ADMIN, code, harness, testClock, type Harness } from './helpers';
 
 let h: Harness;

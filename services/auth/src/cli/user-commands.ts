@@ -3,7 +3,7 @@ import { parseBody } from '@vellum/http';
 import { userRepository } from '../data/user.repository';
 import type { AuthContext } from '../domain/context';
 import { usersUseCase } from '../domain/users.use-case';
-import { systemActor } from '../events/auth-events';
+import { systemActor } from '../domain/auth-messages';
 import { withAuthContext } from './auth-context';
 import { CliError, required, type Command } from './command';
 

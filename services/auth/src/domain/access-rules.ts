@@ -1,7 +1,8 @@
 import type { RoleAccess } from '@vellum/contracts';
 import { ACTIONS, type Action } from '@vellum/contracts';
 import type { Tx } from '../data/prisma';
-import { accessRules, enqueue } from '../events/auth-events';
+import { accessRules } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 
 /** A role's entry of the access-rules map (`roleId` null = the public role), or null when the role is gone. */
 export async function buildRoleAccess(tx: Tx, roleId: string | null, now: Date): Promise<RoleAccess | null> {

@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { enqueue, itemChange, systemActor } from '../events/auth-events';
+import { itemChange, systemActor } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import { publishAllRoleAccess } from './access-rules';
 import { syncApiTokens } from './api-tokens.use-case';
 import type { AuthContext } from './context';

@@ -1,6 +1,6 @@
 import type { User } from '../data/prisma';
 import { loginRepository } from '../data/login.repository';
-import { audit, type Actor } from '../events/auth-events';
+import { audit, type Actor } from './auth-messages';
 import type { AuthContext } from './context';
 
 /** Whether the account is temporarily locked at `now`. */

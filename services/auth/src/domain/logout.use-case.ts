@@ -1,5 +1,6 @@
 import { sessionRepository } from '../data/session.repository';
-import { audit, enqueue, revokedSessions } from '../events/auth-events';
+import { audit, revokedSessions } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import type { AuthContext, ClientInfo } from './context';
 import type { PresentedCredential } from './refresh.use-case';
 import { hashToken } from './token-issuer';

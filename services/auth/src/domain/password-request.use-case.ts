@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { errors } from '@vellum/errors';
 import type { MailJob } from '@vellum/contracts';
 import { userRepository } from '../data/user.repository';
-import { enqueue, mail } from '../events/auth-events';
+import { mail } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import type { AuthContext } from './context';
 import { stallUntil } from './stall';
 

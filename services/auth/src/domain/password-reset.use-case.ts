@@ -1,6 +1,7 @@
 import { errors } from '@vellum/errors';
 import { sessionRepository } from '../data/session.repository';
-import { audit, enqueue, itemChange, revokedSessions } from '../events/auth-events';
+import { audit, itemChange, revokedSessions } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import type { AuthContext, ClientInfo } from './context';
 import { checkPasswordPolicy } from './password-policy';
 import { presentUser } from './presenters';

@@ -1,6 +1,7 @@
 import type { PermissionInput, PermissionUpdateInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
-import { enqueue, itemChange, type Actor } from '../events/auth-events';
+import { itemChange, type Actor } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
 import { presentPermission } from './presenters';

@@ -1,7 +1,8 @@
 import { errors } from '@vellum/errors';
 import { sessionRepository } from '../data/session.repository';
 import { userRepository } from '../data/user.repository';
-import { audit, enqueue, revokedSessions } from '../events/auth-events';
+import { audit, revokedSessions } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import type { AuthContext, ClientInfo, Mode } from './context';
 import { issueTokens, sessionExpiry, type IssuedTokens } from './issue-tokens';
 import { hashToken, newRefreshToken } from './token-issuer';

@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RoleInput, RoleUpdateInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
-import { accessRules, enqueue, itemChange, type Actor } from '../events/auth-events';
+import { accessRules, itemChange, type Actor } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import { publishRoleAccess } from './access-rules';
 import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
 import type { AuthContext } from './context';

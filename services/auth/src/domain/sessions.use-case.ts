@@ -1,6 +1,7 @@
 import { errors } from '@vellum/errors';
 import { sessionRepository } from '../data/session.repository';
-import { audit, enqueue, revokedSessions, type Actor } from '../events/auth-events';
+import { audit, revokedSessions, type Actor } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
 

@@ -1,7 +1,8 @@
 import { timingSafeEqual } from 'node:crypto';
 import { errors } from '@vellum/errors';
 import type { Tx, User } from '../data/prisma';
-import { audit, enqueue, itemChange, type Actor } from '../events/auth-events';
+import { audit, itemChange, type Actor } from './auth-messages';
+import { enqueue } from '../data/outbox.repository';
 import type { AuthContext } from './context';
 import { isLocked, recordLoginFailure } from './login-failures';
 import { presentUser } from './presenters';

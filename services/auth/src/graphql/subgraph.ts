@@ -3,12 +3,14 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
 import { loginRequestSchema, passwordRequestSchema, passwordResetSchema, refreshRequestSchema } from '@vellum/contracts';
-import { parseBody } from '@vellum/http';
+import { clientInfo, parseBody } from '@vellum/http';
 
 import type { AuthContext } from '../domain/context';
+import { requestPasswordReset } from '../domain/password-request.use-case';
+import { resetPassword } from '../domain/password-reset.use-case';
 import { stalled } from '../domain/stall';
+import { answerLogin, answerLogout, answerRefresh, type PresentedRequest, type TokenAnswer } from '../domain/token-answers.use-case';
 import { usersUseCase } from '../domain/users.use-case';
-import { loginOperation, logoutOperation, passwordRequestOperation, passwordResetOperation, refreshOperation } from '../http/auth-operations';
 
 export const AUTH_SDL = readFileSync(path.join(__dirname, 'schema.graphql'), 'utf8');
 
@@ -17,6 +19,14 @@ interface GqlContext {
   res: Response;
 }
 type Args = Record<string, unknown>;
+
+const presented = (req: Request): PresentedRequest => ({ headers: req.headers, client: clientInfo(req) });
+
+/** The cookies go on the HTTP answer of the GraphQL request; returns the answer's data. */
+const withCookies = (res: Response, a: TokenAnswer) => {
+  for (const c of a.setCookies) res.append('Set-Cookie', c);
+  return a.data;
+};
 
 const asTokens = (d: Record<string, unknown>) => ({
   access_token: d.access_token ?? null,
@@ -46,19 +56,23 @@ export function createSubgraph(ctx: AuthContext) {
     Mutation: {
       // invalid arguments take LOGIN_STALL_TIME too, like every other outcome
       auth_login: async (_: unknown, args: Args, { req, res }: GqlContext) =>
-        asTokens(await stalled(ctx.config.LOGIN_STALL_TIME, () => loginOperation(ctx, req, res, parseBody(loginRequestSchema, args)))),
+        asTokens(withCookies(res, await stalled(ctx.config.LOGIN_STALL_TIME, () => answerLogin(ctx, parseBody(loginRequestSchema, args), presented(req))))),
       auth_refresh: async (_: unknown, args: Args, { req, res }: GqlContext) =>
-        asTokens(await refreshOperation(ctx, req, res, parseBody(refreshRequestSchema, args))),
+        asTokens(withCookies(res, await answerRefresh(ctx, parseBody(refreshRequestSchema, args), presented(req)))),
       auth_logout: async (_: unknown, args: Args, { req, res }: GqlContext) => {
-        await logoutOperation(ctx, req, res, parseBody(refreshRequestSchema, args));
+        withCookies(res, await answerLogout(ctx, parseBody(refreshRequestSchema, args), presented(req)));
         return true;
       },
       auth_password_request: async (_: unknown, args: Args) => {
-        await stalled(ctx.config.LOGIN_STALL_TIME, () => passwordRequestOperation(ctx, parseBody(passwordRequestSchema, args)));
+        await stalled(ctx.config.LOGIN_STALL_TIME, async () => {
+          const b = parseBody(passwordRequestSchema, args);
+          await requestPasswordReset(ctx, b.email, b.reset_url ?? undefined);
+        });
         return true;
       },
       auth_password_reset: async (_: unknown, args: Args, { req }: GqlContext) => {
-        await passwordResetOperation(ctx, req, parseBody(passwordResetSchema, args));
+        const b = parseBody(passwordResetSchema, args);
+        await resetPassword(ctx, b.token, b.password, clientInfo(req));
         return true;
       },
     },

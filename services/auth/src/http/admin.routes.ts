@@ -14,7 +14,7 @@ import type { AuthContext } from '../domain/context';
 import { permissionsUseCase } from '../domain/permissions.use-case';
 import { rolesUseCase } from '../domain/roles.use-case';
 import { usersUseCase } from '../domain/users.use-case';
-import type { Actor } from '../events/auth-events';
+import type { Actor } from '../domain/auth-messages';
 import { actorOf } from './request-helpers';
 
 interface Crud {

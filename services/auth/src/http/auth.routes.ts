@@ -1,8 +1,16 @@
-import { Router } from 'express';
+import { Router, type Response } from 'express';
 import { loginRequestSchema, passwordRequestSchema, passwordResetSchema, refreshRequestSchema } from '@vellum/contracts';
 import { route, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
-import { loginOperation, logoutOperation, passwordRequestOperation, passwordResetOperation, refreshOperation } from './auth-operations';
+import { requestPasswordReset } from '../domain/password-request.use-case';
+import { resetPassword } from '../domain/password-reset.use-case';
+import { answerLogin, answerLogout, answerRefresh, type TokenAnswer } from '../domain/token-answers.use-case';
+import { client, presented } from './request-helpers';
+
+const withCookies = (res: Response, a: TokenAnswer) => {
+  for (const c of a.setCookies) res.append('Set-Cookie', c);
+  return a.data;
+};
 
 export function authRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
@@ -11,21 +19,21 @@ export function authRoutes(ctx: AuthContext): Router & RouteTable {
     res.json(ctx.keys.jwks);
   });
   route(r, 'post', '/auth/login', 'public', { body: loginRequestSchema }, async (req, res) => {
-    res.json({ data: await loginOperation(ctx, req, res, req.body) });
+    res.json({ data: withCookies(res, await answerLogin(ctx, req.body, presented(req))) });
   });
   route(r, 'post', '/auth/refresh', 'public', { body: refreshRequestSchema }, async (req, res) => {
-    res.json({ data: await refreshOperation(ctx, req, res, req.body) });
+    res.json({ data: withCookies(res, await answerRefresh(ctx, req.body, presented(req))) });
   });
   route(r, 'post', '/auth/logout', 'public', { body: refreshRequestSchema }, async (req, res) => {
-    await logoutOperation(ctx, req, res, req.body);
+    withCookies(res, await answerLogout(ctx, req.body, presented(req)));
     res.status(204).end();
   });
   route(r, 'post', '/auth/password/request', 'public', { body: passwordRequestSchema }, async (req, res) => {
-    await passwordRequestOperation(ctx, req.body);
+    await requestPasswordReset(ctx, req.body.email, req.body.reset_url ?? undefined);
     res.status(204).end();
   });
   route(r, 'post', '/auth/password/reset', 'public', { body: passwordResetSchema }, async (req, res) => {
-    await passwordResetOperation(ctx, req, req.body);
+    await resetPassword(ctx, req.body.token, req.body.password, client(req));
     res.status(204).end();
   });
   return r;

@@ -7,7 +7,7 @@ import { readCookies } from '@vellum/tokens';
 import type { AuthContext } from '../domain/context';
 import { finishOAuthLogin, providerOf, startOAuthLogin } from '../domain/oauth-login.use-case';
 import { OAUTH_STATE_COOKIE, OAUTH_STATE_TTL_MS } from '../domain/oauth-state';
-import { setCookie } from './cookies';
+import { authCookie } from '../domain/auth-cookies';
 import { client } from './request-helpers';
 
 /** The state cookie: HttpOnly, SameSite=Lax (sent on the provider's top-level redirect back), only to /auth. */
@@ -56,8 +56,8 @@ export function oauthRoutes(ctx: AuthContext): Router & RouteTable {
       res.json({ public: true, data: { access_token: t.access_token, refresh_token: t.refresh_token, expires: t.expires } });
       return;
     }
-    if (t.mode === 'session') setCookie(res, ctx.config, ctx.config.SESSION_COOKIE_NAME, t.session_token!, t.cookieMaxAge);
-    else setCookie(res, ctx.config, ctx.config.REFRESH_TOKEN_COOKIE_NAME, t.refresh_token!, t.cookieMaxAge);
+    if (t.mode === 'session') res.append('Set-Cookie', authCookie(ctx.config, ctx.config.SESSION_COOKIE_NAME, t.session_token!, t.cookieMaxAge));
+    else res.append('Set-Cookie', authCookie(ctx.config, ctx.config.REFRESH_TOKEN_COOKIE_NAME, t.refresh_token!, t.cookieMaxAge));
     res.redirect(302, redirect);
   });
   return r;

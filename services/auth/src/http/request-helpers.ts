@@ -1,24 +1,16 @@
 import type { Request } from 'express';
-import { errors } from '@vellum/errors';
 import { clientInfo } from '@vellum/http';
-import type { AuthConfig } from '../config';
+import type { Actor } from '../domain/auth-messages';
 import type { ClientInfo } from '../domain/context';
-import type { Actor } from '../events/auth-events';
+import type { PresentedRequest } from '../domain/token-answers.use-case';
 
 export const client = (req: Request): ClientInfo => clientInfo(req);
+
+/** The request's headers and client, as the login/refresh/logout use cases read them. */
+export const presented = (req: Request): PresentedRequest => ({ headers: req.headers, client: clientInfo(req) });
 
 export const actorOf = (req: Request): Actor => ({
   user: req.accountability?.user ?? null,
   role: req.accountability?.role ?? null,
   ...clientInfo(req),
 });
-
-/**
- * Cookie-carried credentials must not be usable cross-site: a `Sec-Fetch-Site: cross-site` request or an Origin
- * other than PUBLIC_URL's is refused with 403 FORBIDDEN.
- */
-export function assertSameSite(req: Request, config: AuthConfig): void {
-  if (req.get('sec-fetch-site') === 'cross-site') throw errors.forbidden();
-  const origin = req.get('origin');
-  if (origin && origin !== new URL(config.PUBLIC_URL).origin) throw errors.forbidden();
-}

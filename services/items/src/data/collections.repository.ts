@@ -1,6 +1,6 @@
 import { errors } from '@vellum/errors';
 import type { CollectionDef } from '../domain/collection';
-import { createTableSql, dropTableSql } from '../domain/ddl';
+import { createTableSql, dropTableSql } from './content-schema';
 import { toCollectionDef } from './catalogue.repository';
 import { Prisma, type Db } from './prisma';
 

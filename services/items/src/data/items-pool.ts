@@ -1,5 +1,5 @@
 import { Pool, types, type PoolClient } from 'pg';
-import { CONTENT_SCHEMA } from '../domain/collection';
+import { CONTENT_SCHEMA } from './content-schema';
 
 const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
 

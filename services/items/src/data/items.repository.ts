@@ -1,11 +1,9 @@
 import { escapeIdentifier as q } from 'pg';
-import { primaryKeyField, type CollectionDef } from '../domain/collection';
-import { sqlType, tableName } from '../domain/ddl';
+import type { CollectionDef } from '../domain/collection';
+import { primaryKeyArrayType, tableName } from './content-schema';
 import type { Queryable } from './items-pool';
 
 export type Row = Record<string, unknown>;
-
-const pkArrayCast = (def: CollectionDef) => `${sqlType(primaryKeyField(def))}[]`;
 
 /** Writes to a collection's table. Values are already coerced (coerceValue); every value is a parameter. */
 export const itemsRepository = {
@@ -23,7 +21,7 @@ export const itemsRepository = {
     const cols = Object.keys(values);
     const sets = cols.map((c, i) => `${q(c)} = $${i + 2}`).join(', ');
     const r = await db.query<Row>(
-      `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${q(def.primaryKey)} = ANY($1::${pkArrayCast(def)}) RETURNING *`,
+      `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${q(def.primaryKey)} = ANY($1::${primaryKeyArrayType(def)}) RETURNING *`,
       [keys, ...cols.map((c) => values[c])],
     );
     return r.rows;
@@ -31,7 +29,7 @@ export const itemsRepository = {
 
   async select(db: Queryable, def: CollectionDef, keys: unknown[], forUpdate = false): Promise<Row[]> {
     const r = await db.query<Row>(
-      `SELECT * FROM ${tableName(def.collection)} WHERE ${q(def.primaryKey)} = ANY($1::${pkArrayCast(def)})${forUpdate ? ' FOR UPDATE' : ''}`,
+      `SELECT * FROM ${tableName(def.collection)} WHERE ${q(def.primaryKey)} = ANY($1::${primaryKeyArrayType(def)})${forUpdate ? ' FOR UPDATE' : ''}`,
       [keys],
     );
     return r.rows;
@@ -40,7 +38,7 @@ export const itemsRepository = {
   /** Deletes the rows with these keys; returns the keys that existed. */
   async delete(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<unknown[]> {
     const r = await db.query<Row>(
-      `DELETE FROM ${tableName(def.collection)} WHERE ${q(def.primaryKey)} = ANY($1::${pkArrayCast(def)}) RETURNING ${q(def.primaryKey)} AS k`,
+      `DELETE FROM ${tableName(def.collection)} WHERE ${q(def.primaryKey)} = ANY($1::${primaryKeyArrayType(def)}) RETURNING ${q(def.primaryKey)} AS k`,
       [keys],
     );
     return r.rows.map((row) => row.k);

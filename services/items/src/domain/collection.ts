@@ -38,5 +38,3 @@ export const RESERVED_COLLECTIONS = new Set(['collections', 'fields', 'outbox'])
 
 export const fieldOf = (def: CollectionDef, name: string) => def.fields.find((f) => f.field === name);
 export const primaryKeyField = (def: CollectionDef) => fieldOf(def, def.primaryKey)!;
-/** The PostgreSQL schema that holds one table per collection. */
-export const CONTENT_SCHEMA = 'content';

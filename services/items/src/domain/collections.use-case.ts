@@ -2,11 +2,11 @@ import type { CollectionRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import type { CollectionsRepository } from '../data/collections.repository';
+import { sqlType } from '../data/content-schema';
 import type { AccessRules } from './access-rules';
 import { permits } from './access-rules';
 import { primaryKeyField, type CollectionDef, type FieldDef } from './collection';
 import { parseCollection } from './parse-collection';
-import { sqlType } from './ddl';
 
 /** A field in the Directus response shape. */
 function presentField(def: CollectionDef, f: FieldDef) {

@@ -1,5 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { ITEMS_STREAM, ITEM_CHANGE_EVENT_VERSION, itemChangeSubject, type ItemChangeEvent } from '@vellum/contracts';
+import { itemChangeMessage as buildItemChange, type ItemChangeEvent } from '@vellum/contracts';
 import type { Accountability } from '@vellum/http';
 import type { OutboxMessage } from '@vellum/outbox';
 
@@ -9,7 +8,7 @@ export interface ChangeContext {
   requestId?: string;
 }
 
-/** One item-change event as an outbox message for the ITEMS stream (message id = event id). */
+/** One item-change event of a write, as an outbox message for the ITEMS stream (built by @vellum/contracts). */
 export function itemChangeMessage(
   ctx: ChangeContext,
   collection: string,
@@ -18,31 +17,11 @@ export function itemChangeMessage(
   data: Record<string, unknown> | null,
   delta: Record<string, unknown> | null,
 ): OutboxMessage {
-  const a = ctx.accountability;
-  const event: ItemChangeEvent = {
-    v: ITEM_CHANGE_EVENT_VERSION,
-    id: randomUUID(),
-    collection,
-    item: String(item),
-    action,
-    data,
-    delta,
-    actor: {
-      user: a?.user ?? null,
-      role: a?.role ?? null,
-      ip: a?.ip ?? null,
-      user_agent: a?.userAgent ?? null,
-      origin: a?.origin ?? null,
-    },
-    timestamp: ctx.now.toISOString(),
-  };
-  return {
-    id: event.id,
-    destination: ITEMS_STREAM,
-    subject: itemChangeSubject(collection, action),
-    payload: event,
-    headers: ctx.requestId ? { 'x-request-id': ctx.requestId } : {},
-  };
+  const actor = ctx.accountability ?? { user: null };
+  return buildItemChange(
+    { collection, item: String(item), action, data, delta, actor, at: ctx.now },
+    ctx.requestId ? { 'x-request-id': ctx.requestId } : {},
+  );
 }
 
 export const pick = (row: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, row[k]]));

@@ -1,7 +1,11 @@
 import { allowedCollections, allowedFields, type RoleAccess } from '@vellum/contracts';
 import type { Accountability } from '@vellum/http';
 import type { FieldReducer } from '@vellum/query';
-import type { AccessRules } from '../events/access-rules.store';
+
+/** Role id (null: the public role) → its access rules, answered from memory (the watched map of events/). */
+export interface AccessRules {
+  get(role: string | null): RoleAccess | undefined;
+}
 
 /**
  * What the caller may see: everything, or these collections with these fields of each. A restricted visibility

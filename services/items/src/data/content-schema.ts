@@ -1,5 +1,12 @@
 import { escapeIdentifier, escapeLiteral } from 'pg';
-import { CONTENT_SCHEMA, type CollectionDef, type FieldDef } from './collection';
+import type { CollectionDef, FieldDef } from '../domain/collection';
+
+// The PostgreSQL schema of the collections' tables: one table per collection in `content`, its columns' types,
+// and the DDL that creates and drops it. The collections use case decides (validated definitions, in
+// domain/parse-collection.ts); collections.repository.ts runs these statements with the catalogue change.
+
+/** The PostgreSQL schema that holds one table per collection. */
+export const CONTENT_SCHEMA = 'content';
 
 /** `"content"."<collection>"` — every identifier quoted (names are also validated to [a-z][a-z0-9_]*). */
 export const tableName = (collection: string) => `${escapeIdentifier(CONTENT_SCHEMA)}.${escapeIdentifier(collection)}`;
@@ -61,5 +68,8 @@ export function createTableSql(def: CollectionDef): string[] {
     .map((f) => `CREATE INDEX ${escapeIdentifier(`${def.collection}_${f.field}_idx`.slice(0, 63))} ON ${tableName(def.collection)} (${escapeIdentifier(f.field)})`);
   return [table, ...indexes];
 }
+
+/** The SQL array type of a collection's primary key (`= ANY($1::<type>)`). */
+export const primaryKeyArrayType = (def: CollectionDef) => `${sqlType(def.fields.find((f) => f.field === def.primaryKey)!)}[]`;
 
 export const dropTableSql = (collection: string) => `DROP TABLE IF EXISTS ${tableName(collection)}`;

@@ -3,39 +3,25 @@ import {
   ACCESS_BUCKET,
   API_TOKENS_BUCKET,
   ITEMS_STREAM,
-  ITEMS_SUBJECTS,
   MAIL_QUEUE,
   MAIL_SUBJECT,
-  MAIL_SUBJECTS,
   PUBLIC_ROLE_KEY,
   REVOKED_SESSIONS_BUCKET,
+  itemChangeMessage,
   itemChangeSubject,
   type ApiTokenEntry,
   type AuditEvent,
-  type ItemChangeEvent,
+  type ChangeActor,
   type MailJob,
   type RoleAccess,
 } from '@vellum/contracts';
-import { enqueueOutbox, type OutboxDestination, type OutboxMessage } from '@vellum/outbox';
-import type { Tx } from '../data/prisma';
+import type { OutboxMessage } from '@vellum/outbox';
 
-/** Where the auth outbox publishes. */
-export const authOutboxDestinations: Record<string, OutboxDestination> = {
-  [ITEMS_STREAM]: { type: 'stream', subjects: ITEMS_SUBJECTS },
-  [MAIL_QUEUE]: { type: 'queue', subjects: MAIL_SUBJECTS },
-  [ACCESS_BUCKET]: { type: 'kv' },
-  [REVOKED_SESSIONS_BUCKET]: { type: 'kv' },
-  [API_TOKENS_BUCKET]: { type: 'kv' },
-};
+// The messages auth publishes: the use cases decide what happened and build them here; data/outbox.repository.ts
+// writes them in the change's transaction, and the relay (events/outbox-destinations.ts) publishes them.
 
 /** Who did it, from where (the item-change / audit event's actor). */
-export interface Actor {
-  user: string | null;
-  role?: string | null;
-  ip?: string | null;
-  userAgent?: string | null;
-  origin?: string | null;
-}
+export type Actor = ChangeActor;
 export const systemActor: Actor = { user: null, role: null };
 
 export type AuthCollection = 'vellum_users' | 'vellum_roles' | 'vellum_permissions';
@@ -48,17 +34,7 @@ export function itemChange(
   actor: Actor,
   now: Date,
 ): OutboxMessage {
-  const event: ItemChangeEvent = {
-    v: 1,
-    id: randomUUID(),
-    collection,
-    item,
-    action,
-    data,
-    actor: { user: actor.user, role: actor.role ?? null, ip: actor.ip ?? null, user_agent: actor.userAgent ?? null, origin: actor.origin ?? null },
-    timestamp: now.toISOString(),
-  };
-  return { id: event.id, destination: ITEMS_STREAM, subject: itemChangeSubject(collection, action), payload: event };
+  return itemChangeMessage({ collection, item, action, data, actor, at: now });
 }
 
 /** Where an audit event is filed: the user (default), one of their sessions, or one of their API tokens. */
@@ -98,5 +74,3 @@ export function revokedSessions(ids: string[], now: Date, expiresAt?: Date): Out
 export function apiTokenEntry(hash: string, entry: ApiTokenEntry | undefined): OutboxMessage {
   return { destination: API_TOKENS_BUCKET, subject: hash, payload: entry ?? null };
 }
-
-export const enqueue = (tx: Tx, messages: OutboxMessage | OutboxMessage[]) => enqueueOutbox(tx, messages);
