@@ -9,6 +9,7 @@ import { createTokenVerifier, remoteKeySource, requestClaims, type ApiTokenLooku
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
+import { expressProxy } from './proxy/express-proxy';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
 import { cachedVerifier } from './auth/cached-verifier';
 import { createFrontDoor } from './front/front-door';
@@ -53,6 +54,11 @@ export interface GatewayDeps {
   metrics?: Registry;
   /** The embedded topology: services in this process get their requests handed over without a socket. */
   localServices?: LocalServices;
+  /**
+   * false: the proxied REST paths go through the express stack (proxy/express-proxy.ts) instead of the front door
+   * — the reference pipeline gateway/test/pipelines.test.ts holds the front door to. Default true.
+   */
+  frontDoor?: boolean;
 }
 
 export interface Gateway {
@@ -178,6 +184,12 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     logger,
   });
 
+  const useFrontDoor = deps.frontDoor !== false;
+  if (!useFrontDoor) {
+    const checkToken = tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked });
+    app.use(expressProxy({ proxies, trust: app.get('trust proxy fn') as TrustFn, checkToken }));
+  }
+
   const openapi = JSON.stringify(buildOpenApi({ serverUrl: config.PUBLIC_URL }));
   app.get('/server/specs/oas', (_req, res) => {
     res.type('application/json').send(openapi);
@@ -219,7 +231,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   // door takes the proxied paths first, express everything else.
   const expressHandle = (app as unknown as { handle: ExpressHandle }).handle.bind(app);
   (app as unknown as { handle: ExpressHandle }).handle = (req, res, callback) => {
-    if (!frontDoor(req, res)) expressHandle(req, res, callback);
+    if (!useFrontDoor || !frontDoor(req, res)) expressHandle(req, res, callback);
   };
 
   return {

@@ -9,7 +9,7 @@ import type { CachedVerifier } from '../auth/cached-verifier';
 import type { CorsDecision } from '../limits/cors.middleware';
 import { tagUser, type GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Proxy, ProxyCall } from '../proxy/proxy.handler';
-import { routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
+import { isAuthPath, routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
 import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
 import { sendError } from './send-error';
 
@@ -29,9 +29,6 @@ export interface FrontDoorOptions {
   metrics?: GatewayMetrics;
   logger: Logger;
 }
-
-/** A path under /auth is not pre-checked (see token-check.middleware.ts). */
-const isAuthPath = (path: string) => path === '/auth' || path.startsWith('/auth/');
 
 /**
  * The proxied REST paths on bare node:http, in front of express: the same request id, security headers, CORS,

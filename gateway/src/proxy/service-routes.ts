@@ -23,6 +23,9 @@ export function serviceFor(path: string): ServiceName | undefined {
   return undefined;
 }
 
+/** A path under /auth is not pre-checked for an access token (see auth/token-check.middleware.ts). */
+export const isAuthPath = (path: string) => path === '/auth' || path.startsWith('/auth/');
+
 /** The route label used in metrics: the owning prefix, never the raw path (bounded cardinality). */
 export function routeLabel(path: string): string {
   for (const r of SERVICE_ROUTES) if (path === r.prefix || path.startsWith(`${r.prefix}/`)) return r.prefix;

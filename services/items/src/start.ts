@@ -1,5 +1,4 @@
 import path from 'node:path';
-import { ITEMS_STREAM, ITEMS_SUBJECTS } from '@vellum/contracts';
 import { migrate } from '@vellum/db';
 import { listen, type LocalServices, type RunningService } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
@@ -13,6 +12,7 @@ import { createItemsPool } from './data/items-pool';
 import { createPrisma } from './data/prisma';
 import { AccessRules } from './domain/access-rules';
 import { watchAccessRules } from './events/access-rules.watcher';
+import { itemsOutboxDestinations } from './events/outbox-destinations';
 import { watchRevokedSessions } from './events/revoked-sessions.watcher';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
@@ -45,7 +45,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   const relay = await startOutboxRelay({
     connectionString: config.DATABASE_URL,
     messaging,
-    destinations: { [ITEMS_STREAM]: { type: 'stream', subjects: ITEMS_SUBJECTS } },
+    destinations: itemsOutboxDestinations,
     logger,
     pollMs: config.OUTBOX_POLL_INTERVAL,
   });
