@@ -69,6 +69,7 @@ describe('collections', () => {
       { collection: 'vellum_users' },
       { collection: 'x; drop table fields' },
       { collection: 'outbox' },
+      { collection: 'item_versions' },
       { collection: 'ok1', fields: [{ field: 'a"b', type: 'string' }] },
       { collection: 'ok2', fields: [{ field: 'a', type: 'alias' }] },
       { collection: 'ok3', fields: [{ field: 'id', type: 'string', schema: { is_primary_key: true } }] },
