@@ -1,10 +1,11 @@
 // Soak (not CI): mixed reads, writes and logins through the gateway of the distributed topology
 // (`npm run start:distributed` in a temporary DATA_DIR, or SOAK_URL of a running one). Every 30 s: requests,
-// errors, p99 of the window, and each process's resident memory (RSS). At the end: RSS growth per process.
+// errors, p99 of the window, the machine's 1-minute load average and each process's resident memory (RSS). At the
+// end: the same rows as a Markdown table (bench/README.md) and the RSS growth per process.
 //   node --import tsx bench/soak.ts            SOAK_MINUTES=10 (default), SOAK_CLIENTS=8
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 
 const MINUTES = Number(process.env.SOAK_MINUTES ?? 10);
@@ -67,6 +68,7 @@ async function main() {
 
   let window: number[] = [];
   let errors = 0;
+  let windowErrors = 0;
   let total = 0;
   const ops = [
     () => call('POST', '/items/soak', token, { title: `t${total}` }),
@@ -81,22 +83,29 @@ async function main() {
       try {
         const r = await ops[n % ops.length]();
         await r.arrayBuffer();
-        if (r.status >= 400) errors++;
+        if (r.status >= 400) throw new Error(`status ${r.status}`);
       } catch {
         errors++;
+        windowErrors++;
       }
       total++;
       window.push(performance.now() - t);
     }
   };
   const first: Record<string, number | undefined> = {};
+  const started = Date.now();
+  const rows: string[] = [];
   const report = () => {
     const sorted = window.sort((a, b) => a - b);
     const p99 = sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))] : 0;
     const rss = Object.fromEntries(Object.entries(pids()).map(([k, pid]) => [k, rssMb(pid)]));
     for (const [k, v] of Object.entries(rss)) first[k] ??= v;
-    console.log(`${new Date().toISOString()} requests ${window.length} (total ${total}) errors ${errors} p99 ${p99.toFixed(1)} ms  RSS MB ${JSON.stringify(rss)}`);
+    const load = loadavg()[0].toFixed(1);
+    console.log(`${new Date().toISOString()} requests ${window.length} (total ${total}) errors ${windowErrors} (total ${errors}) p99 ${p99.toFixed(1)} ms  load ${load}  RSS MB ${JSON.stringify(rss)}`);
+    if (rows.length === 0) rows.push(`| s | requests | errors | p99 ms | load | ${Object.keys(rss).join(' | ')} |`, `|${'---|'.repeat(5 + Object.keys(rss).length)}`);
+    rows.push(`| ${Math.round((Date.now() - started) / 1000)} | ${window.length} | ${windowErrors} | ${p99.toFixed(0)} | ${load} | ${Object.values(rss).join(' | ')} |`);
     window = [];
+    windowErrors = 0;
     return rss;
   };
   report();
@@ -104,6 +113,7 @@ async function main() {
   await Promise.all(Array.from({ length: CLIENTS }, (_, i) => client(i)));
   clearInterval(timer);
   const last = report();
+  console.log(`\nRSS in MB per process, per 30 s window:\n${rows.join('\n')}\n`);
   console.log('RSS growth (MB, first → last):', Object.entries(last).map(([k, v]) => `${k} ${first[k]} → ${v} (${(v ?? 0) - (first[k] ?? 0) >= 0 ? '+' : ''}${(v ?? 0) - (first[k] ?? 0)})`).join(', '));
   stop();
 }
