@@ -3,10 +3,11 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
+import { withClient } from '@vellum/db';
 import { freePort } from '@vellum/testing';
 import { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
-import { settle, startLoad } from './crash-load';
-import { exited, killProcessesUsing, startNpmStart, waitForPing } from './npm-start-process';
+import { api, settle, startLoad } from './crash-load';
+import { exited, killProcessesUsing, startNpmStartLogged, waitForPing } from './npm-start-process';
 
 // Issue 15: one mail per acknowledged password request in the embedded topology with SMTP, across kill -9.
 // `npm start` in a child process mails to a real SMTP server (npm smtp-server) in this process; 3 requesters ask
@@ -28,25 +29,7 @@ const ANSWER_DELAY_MS = 150;
 const AFTER_LOCK = 3;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function api(port: number, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; json: { data?: Record<string, unknown> } }> {
-  const r = await fetch(`http://127.0.0.1:${port}${p}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : {} };
-}
-
-async function query<T extends object>(url: string, sql: string): Promise<T[]> {
-  const db = new Client({ connectionString: url });
-  await db.connect();
-  try {
-    return (await db.query<T>(sql)).rows;
-  } finally {
-    await db.end();
-  }
-}
+const query = <T extends object>(url: string, sql: string): Promise<T[]> => withClient(url, async (c) => (await c.query<T>(sql)).rows);
 
 describe('npm start with SMTP: one mail per committed password request across kill -9 of its process group', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-crash-smtp-'));
@@ -78,13 +61,8 @@ describe('npm start with SMTP: one mail per committed password request across ki
     };
     const authDb = `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`;
     const messagingDb = `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_messaging`;
-    let out = '';
-    const launch = () => {
-      const c = startNpmStart(dataDir, port, env);
-      c.stdout?.on('data', (d) => (out += d));
-      c.stderr?.on('data', (d) => (out += d));
-      return c;
-    };
+    const log = { text: '' };
+    const launch = () => startNpmStartLogged(dataDir, port, env, log);
 
     // the SMTP server's side of the crash: answer after a delay; once armed, answer nothing more and kill the group
     let phase: 'normal' | 'locked' | 'armed' | 'restarted' = 'normal';
@@ -185,6 +163,6 @@ describe('npm start with SMTP: one mail per committed password request across ki
     );
     const recordedIds = new Set(recorded.map((r) => r.key));
     expect([...answered].filter((id) => !recordedIds.has(id))).toEqual([]);
-    expect(out).not.toMatch(/mail sent but its id could not be recorded/);
+    expect(log.text).not.toMatch(/mail sent but its id could not be recorded/);
   }, 300_000);
 });
