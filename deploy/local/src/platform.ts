@@ -13,6 +13,7 @@ import { loadGatewayConfig, startGateway } from '@vellum/gateway';
 import type { LocalConfig } from './config';
 import { createEmbeddedMessaging } from './embedded-messaging';
 import { startDatabaseServer } from './database-server';
+import { MESSAGING_DATABASE, openDurableBuckets } from './durable-buckets';
 
 /** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -63,13 +64,21 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     }
   };
   try {
-    const server = await startDatabaseServer(config, logger, Object.values(names));
+    // in-process messaging keeps the buckets that must survive a crash (the mailer's sent ids) in a database
+    const inProcess = !given && !config.messaging;
+    const server = await startDatabaseServer(config, logger, [...Object.values(names), ...(inProcess ? [MESSAGING_DATABASE] : [])]);
     if (server.stop) started.push({ name: 'postgres', stop: server.stop });
     const serverUrl = server.url;
     const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl, names[n]);
 
-    const messaging =
-      given ?? (config.messaging ? await connectNatsMessaging(config.messaging) : createEmbeddedMessaging());
+    let messaging: Messaging;
+    if (given) messaging = given;
+    else if (config.messaging) messaging = await connectNatsMessaging(config.messaging);
+    else {
+      const durable = await openDurableBuckets(databaseUrl(serverUrl, MESSAGING_DATABASE), logger);
+      started.push({ name: 'durable buckets', stop: () => durable.close() });
+      messaging = createEmbeddedMessaging(durable.stores);
+    }
     if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
 
     const base: Env = {

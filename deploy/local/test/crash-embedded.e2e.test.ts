@@ -3,24 +3,14 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort } from '@vellum/testing';
-import { mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
-import { exited, killProcessesUsing, startNpmStart, waitForPing } from './npm-start-process';
+import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
+import { exited, killProcessesUsing, startNpmStartLogged, waitForPing } from './npm-start-process';
 
 // Issue 15, "done when" 1: `npm start` in a child process, 6 item writers and 2 password requesters, SIGKILL to
 // the whole process group (the embedded PostgreSQL with it), start again on the same data: within 60 s every
 // acknowledged item is stored, with exactly one revision each, and there is one mail per committed request.
 const ADMIN = { email: 'admin@example.com', password: 'crash-admin-password-1' };
 const RESET_URL = 'https://app.example.com/reset';
-
-async function api(port: number, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; json: { data?: Record<string, unknown> } }> {
-  const r = await fetch(`http://127.0.0.1:${port}${p}`, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  return { status: r.status, json: text ? JSON.parse(text) : {} };
-}
 
 async function login(port: number): Promise<string> {
   const r = await api(port, 'POST', '/auth/login', undefined, ADMIN);
@@ -53,13 +43,8 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
       PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
     };
     const dbUrl = `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`;
-    let out = '';
-    const launch = () => {
-      const c = startNpmStart(dataDir, port, env);
-      c.stdout?.on('data', (d) => (out += d));
-      c.stderr?.on('data', (d) => (out += d));
-      return c;
-    };
+    const log = { text: '' };
+    const launch = () => startNpmStartLogged(dataDir, port, env, log);
     child = launch();
     await waitForPing(port, 90_000);
     let token = await login(port);

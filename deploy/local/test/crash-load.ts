@@ -34,6 +34,17 @@ export interface LoadOptions {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** One JSON request to the gateway on 127.0.0.1:`port`. */
+export async function api(port: number, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; json: { data?: Record<string, unknown> } }> {
+  const r = await fetch(`http://127.0.0.1:${port}${p}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  return { status: r.status, json: text ? JSON.parse(text) : {} };
+}
+
 export function startLoad(o: LoadOptions): Load {
   const result: LoadResult = { ackedItems: [], ackedRequests: 0, outcomes: {}, maxMs: 0 };
   let running = true;

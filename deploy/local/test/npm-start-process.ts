@@ -27,6 +27,14 @@ export function startNpmStart(dataDir: string, port: number, env: Record<string,
   });
 }
 
+/** `startNpmStart` whose stdout and stderr are appended to `log.text` (a test's view of the process's log). */
+export function startNpmStartLogged(dataDir: string, port: number, env: Record<string, string>, log: { text: string }): ChildProcess {
+  const c = startNpmStart(dataDir, port, env);
+  c.stdout?.on('data', (d) => (log.text += d));
+  c.stderr?.on('data', (d) => (log.text += d));
+  return c;
+}
+
 export async function waitForPing(port: number, timeoutMs: number): Promise<number> {
   const t = Date.now();
   while (Date.now() - t < timeoutMs) {

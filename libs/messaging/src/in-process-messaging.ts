@@ -1,3 +1,4 @@
+import type { BucketStore } from './bucket-store';
 import type { EventStream } from './event-stream';
 import { InProcessBucket, InProcessKeyValueMap } from './in-process-key-value-map';
 import { InProcessStream } from './in-process-stream';
@@ -13,17 +14,23 @@ export interface InProcessMessagingOptions {
    * `PublishOptions.onSettled`). Groups created by `consume`/`subscribe` count from the moment they exist.
    */
   consumers?: Record<string, readonly string[]>;
+  /**
+   * Buckets whose entries outlive the process, by bucket name (e.g. the mailer's sent-job ids): loaded from their
+   * store when first opened, every put/delete stored before it resolves. Other buckets live in memory only.
+   */
+  stores?: Record<string, BucketStore>;
 }
 
 /**
  * The messaging interfaces in memory, with the same semantics as NATS JetStream (ack-wait redelivery, backoff,
  * dead letters, groups, dedupe, watch). One instance is shared by every service of the one-process topology.
- * Nothing survives the process (`persistent: false`): publishers learn through `onSettled` when every durable
- * consumer has finished with a message, and keep their own copy until then.
+ * No message survives the process (`persistent: false`): publishers learn through `onSettled` when every durable
+ * consumer has finished with a message, and keep their own copy until then. Key-value buckets survive it only
+ * when given a store (`stores`).
  */
 export function createInProcessMessaging(options: InProcessMessagingOptions = {}): Messaging {
   const streams = new Map<string, InProcessStream>();
-  const buckets = new Map<string, InProcessBucket>();
+  const buckets = new Map<string, Promise<InProcessBucket>>();
   let closed = false;
 
   const stream = (name: string, retention: 'workqueue' | 'limits', opts: StreamOptions): InProcessStream => {
@@ -67,9 +74,14 @@ export function createInProcessMessaging(options: InProcessMessagingOptions = {}
     async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {
       if (closed) throw new Error('messaging is closed');
       assertName('bucket', bucket);
-      let b = buckets.get(bucket);
-      if (!b) buckets.set(bucket, (b = new InProcessBucket()));
-      return new InProcessKeyValueMap<T>(b, () => closed);
+      let opened = buckets.get(bucket);
+      if (!opened) {
+        const b = new InProcessBucket(options.stores?.[bucket]);
+        opened = b.load().then(() => b);
+        buckets.set(bucket, opened);
+        opened.catch(() => buckets.delete(bucket)); // a store that failed to load is tried again by the next caller
+      }
+      return new InProcessKeyValueMap<T>(await opened, () => closed);
     },
     async health() {
       return closed ? { status: 'error', reason: 'messaging is closed' } : { status: 'ok' };

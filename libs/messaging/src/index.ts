@@ -5,6 +5,7 @@ export type { DeadLetter } from './dead-letter';
 export type { PublishOptions, SettleOutcome, WorkQueue } from './work-queue';
 export type { EventStream } from './event-stream';
 export type { KeyValueMap } from './key-value-map';
+export type { BucketStore } from './bucket-store';
 export type { Health, Messaging, StreamOptions } from './messaging';
 export { connectNatsMessaging, type NatsMessaging, type NatsMessagingOptions } from './nats-messaging';
 export { createInProcessMessaging, type InProcessMessagingOptions } from './in-process-messaging';

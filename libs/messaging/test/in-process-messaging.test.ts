@@ -1,7 +1,101 @@
-import { createInProcessMessaging } from '../src';
+import { createInProcessMessaging, type BucketStore } from '../src';
 import { describeMessagingContract } from './messaging-contract';
 
+/** A store as a bucket's durable copy (the embedded topology's is a PostgreSQL table); `fail` makes writes throw. */
+function memoryStore(initial: Record<string, unknown> = {}) {
+  const rows = new Map(Object.entries(initial).map(([k, v]) => [k, JSON.stringify(v)]));
+  const s = {
+    rows,
+    fail: false,
+    loads: 0,
+    async load() {
+      s.loads++;
+      if (s.fail) throw new Error('store down');
+      return new Map(rows);
+    },
+    async put(key: string, value: string) {
+      await new Promise((r) => setTimeout(r, 5));
+      if (s.fail) throw new Error('store down');
+      rows.set(key, value);
+    },
+    async delete(key: string) {
+      if (s.fail) throw new Error('store down');
+      rows.delete(key);
+    },
+  } satisfies BucketStore & Record<string, unknown>;
+  return s;
+}
+
 describeMessagingContract('in-process', async () => createInProcessMessaging());
+describeMessagingContract('in-process, bucket with a store', async () => createInProcessMessaging({ stores: { access: memoryStore() } }));
+
+describe('in-process buckets with a store', () => {
+  it('outlive the messaging: a new instance over the same store reads, lists and watches what the last one put', async () => {
+    const store = memoryStore();
+    const first = createInProcessMessaging({ stores: { vellum_mail_sent: store } });
+    const sent = await first.keyValue<{ at: number }>('vellum_mail_sent');
+    await sent.put('job-1', { at: 1 });
+    await sent.put('job-2', { at: 2 });
+    await sent.delete('job-2');
+    await first.close(); // the process dies; only the store is left
+
+    const second = createInProcessMessaging({ stores: { vellum_mail_sent: store } });
+    const again = await second.keyValue<{ at: number }>('vellum_mail_sent');
+    expect(await again.get('job-1')).toEqual({ at: 1 });
+    expect(await again.get('job-2')).toBeUndefined();
+    expect(await again.entries()).toEqual(new Map([['job-1', { at: 1 }]]));
+    const seen: string[] = [];
+    const w = await again.watch((k) => void seen.push(k));
+    await new Promise((r) => setTimeout(r, 10));
+    expect(seen).toEqual(['job-1']);
+    await w.stop();
+    expect(store.loads).toBe(2); // once per instance, not per handle
+    await (await second.keyValue('vellum_mail_sent')).get('job-1');
+    expect(store.loads).toBe(2);
+    await second.close();
+  });
+
+  it('resolves a put only once it is stored; a failed store write rejects and changes nothing', async () => {
+    const store = memoryStore();
+    const m = createInProcessMessaging({ stores: { b: store } });
+    const kv = await m.keyValue<number>('b');
+    const put = kv.put('k', 1);
+    expect(store.rows.has('k')).toBe(false);
+    await put;
+    expect(store.rows.get('k')).toBe('1');
+    store.fail = true;
+    await expect(kv.put('k', 2)).rejects.toThrow('store down');
+    await expect(kv.delete('k')).rejects.toThrow('store down');
+    expect(await kv.get('k')).toBe(1);
+    store.fail = false;
+    await kv.put('k', 3); // the failed write does not block the next ones
+    expect(await kv.get('k')).toBe(3);
+    await m.close();
+  });
+
+  it('stores concurrent writes in the order they were made (the store ends as memory does)', async () => {
+    const store = memoryStore();
+    const m = createInProcessMessaging({ stores: { b: store } });
+    const kv = await m.keyValue<number>('b');
+    await Promise.all([kv.put('k', 1), kv.put('k', 2), kv.put('j', 1), kv.delete('j'), kv.put('k', 3)]);
+    expect(await kv.entries()).toEqual(new Map([['k', 3]]));
+    expect(store.rows).toEqual(new Map([['k', '3']]));
+    await m.close();
+  });
+
+  it('opens a bucket only once its store is loaded; a load that failed is retried; other buckets never touch it', async () => {
+    const store = memoryStore({ old: true });
+    store.fail = true;
+    const m = createInProcessMessaging({ stores: { b: store } });
+    await expect(m.keyValue('b')).rejects.toThrow('store down');
+    store.fail = false;
+    expect(await (await m.keyValue('b')).get('old')).toBe(true);
+    const other = await m.keyValue<number>('other');
+    await other.put('x', 1);
+    expect(store.rows.has('x')).toBe(false);
+    await m.close();
+  });
+});
 
 describe('in-process messaging specifics', () => {
   it('is unhealthy and refuses work after close', async () => {

@@ -10,7 +10,10 @@ import { safeJobId } from '../transports/message-options';
 
 /** The consumer group every mailer replica joins (they share the jobs). */
 export const MAILER_DURABLE = 'mailer';
-/** Job ids already sent (idempotency across redeliveries and replicas). */
+/**
+ * Job ids already sent (idempotency across redeliveries, replicas and crashes): a JetStream key-value bucket, or
+ * in the embedded topology an in-process bucket kept in PostgreSQL (deploy/local `openDurableBuckets`).
+ */
 export const MAIL_SENT_BUCKET = 'vellum_mail_sent';
 
 export interface SentRecord {
