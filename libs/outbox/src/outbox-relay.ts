@@ -1,11 +1,12 @@
 import { Pool } from 'pg';
 import type { Messaging } from '@vellum/messaging';
+import { listenForOutbox } from './listen-for-outbox';
 import { deletePublished } from './mark-rows';
 import { createPublishers } from './publish-rows';
 import { relayBatch } from './relay-batch';
 import { silentLogger, withTimeout, type OutboxDestination, type RelayLogger } from './relay-types';
 import { SettleTracker } from './settle-tracker';
-import { listenForOutbox, WakeUp } from './wake-up';
+import { WakeUp } from './wake-up';
 
 export type { OutboxDestination, RelayLogger } from './relay-types';
 
