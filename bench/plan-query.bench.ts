@@ -4,6 +4,7 @@
 //   AB_BASE=/path/to/main-checkout node --import tsx bench/plan-query.bench.ts
 import path from 'node:path';
 import type * as QueryLib from '../libs/query/src';
+import { revisionsSchema } from '../services/revisions/src/domain/query-schema';
 
 const baseTree = process.env.AB_BASE!;
 const newTree = process.env.AB_NEW ?? path.join(__dirname, '..');
@@ -13,30 +14,6 @@ const load = (tree: string): typeof QueryLib => require(path.join(tree, 'libs/qu
 const libs = { base: load(baseTree), new: load(newTree) };
 
 type Lib = typeof QueryLib;
-const schemaOf = (lib: Lib) =>
-  lib.defineSchema({
-    revisions: {
-      name: 'revisions',
-      table: 'revisions',
-      primaryKey: 'id',
-      fields: {
-        id: { type: 'bigInteger' },
-        activity: { type: 'bigInteger', relation: 'activity' },
-        collection: { type: 'string' },
-        item: { type: 'string' },
-        data: { type: 'json' },
-        delta: { type: 'json' },
-        parent: { type: 'bigInteger', relation: 'revisions' },
-        version: { type: 'string', searchable: false },
-      },
-    },
-    activity: {
-      name: 'activity',
-      table: 'activity',
-      primaryKey: 'id',
-      fields: { id: { type: 'bigInteger' }, action: { type: 'string' }, user: { type: 'string' }, timestamp: { type: 'timestamp' }, ip: { type: 'string' } },
-    },
-  });
 /** Like the revisions service's restricted role: a row filter, JSON reduced in Node, read as text. */
 const restricted: QueryLib.PlanOptions = {
   rowFilter: (t, alias, params) => (t.name === 'revisions' ? `${alias}."collection" = ANY(${params.add(['c0', 'c2'], 'text[]')})` : null),
@@ -64,7 +41,8 @@ function run(lib: Lib, schema: QueryLib.QuerySchema, s: (typeof scenarios)[numbe
   return Number(process.hrtime.bigint() - t0) / 1000 / n;
 }
 
-const schemas = { base: schemaOf(libs.base), new: schemaOf(libs.new) };
+// one schema object for both (defineSchema only checks and freezes it): the revisions service's
+const schemas = { base: revisionsSchema, new: revisionsSchema };
 console.log(`load average ${require('node:os').loadavg().map((x: number) => x.toFixed(1)).join(' ')}; best of ${ROUNDS} × ${ITERATIONS}`);
 for (const s of scenarios) {
   for (const k of ['base', 'new'] as const) {

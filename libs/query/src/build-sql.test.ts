@@ -5,15 +5,9 @@ import type { PlanOptions } from './plan-options';
 import { planSort } from './plan-sort';
 import { parseQuery } from './parse-query';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const list = (raw: Record<string, unknown>, opts: PlanOptions = {}) => {
   const c = planContext(schema, 'revisions', parseQuery({ fields: 'id,activity.user', ...raw }), opts);
   return listSql(c, planFields(c, c.query.fields), planSort(c));

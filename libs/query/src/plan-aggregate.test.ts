@@ -3,15 +3,9 @@ import { planContext } from './plan-context';
 import type { PlanOptions } from './plan-options';
 import { parseQuery } from './parse-query';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const ctx = (raw: Record<string, unknown>, opts: PlanOptions = {}) => planContext(schema, 'revisions', parseQuery(raw), opts);
 const sql = (raw: Record<string, unknown>, opts: PlanOptions = {}) => {
   const c = ctx(raw, opts);

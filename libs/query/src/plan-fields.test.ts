@@ -3,15 +3,9 @@ import { planFields, type TreeNode } from './plan-fields';
 import type { PlanOptions } from './plan-options';
 import { parseQuery } from './parse-query';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const fields = (f: string, opts: PlanOptions = {}) => planFields(planContext(schema, 'revisions', parseQuery({ fields: f }), opts), f.split(','));
 /** The tree as `{ field: alias, relation: { pk: alias, … } }`. */
 const aliases = (n: TreeNode): Record<string, unknown> => ({

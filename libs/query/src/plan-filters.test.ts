@@ -5,15 +5,9 @@ import { parseQuery } from './parse-query';
 import { defineSchema } from './schema';
 import { Statement } from './statement';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const stmt = (raw: Record<string, unknown> = {}, opts: PlanOptions = {}) => new Statement(planContext(schema, 'revisions', parseQuery(raw), opts));
 const filter = (f: unknown, s = stmt()) => ({ sql: filterSql(s, f, schema.revisions!, 'r', '', 0), s });
 

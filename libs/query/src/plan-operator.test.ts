@@ -3,15 +3,9 @@ import { parseQuery } from './parse-query';
 import { operatorSql } from './plan-operator';
 import { defineSchema, type FieldType } from './schema';
 import { Statement } from './statement';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const types: FieldType[] = ['integer', 'float', 'decimal', 'string', 'boolean', 'uuid', 'json', 'date', 'timestamp'];
 const schema = defineSchema({ t: { name: 't', table: 't', primaryKey: 'integer', fields: Object.fromEntries(types.map((t) => [t, { type: t }])) } });
 const now = new Date('2026-03-10T12:00:00.000Z');

@@ -3,15 +3,9 @@ import { parseQuery } from './parse-query';
 import { nextCursor, orderBySql, planSort } from './plan-sort';
 import { Statement } from './statement';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const ctx = (raw: Record<string, unknown>, opts = {}) => planContext(schema, 'revisions', parseQuery(raw), opts);
 const cursor = (k: unknown, d: number) => Buffer.from(JSON.stringify({ k, d })).toString('base64url');
 

@@ -2,15 +2,9 @@ import { planContext } from './plan-context';
 import { parseQuery } from './parse-query';
 import { Statement } from './statement';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const stmt = (opts = {}) => new Statement(planContext(schema, 'revisions', parseQuery({}), opts));
 
 describe('Statement', () => {

@@ -1,15 +1,9 @@
 import { parseQuery } from './parse-query';
 import { validateQuery } from './validate-query';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 const validate = (raw: Record<string, unknown>) => validateQuery(schema, 'revisions', parseQuery(raw), {});
 
 describe('validateQuery', () => {
