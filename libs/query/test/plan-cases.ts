@@ -2,63 +2,9 @@
 // of every statement, the shaped rows, the cursor, or the error). `plan-snapshots.json` holds the answers of the
 // planner before it was split into stages (issue 21.1); `plan-query.characterisation.test.ts` checks they still hold.
 // Regenerate (only for an intended change of the SQL): `node --import tsx libs/query/test/write-plan-snapshots.ts`.
-import fc from 'fast-check';
-import { defineSchema, parseQuery, planQuery, type PlanOptions, type QuerySchema } from '../src';
-import { schema as revisions } from './fixtures';
-
-const now = new Date('2026-03-10T12:00:00.000Z');
-
-/** Every field type, a concealed field and relations (the items service's shape). */
-const items = defineSchema({
-  articles: {
-    ...{ name: 'articles', table: 'articles', primaryKey: 'id' },
-    fields: {
-      ...{ id: { type: 'integer' }, title: { type: 'string' }, body: { type: 'text', column: 'body_text' }, score: { type: 'float' } },
-      ...{ price: { type: 'decimal' }, views: { type: 'bigInteger', searchable: false }, published: { type: 'boolean' }, token: { type: 'uuid' } },
-      ...{ meta: { type: 'json' }, day: { type: 'date' }, at: { type: 'dateTime' }, stamp: { type: 'timestamp' } },
-      ...{ secret: { type: 'string', concealed: true }, author: { type: 'uuid', relation: 'authors' } },
-    },
-  },
-  authors: {
-    ...{ name: 'authors', table: 'authors', primaryKey: 'id' },
-    fields: {
-      ...{ id: { type: 'uuid' }, name: { type: 'string' }, password: { type: 'string', concealed: true } },
-      ...{ mentor: { type: 'uuid', relation: 'authors' }, profile: { type: 'json' } },
-    },
-  },
-});
-
-export const SCHEMAS: Record<string, QuerySchema> = { revisions, items };
-const ROOTS: Record<string, string> = { revisions: 'revisions', items: 'articles' };
-
-const base: PlanOptions = { now, user: 'u-1', role: 'r-1' };
-const seek: PlanOptions['seek'] = ({ desc, offset, params }) =>
-  offset > 50_000 ? null : `SELECT ${desc ? 9000 : 10} AS "lo", ${params.add(offset % 4096, 'int8')} AS "skip"`;
-
-/** Option sets by name (functions cannot live in JSON). */
-export const OPTIONS: Record<string, PlanOptions> = {
-  plain: base,
-  anonymous: { now },
-  permissions: {
-    ...base,
-    rowFilter: (t, alias, params) =>
-      t.name === 'activity' ? null : `${alias}."${t.name === 'revisions' ? 'collection' : 'name'}" = ANY(${params.add(['a', 'b'], 'text[]')})`,
-    project: ({ def, expr, params, depth }) => (def.type === 'json' ? `pick${depth}(${expr}, ${params.add('{"k":1}', 'jsonb')})` : expr),
-  },
-  reduce: {
-    ...base,
-    jsonText: (text) => ({ raw: text }),
-    reduce: ({ field, depth }) =>
-      field === 'data' || field === 'profile'
-        ? { with: depth === 0 && field === 'data' ? ['collection', 'item'] : ['id'], map: (v, ...w) => ({ v, w }), whole: (c) => c === 'a' || typeof c === 'string' }
-        : undefined,
-    project: ({ def, expr }) => (def.type === 'json' ? `proj(${expr})` : expr),
-  },
-  jsonText: { ...base, jsonText: (text) => ({ raw: text }) },
-  deep: { ...base, deferredJoinOffset: 10, totalHint: 1000 },
-  seek: { ...base, deferredJoinOffset: 100, seek, totalHint: 100_000 },
-  shallow: { ...base, maxDepth: 1 },
-};
+import { parseQuery, planQuery } from '../src';
+import { OPTIONS, ROOTS, SCHEMAS } from './plan-case-setup';
+import { sampledQueries } from './plan-samples';
 
 export interface PlanCase {
   schema: string;
@@ -258,74 +204,11 @@ const OPTION_SETS: Record<string, string[]> = {
   revisions: ['plain', 'anonymous', 'permissions', 'reduce', 'jsonText', 'deep', 'seek', 'shallow'],
   items: ['plain', 'permissions', 'reduce', 'jsonText', 'deep', 'shallow'],
 };
-
-/** Seeded samples (deterministic inputs): well-formed queries combining every part, and wilder ones that mostly fail. */
-function sampled(): unknown[] {
-  const field = fc.constantFrom('id', 'activity', 'collection', 'item', 'data', 'parent', 'version', 'activity.timestamp', 'activity.user', 'parent.collection', 'parent.parent.item', 'parent.activity.action');
-  const fieldPath = fc.oneof(field, fc.constantFrom('activity.*', '*', '*.*', 'parent.*'));
-  const leaf = fc.constantFrom(
-    { id: { _gt: 5 } }, { id: { _in: '1,2,3' } }, { id: { _nbetween: [3, 9] } }, { item: { _icontains: 'a%' } }, { item: { _nempty: true } },
-    { collection: { _eq: '$CURRENT_USER' } }, { collection: { _neq: null } }, { version: { _null: true } }, { data: { _nnull: true } },
-    { activity: { timestamp: { _gte: '$NOW(-1 day)' } } }, { activity: { user: { _eq: '$CURRENT_ROLE' }, action: { _in: ['a', 'b'] } } },
-    { parent: { item: { _ends_with: 'z' } } }, { parent: { parent: { collection: { _starts_with: 'c' } } } }, { parent: { _null: false } },
-  );
-  const { filter } = fc.letrec((tie) => ({
-    filter: fc.oneof(
-      { depthSize: 'small', withCrossShrink: true },
-      leaf,
-      fc.record({ _and: fc.array(tie('filter'), { maxLength: 3 }) }),
-      fc.record({ _or: fc.array(tie('filter'), { maxLength: 3 }) }),
-    ),
-  }));
-  const list = (arb: fc.Arbitrary<string>) => fc.uniqueArray(arb, { minLength: 1, maxLength: 3 }).map((a) => a.join(','));
-  const wellFormed = fc.record(
-    {
-      fields: list(fieldPath),
-      sort: fc.oneof(list(fc.oneof(field, field.map((n) => `-${n}`))), fc.constant('?')),
-      filter,
-      search: fc.constantFrom('42', 'abc', '1.5'),
-      limit: fc.constantFrom('-1', '0', '25', '3'),
-      offset: fc.constantFrom('0', '20', '150', '5000', '80000'),
-      meta: fc.constantFrom('*', 'filter_count'),
-    },
-    { requiredKeys: [] },
-  );
-  const grouped = fc.record(
-    {
-      aggregate: fc.constantFrom({ count: '*' }, { count: 'id,item', max: 'activity.timestamp' }, { countDistinct: 'collection', sum: 'id' }, { min: 'item', avg: 'parent.id' }),
-      groupBy: fc.oneof(list(field), fc.constant('')),
-      filter,
-      search: fc.constantFrom('42', 'abc'),
-      limit: fc.constantFrom('-1', '10'),
-      offset: fc.constantFrom('0', '30'),
-    },
-    { requiredKeys: ['aggregate'] },
-  );
-  const name = fc.oneof(fieldPath, fc.constantFrom('x', '__proto__'));
-  const op = fc.constantFrom('_eq', '_neq', '_lt', '_in', '_between', '_null', '_contains', '_empty', '_and', '_or', '_x');
-  const scalar = fc.oneof(fc.constantFrom('$NOW', '$NOW(-7 days)', 'true', 'null', '', '1,2', '2026-01-01', 'a', '12'), fc.integer({ min: -5, max: 50 }), fc.boolean());
-  const wild = fc.record(
-    {
-      fields: list(name),
-      sort: list(fc.oneof(name, name.map((n) => `-${n}`))),
-      filter: fc.dictionary(name, fc.oneof(fc.dictionary(op, fc.oneof(scalar, fc.array(scalar, { maxLength: 3 })), { maxKeys: 2 }), scalar), { maxKeys: 2 }),
-      aggregate: fc.dictionary(fc.constantFrom('count', 'sum', 'min', 'countDistinct'), list(fc.oneof(name, fc.constant('*'))), { maxKeys: 2 }),
-      groupBy: list(name),
-    },
-    { requiredKeys: [] },
-  );
-  return [
-    ...fc.sample(wellFormed, { seed: 2126, numRuns: 300 }),
-    ...fc.sample(grouped, { seed: 2127, numRuns: 60 }),
-    ...fc.sample(wild, { seed: 2128, numRuns: 60 }),
-  ];
-}
-
 export function planCases(): PlanCase[] {
   const out: PlanCase[] = [];
   for (const [schema, raws] of Object.entries(HAND))
     for (const options of OPTION_SETS[schema]!) for (const raw of raws) out.push({ schema, options, raw });
-  sampled().forEach((raw, i) => out.push({ schema: 'revisions', options: i % 2 ? 'permissions' : 'reduce', raw }));
+  sampledQueries().forEach((raw, i) => out.push({ schema: 'revisions', options: i % 2 ? 'permissions' : 'reduce', raw }));
   return out;
 }
 
