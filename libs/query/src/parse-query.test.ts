@@ -1,13 +1,7 @@
 import { parseQuery } from './parse-query';
+import { errorCode } from '../test/error-code';
 
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 
 describe('parseQuery', () => {
   it('applies the defaults', () => {

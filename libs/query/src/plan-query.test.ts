@@ -2,19 +2,13 @@ import { parseQuery } from './parse-query';
 import { planQuery, type PlanOptions } from './plan-query';
 import { defineSchema } from './schema';
 import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
 
 const now = new Date('2026-03-10T12:00:00.000Z');
 const plan = (raw: Record<string, unknown>, opts: PlanOptions = {}) =>
   planQuery(schema, 'revisions', parseQuery(raw), { now, user: 'u-1', role: 'r-1', ...opts });
 const where = (raw: Record<string, unknown>) => plan(raw).count('filter');
-const code = (fn: () => unknown) => {
-  try {
-    fn();
-  } catch (e) {
-    return (e as { code?: string }).code;
-  }
-  return 'ok';
-};
+const code = errorCode;
 
 describe('planQuery', () => {
   it('plans the default list', () => {

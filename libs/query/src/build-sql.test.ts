@@ -1,0 +1,53 @@
+import { listSql, oneSql } from './build-sql';
+import { planContext } from './plan-context';
+import { planFields } from './plan-fields';
+import type { PlanOptions } from './plan-options';
+import { planSort } from './plan-sort';
+import { parseQuery } from './parse-query';
+import { schema } from '../test/fixtures';
+import { errorCode } from '../test/error-code';
+
+const code = errorCode;
+const list = (raw: Record<string, unknown>, opts: PlanOptions = {}) => {
+  const c = planContext(schema, 'revisions', parseQuery({ fields: 'id,activity.user', ...raw }), opts);
+  return listSql(c, planFields(c, c.query.fields), planSort(c));
+};
+const COLS = 'SELECT r."id" AS "c0", j1."id" AS "c1", j1."user" AS "c2", r."id" AS "_k" FROM "revisions" AS r';
+const JOIN = ' LEFT JOIN "activity" AS j1 ON j1."id" = r."activity"';
+
+describe('listSql', () => {
+  it('reads a shallow page with LIMIT/OFFSET, the params in text order', () => {
+    expect(list({ filter: { item: { _eq: 'a' } }, sort: '-activity.user', limit: '5', offset: '10' })).toEqual({
+      text: `${COLS}${JOIN} WHERE r."item" = $1::text ORDER BY j1."user" DESC, r."id" ASC LIMIT $2::int8 OFFSET $3::int8`,
+      values: ['a', 5, 10],
+    });
+  });
+  it('reads a deep page as a deferred join, from the nearer end when the total is known', () => {
+    expect(list({ offset: '2000', limit: '5' }).text).toBe(
+      `${COLS.replace(' FROM "revisions" AS r', ' FROM "revisions" AS r JOIN (SELECT r."id" AS "_d" FROM "revisions" AS r')}${JOIN} ORDER BY r."id" ASC LIMIT $1::int8 OFFSET $2::int8) AS d ON d."_d" = r."id"${JOIN} ORDER BY r."id" ASC`,
+    );
+    const rev = list({ offset: '2000', limit: '5' }, { totalHint: 2100 });
+    expect(rev.text).toContain('ORDER BY r."id" DESC LIMIT $1::int8 OFFSET $2::int8) AS d ON d."_d" = r."id"');
+    expect(rev.text.endsWith(' ORDER BY r."id" ASC')).toBe(true);
+    expect(rev.values).toEqual([5, 95]);
+  });
+  it('starts a deep key-ordered page where seek says, in the same statement', () => {
+    const s = list({ offset: '2000', limit: '5', sort: '-id' }, { seek: ({ params }) => `SELECT 1 AS "lo", ${params.add(3, 'int8')} AS "skip"` });
+    expect(s.text).toMatch(/^WITH "seek" AS \(SELECT 1 AS "lo", \$1::int8 AS "skip"\) SELECT /);
+    expect(s.text).toContain(' WHERE r."id" <= (SELECT "lo" FROM "seek") ORDER BY r."id" DESC LIMIT $2::int8 OFFSET (SELECT "skip" FROM "seek")) AS d');
+    expect(s.values).toEqual([3, 5]);
+  });
+  it('pages after a cursor', () => {
+    const after = Buffer.from(JSON.stringify({ k: '9', d: 0 })).toString('base64url');
+    expect(list({ after, limit: '2' })).toEqual({ text: `${COLS}${JOIN} WHERE r."id" > $1::int8 ORDER BY r."id" ASC LIMIT $2::int8`, values: ['9', 2] });
+  });
+});
+
+describe('oneSql', () => {
+  it('reads one row by typed key with the row filter; 403 for an id that cannot be a key', () => {
+    const c = planContext(schema, 'revisions', parseQuery({ fields: 'id' }), { rowFilter: (_t, alias, p) => `${alias}."item" = ${p.add('i')}` });
+    const tree = planFields(c, c.query.fields);
+    expect(oneSql(c, tree, 7)).toEqual({ text: 'SELECT r."id" AS "c0" FROM "revisions" AS r WHERE r."id" = $2::int8 AND (r."item" = $1) LIMIT 1', values: ['i', '7'] });
+    expect(code(() => oneSql(c, tree, 'x'))).toBe('FORBIDDEN');
+  });
+});

@@ -1,0 +1,88 @@
+import type { Params, Sql } from './params';
+import type { Query } from './query';
+import type { FieldSchema, TableSchema } from './schema';
+
+export interface ProjectionContext {
+  table: TableSchema;
+  field: string;
+  def: FieldSchema;
+  /** The plain column expression, e.g. `r."data"`. */
+  expr: string;
+  /** The table alias in this statement. */
+  alias: string;
+  /** 0 for the root table, 1 for a relation of it, … */
+  depth: number;
+  params: Params;
+}
+
+/** Reduces a selected field's value in Node, after the SQL (see PlanOptions.reduce). */
+export interface FieldReducer {
+  /** Other fields of the same row it reads (selected as extra columns). */
+  with: string[];
+  /** The API value from the database value and the `with` fields' values, in order. */
+  map(value: unknown, ...withValues: unknown[]): unknown;
+  /** True when the value passes whole for these `with` values (lets `jsonText` keep it as text, unparsed). */
+  whole?(...withValues: unknown[]): boolean;
+}
+
+export interface PlanOptions {
+  now?: Date;
+  user?: string | null;
+  role?: string | null;
+  /**
+   * Extra row condition (permissions) for a table: applied to the root in WHERE and to every joined relation in
+   * its ON clause (an invisible related row looks like no row). Add values with `params.add`.
+   */
+  rowFilter?: (table: TableSchema, alias: string, params: Params) => string | null;
+  /**
+   * Rewrite a field's value expression (e.g. reduce a JSON column to the readable keys): applied to selected fields,
+   * `groupBy` fields and sort keys, so no group or order exposes more than the selected value would.
+   */
+  project?: (ctx: ProjectionContext) => string;
+  /**
+   * Reduce selected values in Node instead of SQL (cheaper for a page of rows than a per-row SQL expression):
+   * a selected field with a reducer is read plainly, with its `with` fields, and `shape` maps it. `project` still
+   * applies where SQL computes with the value (`groupBy`, `sort`); the two must agree.
+   */
+  reduce?: (ctx: { table: TableSchema; field: string; def: FieldSchema; depth: number }) => FieldReducer | undefined;
+  /**
+   * JSON fields as text: selected with `::text` and shaped as `jsonText(text)` (e.g. a raw-JSON value the response
+   * splices in as is) instead of parsed objects. A reducer that does not pass a value whole gets it parsed.
+   */
+  jsonText?: (text: string) => unknown;
+  /** From this offset on, lists use an index-only deferred join (default 1000). */
+  deferredJoinOffset?: number;
+  /** Max relation depth in a path (default 3). */
+  maxDepth?: number;
+  /**
+   * The exact number of rows matching (row filter + filter + search), when the caller knows it without a scan
+   * (counters). A deep offset past the middle is then read from the other end of the index (fewer entries).
+   */
+  totalHint?: number;
+  /**
+   * Where a deep page starts, when the caller can tell without reading the rows before it (e.g. counters per
+   * primary-key range). Used for lists ordered by the primary key alone, from `deferredJoinOffset` on, without
+   * `after`: SQL yielding at most one row `("lo", "skip")` — the page is the matching rows with primary key ≥ "lo"
+   * (≤ "lo" when descending), skipping "skip" of them; no row = past the end. It runs in the list's statement (one
+   * snapshot), so counters kept in the writers' transactions give exactly the plain OFFSET page. The caller must
+   * only offer it when its counters count exactly what the list's WHERE matches. Null = not for this query.
+   */
+  seek?: (ctx: { desc: boolean; offset: number; params: Params }) => string | null;
+}
+
+export interface Plan {
+  kind: 'list' | 'aggregate';
+  query: Query;
+  /** The rows (or groups) of the query. */
+  list(): Sql;
+  /** One row by primary key (with the row filter); throws 403 for an id that cannot be a key. */
+  one(id: unknown): Sql;
+  /** `SELECT count(*) AS n`: total = row filter only; filter = with filter and search. */
+  count(which: 'total' | 'filter'): Sql;
+  /** Database rows → API objects (nested relations, typed values). */
+  shape(rows: Record<string, unknown>[]): Record<string, unknown>[];
+  /** An opaque `after` cursor for the next page (keyset), when the order is by primary key only; else null. */
+  nextCursor(rows: Record<string, unknown>[]): string | null;
+  /** True when the order is by primary key only (the keyset fast path applies). */
+  keyset: boolean;
+}
