@@ -20,3 +20,23 @@ export async function apiAs(base: string, email: string, password: string) {
 
 /** The TOTP code of `secret` for `offsetSteps` steps from now (the auth service's own implementation). */
 export const totp = (secret: string, offsetSteps = 0) => totpAt(secret, timeStep(new Date()) + offsetSteps);
+
+/** The status of `GET path` on the platform from outside the browser: no cookie, `Authorization: Bearer <token>` if given. */
+export async function statusOf(base: string, path: string, token?: string): Promise<number> {
+  const r = await fetch(base + path, { headers: token ? { authorization: `Bearer ${token}` } : {} });
+  await r.arrayBuffer();
+  return r.status;
+}
+
+/**
+ * Ask again until the answer is `expected` (access rules, revocations and tokens reach the gateway within about a
+ * second), at most `timeoutMs`; the last answer either way, for the test's assertion.
+ */
+export async function becomes<T>(read: () => Promise<T>, expected: T, timeoutMs = 10_000): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await read();
+    if (v === expected || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

@@ -5,6 +5,7 @@ import { roleOptions, useRoles } from '../../data/roles';
 import { navigate, withQuery } from '../../router/router';
 import { Select, fieldId } from '../../ui/field';
 import { Alert, Empty, Page } from '../../ui/page';
+import { Table } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
 import { FieldAccess } from './field-access';
 
@@ -54,19 +55,7 @@ export function PermissionsPage({ query }: { query: URLSearchParams }) {
       {collections.value?.length === 0 && <Empty>There is no collection yet: create one under Content first.</Empty>}
       {collections.value && collections.value.length > 0 && perms.value && (
         <>
-          <table>
-            <caption>What {roleLabel} may do in each collection</caption>
-            <thead>
-              <tr>
-                <th scope="col">Collection</th>
-                {ACTIONS.map((a) => (
-                  <th key={a} scope="col">
-                    {a}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody>
+          <Table caption={`What ${roleLabel} may do in each collection`} columns={['Collection', ...ACTIONS]}>
               {collections.value.map((c) => (
                 <tr key={c.collection}>
                   <th scope="row">{c.collection}</th>
@@ -82,8 +71,7 @@ export function PermissionsPage({ query }: { query: URLSearchParams }) {
                   ))}
                 </tr>
               ))}
-            </tbody>
-          </table>
+          </Table>
           <FieldAccess permissions={perms.value} collections={collections.value} onSaved={perms.reload} />
         </>
       )}

@@ -5,6 +5,7 @@ import { Link } from '../../router/link';
 import { Field, fieldId } from '../../ui/field';
 import { placeError } from '../../ui/field-errors';
 import { Alert, Empty, Page } from '../../ui/page';
+import { Table } from '../../ui/table';
 
 /** Roles: the list, create (name, administrator access), delete; each links to its permissions. */
 export function RolesPage() {
@@ -44,17 +45,7 @@ export function RolesPage() {
       {roles.error && <Alert>{roles.error.message}</Alert>}
       {roles.value?.length === 0 && <Empty>No role yet.</Empty>}
       {roles.value && roles.value.length > 0 && (
-        <table>
-          <caption class="sr-only">Roles</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Administrator</th>
-              <th scope="col">Actions</th>
-            </tr>
-          </thead>
-          <tbody>
+        <Table caption="Roles" hideCaption columns={['Name', 'Description', 'Administrator', 'Actions']}>
             {roles.value.map((r) => (
               <tr key={r.id}>
                 <td>{r.name}</td>
@@ -70,8 +61,7 @@ export function RolesPage() {
                 </td>
               </tr>
             ))}
-          </tbody>
-        </table>
+        </Table>
       )}
       <form onSubmit={create} class="narrow" noValidate aria-labelledby="new-role-h">
         <h2 id="new-role-h">Create a role</h2>

@@ -1,19 +1,11 @@
+import { Table } from '../../ui/table';
 import { showValue } from './values';
 
 /** Side by side: each field's value before and after, changed rows highlighted and marked in words. */
 export function RevisionDiff({ caption, before, after }: { caption: string; before: Record<string, unknown> | null; after: Record<string, unknown> | null }) {
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return (
-    <table class="diff">
-      <caption>{caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Field</th>
-          <th scope="col">Before</th>
-          <th scope="col">After</th>
-        </tr>
-      </thead>
-      <tbody>
+    <Table class="diff" caption={caption} columns={['Field', 'Before', 'After']}>
         {fields.map((f) => {
           const changed = JSON.stringify(before?.[f]) !== JSON.stringify(after?.[f]);
           return (
@@ -27,7 +19,6 @@ export function RevisionDiff({ caption, before, after }: { caption: string; befo
             </tr>
           );
         })}
-      </tbody>
-    </table>
+    </Table>
   );
 }
