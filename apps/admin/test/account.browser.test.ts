@@ -3,9 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { TokenIssuer } from '@vellum/auth/src/domain/token-issuer';
 import { loadSigningKeys } from '@vellum/auth/src/data/signing-keys';
 import { ADMIN } from './support/platform-process';
-import { checkPage, describeBrowser, description, isFocused, openContext, see } from './support/browser';
+import { checkPage, describeBrowser, description, expectFieldError, openContext, see } from './support/browser';
 import { mailedLink } from './support/mail';
-import { apiAs, totp } from './support/api';
+import { apiAs, createUser, totp } from './support/api';
 import { browserSuite } from './support/suite';
 
 // Issue 13, account pages, in Chromium against the platform started as `npm start` starts it.
@@ -88,8 +88,7 @@ describeBrowser('admin app: account pages', () => {
 
   it('resets a password from the mailed link; a used and an expired link each say so', async () => {
     const email = `reset-${randomUUID().slice(0, 8)}@example.com`;
-    const admin = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
-    expect((await admin.post('/users', { email, password: 'the-old-password-1', status: 'active' })).status).toBe(200);
+    await createUser(suite.platform.url, ADMIN, { email, password: 'the-old-password-1' });
 
     const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
@@ -112,10 +111,7 @@ describeBrowser('admin app: account pages', () => {
     await page.getByLabel('Confirm the new password').fill('the-new-password-2');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     const confirm = page.getByLabel('Confirm the new password');
-    await see(page.getByText('The two passwords differ.'));
-    expect(await confirm.getAttribute('aria-invalid')).toBe('true');
-    expect(await description(confirm)).toBe('The two passwords differ.');
-    expect(await isFocused(confirm)).toBe(true);
+    await expectFieldError(confirm, 'The two passwords differ.');
     await checkPage(app, 'reset-password-mismatch');
     await confirm.fill('the-new-password-1');
     await page.getByRole('button', { name: 'Set the new password' }).click();
@@ -145,8 +141,7 @@ describeBrowser('admin app: account pages', () => {
 
   it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
     const email = `profile-${randomUUID().slice(0, 8)}@example.com`;
-    const admin = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
-    expect((await admin.post('/users', { email, password: 'profile-password-1', status: 'active' })).status).toBe(200);
+    await createUser(suite.platform.url, ADMIN, { email, password: 'profile-password-1' });
     const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
     await page.goto('/admin/login');

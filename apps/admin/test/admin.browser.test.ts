@@ -56,7 +56,7 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByRole('heading', { level: 1, name: `User ${email}` }));
     await checkPage(suite.admin, 'user-edit');
     // Another role first (it sticks), then suspension.
-    await page.getByLabel('Role').selectOption({ label: 'Administrator' });
+    await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Administrator' });
     await page.getByRole('button', { name: 'Save user' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Saved.' }));
     await page.reload();

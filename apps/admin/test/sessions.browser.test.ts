@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { checkPage, description, describeBrowser, isFocused, openContext, see } from './support/browser';
+import { checkPage, describeBrowser, expectFieldError, isFocused, openContext, see } from './support/browser';
 import { ADMIN } from './support/platform-process';
-import { apiAs, becomes, statusOf } from './support/api';
+import { becomes, createUser, statusOf } from './support/api';
 import { signIn, untilAskedToSignIn } from './support/sign-in';
 import { browserSuite } from './support/suite';
 
@@ -12,10 +12,7 @@ describeBrowser('admin app: sessions and API tokens', () => {
   /** A new active user without a role (public access only), signed in nowhere yet. */
   const newUser = async (prefix: string) => {
     const email = `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
-    const admin = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
-    const r = await admin.post('/users', { email, password: PASSWORD, status: 'active' });
-    expect(r.status).toBe(200);
-    return { email, id: r.body.data.id as string };
+    return { email, id: await createUser(suite.platform.url, ADMIN, { email, password: PASSWORD }) };
   };
 
   it('two browsers as the same user: A sees both sessions, ends B’s, and B is asked to sign in; then “all other sessions”', async () => {
@@ -72,16 +69,12 @@ describeBrowser('admin app: sessions and API tokens', () => {
     // No name: the error is on the field, which gets the focus.
     await tokens.getByRole('button', { name: 'Create token' }).click();
     const name = tokens.getByLabel('Token name');
-    await see(tokens.getByText('Give the token a name'));
-    expect(await name.getAttribute('aria-invalid')).toBe('true');
-    expect(await description(name)).toBe('Give the token a name (what uses it).');
-    expect(await isFocused(name)).toBe(true);
+    await expectFieldError(name, 'Give the token a name (what uses it).');
     // Too far ahead: the API's refusal lands on the expiry field.
     await name.fill('deploy script');
     await tokens.getByLabel('Expires on').fill(new Date(Date.now() + 400 * 86_400_000).toISOString().slice(0, 10));
     await tokens.getByRole('button', { name: 'Create token' }).click();
-    await see(tokens.getByText('"expires" must be at most 365 days ahead'));
-    expect(await tokens.getByLabel('Expires on').getAttribute('aria-invalid')).toBe('true');
+    await expectFieldError(tokens.getByLabel('Expires on'), '"expires" must be at most 365 days ahead');
     await checkPage(app, 'profile-token-error');
 
     await tokens.getByLabel('Expires on').fill(new Date(Date.now() + 30 * 86_400_000).toISOString().slice(0, 10));

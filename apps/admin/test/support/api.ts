@@ -40,3 +40,11 @@ export async function becomes<T>(read: () => Promise<T>, expected: T, timeoutMs 
     await new Promise((r) => setTimeout(r, 100));
   }
 }
+
+/** A new active user (no role unless `role`), created by the first administrator through the API. */
+export async function createUser(base: string, admin: { email: string; password: string }, user: { email: string; password: string; role?: string }): Promise<string> {
+  const api = await apiAs(base, admin.email, admin.password);
+  const r = await api.post('/users', { ...user, status: 'active' });
+  if (r.status !== 200) throw new Error(`create user ${user.email}: ${r.status} ${JSON.stringify(r.body)}`);
+  return r.body.data.id as string;
+}

@@ -104,3 +104,16 @@ export function description(locator: Locator): Promise<string> {
 }
 
 export const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
+/**
+ * A field refused on submit: the message is shown, the field is marked invalid, the message is what a screen
+ * reader reads with it, and the focus is on it.
+ */
+export async function expectFieldError(field: Locator, message: string): Promise<void> {
+  await field.page().getByText(message, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  expect({ invalid: await field.getAttribute('aria-invalid'), described: await description(field), focused: await isFocused(field) }).toEqual({
+    invalid: 'true',
+    described: message,
+    focused: true,
+  });
+}
