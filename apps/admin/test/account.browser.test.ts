@@ -87,8 +87,7 @@ describeBrowser('admin app: account pages', () => {
   }, 60_000);
 
   it('resets a password from the mailed link; a used and an expired link each say so', async () => {
-    const email = `reset-${randomUUID().slice(0, 8)}@example.com`;
-    await createUser(suite.platform.url, ADMIN, { email, password: 'the-old-password-1' });
+    const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'reset', password: 'the-old-password-1' });
 
     const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
@@ -140,8 +139,7 @@ describeBrowser('admin app: account pages', () => {
   }, 90_000);
 
   it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
-    const email = `profile-${randomUUID().slice(0, 8)}@example.com`;
-    await createUser(suite.platform.url, ADMIN, { email, password: 'profile-password-1' });
+    const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'profile', password: 'profile-password-1' });
     const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
     await page.goto('/admin/login');

@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { checkPage, describeBrowser, expectFieldError, isFocused, openContext, see } from './support/browser';
 import { ADMIN } from './support/platform-process';
 import { becomes, createUser, statusOf } from './support/api';
@@ -10,10 +9,7 @@ describeBrowser('admin app: sessions and API tokens', () => {
   const suite = browserSuite();
   const PASSWORD = 'sessions-password-1';
   /** A new active user without a role (public access only), signed in nowhere yet. */
-  const newUser = async (prefix: string) => {
-    const email = `${prefix}-${randomUUID().slice(0, 8)}@example.com`;
-    return { email, id: await createUser(suite.platform.url, ADMIN, { email, password: PASSWORD }) };
-  };
+  const newUser = (prefix: string) => createUser(suite.platform.url, ADMIN, { prefix, password: PASSWORD });
 
   it('two browsers as the same user: A sees both sessions, ends B’s, and B is asked to sign in; then “all other sessions”', async () => {
     const { email } = await newUser('sessions');

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { timeStep, totpAt } from '@vellum/auth/src/domain/totp';
 
@@ -41,10 +42,11 @@ export async function becomes<T>(read: () => Promise<T>, expected: T, timeoutMs 
   }
 }
 
-/** A new active user (no role unless `role`), created by the first administrator through the API. */
-export async function createUser(base: string, admin: { email: string; password: string }, user: { email: string; password: string; role?: string }): Promise<string> {
+/** A new active user `<prefix>-<random>@example.com` (no role unless `role`), created by the first administrator through the API. */
+export async function createUser(base: string, admin: { email: string; password: string }, user: { prefix: string; password: string; role?: string }): Promise<{ email: string; id: string }> {
   const api = await apiAs(base, admin.email, admin.password);
-  const r = await api.post('/users', { ...user, status: 'active' });
-  if (r.status !== 200) throw new Error(`create user ${user.email}: ${r.status} ${JSON.stringify(r.body)}`);
-  return r.body.data.id as string;
+  const email = `${user.prefix}-${randomUUID().slice(0, 8)}@example.com`;
+  const r = await api.post('/users', { email, password: user.password, role: user.role, status: 'active' });
+  if (r.status !== 200) throw new Error(`create user ${email}: ${r.status} ${JSON.stringify(r.body)}`);
+  return { email, id: r.body.data.id as string };
 }
