@@ -70,9 +70,8 @@ describeBrowser('admin app: account pages', () => {
     const { secret } = (await user.post('/users/me/tfa/generate', { password })).body.data as { secret: string };
     expect((await user.post('/users/me/tfa/enable', { secret, otp: totp(secret) })).status).toBe(204);
 
-    const app = await openContext(suite.browser, suite.platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await signIn(page, email, password);
     await see(page.getByRole('heading', { level: 1, name: 'Enter your one-time code' }));
     await checkPage(app, 'sign-in-otp');
@@ -89,9 +88,8 @@ describeBrowser('admin app: account pages', () => {
   it('resets a password from the mailed link; a used and an expired link each say so', async () => {
     const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'reset', password: 'the-old-password-1' });
 
-    const app = await openContext(suite.browser, suite.platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Reset your password' }));
     await checkPage(app, 'forgot-password');
@@ -140,9 +138,8 @@ describeBrowser('admin app: account pages', () => {
 
   it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
     const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'profile', password: 'profile-password-1' });
-    const app = await openContext(suite.browser, suite.platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await signIn(page, email, 'profile-password-1');
     await page.getByRole('link', { name: 'Profile' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Profile' }));
@@ -182,9 +179,8 @@ describeBrowser('admin app: account pages', () => {
   }, 90_000);
 
   it('works from the keyboard alone: skip link, sign in, the main navigation, sign out', async () => {
-    const app = await openContext(suite.browser, suite.platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('id') ?? document.activeElement?.textContent?.trim());
     // The page's heading has the focus; before it, the skip link; after it, the first field.
