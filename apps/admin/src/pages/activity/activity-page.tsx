@@ -80,16 +80,16 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
       {revs.value?.list.length === 0 && <Empty>No revision matches (only revisions of collections your role may read are shown).</Empty>}
       {revs.value && revs.value.list.length > 0 && (
         <Table caption="Revisions, newest first" hideCaption columns={['Revision', 'When', 'Action', 'Collection', 'Item', 'User']}>
-            {revs.value.list.map((r) => (
-              <tr key={r.id}>
-                <td>{r.id}</td>
-                <td>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</td>
-                <td>{r.activity?.action ?? '—'}</td>
-                <td>{r.collection}</td>
-                <td>{!r.collection || r.collection.startsWith('vellum_') ? r.item : <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>}</td>
-                <td>{r.activity?.user ?? '—'}</td>
-              </tr>
-            ))}
+          {revs.value.list.map((r) => (
+            <tr key={r.id}>
+              <td>{r.id}</td>
+              <td>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</td>
+              <td>{r.activity?.action ?? '—'}</td>
+              <td>{r.collection}</td>
+              <td>{!r.collection || r.collection.startsWith('vellum_') ? r.item : <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>}</td>
+              <td>{r.activity?.user ?? '—'}</td>
+            </tr>
+          ))}
         </Table>
       )}
       <Pager page={page} limit={LIMIT} hasMore={revs.value?.hasMore} label="Revisions" />

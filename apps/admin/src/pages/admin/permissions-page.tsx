@@ -56,21 +56,21 @@ export function PermissionsPage({ query }: { query: URLSearchParams }) {
       {collections.value && collections.value.length > 0 && perms.value && (
         <>
           <Table caption={`What ${roleLabel} may do in each collection`} columns={['Collection', ...ACTIONS]}>
-              {collections.value.map((c) => (
-                <tr key={c.collection}>
-                  <th scope="row">{c.collection}</th>
-                  {ACTIONS.map((a) => (
-                    <td key={a}>
-                      <input
-                        type="checkbox"
-                        aria-label={`${a} ${c.collection}`}
-                        checked={!!find(c.collection, a)}
-                        onChange={(e) => toggle(c.collection, a, e.currentTarget.checked)}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
+            {collections.value.map((c) => (
+              <tr key={c.collection}>
+                <th scope="row">{c.collection}</th>
+                {ACTIONS.map((a) => (
+                  <td key={a}>
+                    <input
+                      type="checkbox"
+                      aria-label={`${a} ${c.collection}`}
+                      checked={!!find(c.collection, a)}
+                      onChange={(e) => toggle(c.collection, a, e.currentTarget.checked)}
+                    />
+                  </td>
+                ))}
+              </tr>
+            ))}
           </Table>
           <FieldAccess permissions={perms.value} collections={collections.value} onSaved={perms.reload} />
         </>

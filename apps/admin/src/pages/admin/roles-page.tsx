@@ -46,21 +46,21 @@ export function RolesPage() {
       {roles.value?.length === 0 && <Empty>No role yet.</Empty>}
       {roles.value && roles.value.length > 0 && (
         <Table caption="Roles" hideCaption columns={['Name', 'Description', 'Administrator', 'Actions']}>
-            {roles.value.map((r) => (
-              <tr key={r.id}>
-                <td>{r.name}</td>
-                <td>{(r.description as string | null) ?? '—'}</td>
-                <td>{r.admin_access ? 'yes' : 'no'}</td>
-                <td>
-                  <Link to={`/permissions?role=${r.id}`}>Permissions of {r.name}</Link>{' '}
-                  {!r.admin_access && (
-                    <button type="button" class="secondary" onClick={() => remove(String(r.id), String(r.name))}>
-                      Delete {r.name}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
+          {roles.value.map((r) => (
+            <tr key={r.id}>
+              <td>{r.name}</td>
+              <td>{(r.description as string | null) ?? '—'}</td>
+              <td>{r.admin_access ? 'yes' : 'no'}</td>
+              <td>
+                <Link to={`/permissions?role=${r.id}`}>Permissions of {r.name}</Link>{' '}
+                {!r.admin_access && (
+                  <button type="button" class="secondary" onClick={() => remove(String(r.id), String(r.name))}>
+                    Delete {r.name}
+                  </button>
+                )}
+              </td>
+            </tr>
+          ))}
         </Table>
       )}
       <form onSubmit={create} class="narrow" noValidate aria-labelledby="new-role-h">

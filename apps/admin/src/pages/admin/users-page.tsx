@@ -52,16 +52,16 @@ export function UsersPage({ query }: { query: URLSearchParams }) {
       {users.value && users.value.list.length === 0 && <Empty>No user matches.</Empty>}
       {users.value && users.value.list.length > 0 && (
         <Table caption="Users" hideCaption columns={['E-mail', 'Name', 'Role', 'Status']}>
-            {users.value.list.map((u) => (
-              <tr key={u.id}>
-                <td>
-                  <Link to={`/users/${u.id}`}>{u.email ?? '(no e-mail)'}</Link>
-                </td>
-                <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
-                <td>{roleName(u.role)}</td>
-                <td>{u.status}</td>
-              </tr>
-            ))}
+          {users.value.list.map((u) => (
+            <tr key={u.id}>
+              <td>
+                <Link to={`/users/${u.id}`}>{u.email ?? '(no e-mail)'}</Link>
+              </td>
+              <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
+              <td>{roleName(u.role)}</td>
+              <td>{u.status}</td>
+            </tr>
+          ))}
         </Table>
       )}
       <Pager page={page} limit={LIMIT} count={users.value?.count} label="Users" />

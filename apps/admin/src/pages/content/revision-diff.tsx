@@ -6,19 +6,19 @@ export function RevisionDiff({ caption, before, after }: { caption: string; befo
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return (
     <Table class="diff" caption={caption} columns={['Field', 'Before', 'After']}>
-        {fields.map((f) => {
-          const changed = JSON.stringify(before?.[f]) !== JSON.stringify(after?.[f]);
-          return (
-            <tr key={f} class={changed ? 'changed' : undefined} data-changed={changed ? 'true' : undefined}>
-              <th scope="row">
-                {f}
-                {changed && <span class="tag"> (changed)</span>}
-              </th>
-              <td>{before ? showValue(before[f]) : '—'}</td>
-              <td>{after ? showValue(after[f]) : '— (deleted)'}</td>
-            </tr>
-          );
-        })}
+      {fields.map((f) => {
+        const changed = JSON.stringify(before?.[f]) !== JSON.stringify(after?.[f]);
+        return (
+          <tr key={f} class={changed ? 'changed' : undefined} data-changed={changed ? 'true' : undefined}>
+            <th scope="row">
+              {f}
+              {changed && <span class="tag"> (changed)</span>}
+            </th>
+            <td>{before ? showValue(before[f]) : '—'}</td>
+            <td>{after ? showValue(after[f]) : '— (deleted)'}</td>
+          </tr>
+        );
+      })}
     </Table>
   );
 }
