@@ -1,34 +1,26 @@
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
 import { TokenIssuer } from '@vellum/auth/src/domain/token-issuer';
 import { loadSigningKeys } from '@vellum/auth/src/data/signing-keys';
-import { ADMIN, startPlatformProcess, type PlatformProcess } from './support/platform-process';
-import { checkPage, describeBrowser, description, isFocused, launchChromium, openContext, see } from './support/browser';
+import { ADMIN } from './support/platform-process';
+import { checkPage, describeBrowser, description, expectFieldError, openContext, see } from './support/browser';
 import { mailedLink } from './support/mail';
-import { apiAs, totp } from './support/api';
+import { apiAs, createUser, totp } from './support/api';
+import { browserSuite } from './support/suite';
 
 // Issue 13, account pages, in Chromium against the platform started as `npm start` starts it.
 describeBrowser('admin app: account pages', () => {
-  let platform: PlatformProcess;
-  let browser: Browser;
-  beforeAll(async () => {
-    // An OAuth provider configured (never contacted here): the sign-in page offers its button.
-    const provider = {
-      AUTH_PROVIDERS: 'example',
-      AUTH_EXAMPLE_DRIVER: 'oauth2',
-      AUTH_EXAMPLE_CLIENT_ID: 'vellum-admin',
-      AUTH_EXAMPLE_AUTHORIZE_URL: 'http://127.0.0.1:9/authorize',
-      AUTH_EXAMPLE_ACCESS_URL: 'http://127.0.0.1:9/token',
-      AUTH_EXAMPLE_PROFILE_URL: 'http://127.0.0.1:9/profile',
-      AUTH_EXAMPLE_LABEL: 'Example SSO',
-    };
-    [platform, browser] = await Promise.all([startPlatformProcess(provider), launchChromium()]);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
+  // An OAuth provider configured (never contacted here): the sign-in page offers its button.
+  const provider = {
+    AUTH_PROVIDERS: 'example',
+    AUTH_EXAMPLE_DRIVER: 'oauth2',
+    AUTH_EXAMPLE_CLIENT_ID: 'vellum-admin',
+    AUTH_EXAMPLE_AUTHORIZE_URL: 'http://127.0.0.1:9/authorize',
+    AUTH_EXAMPLE_ACCESS_URL: 'http://127.0.0.1:9/token',
+    AUTH_EXAMPLE_PROFILE_URL: 'http://127.0.0.1:9/profile',
+    AUTH_EXAMPLE_LABEL: 'Example SSO',
+  };
+  const suite = browserSuite({ env: provider });
 
   const signIn = async (page: import('playwright-core').Page, email: string, password: string) => {
     await page.getByLabel('E-mail').fill(email);
@@ -37,14 +29,14 @@ describeBrowser('admin app: account pages', () => {
   };
 
   it('signs in and out with a session cookie the page cannot read', async () => {
-    const app = await openContext(browser, platform.url);
+    const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
     await page.goto('/admin/profile');
     await page.waitForURL(/\/admin\/login\?next=%2Fprofile/);
     await checkPage(app, 'sign-in');
     const sso = page.getByRole('link', { name: 'Sign in with Example SSO' });
     await see(sso);
-    expect(await sso.getAttribute('href')).toBe(`/auth/login/example?redirect=${encodeURIComponent(`${platform.url}/admin`)}`);
+    expect(await sso.getAttribute('href')).toBe(`/auth/login/example?redirect=${encodeURIComponent(`${suite.platform.url}/admin`)}`);
 
     await signIn(page, ADMIN.email, 'not-the-password');
     await see(page.getByRole('alert').filter({ hasText: 'Wrong e-mail or password.' }));
@@ -70,17 +62,16 @@ describeBrowser('admin app: account pages', () => {
   }, 60_000);
 
   it('signs in with a one-time code when the account has TFA', async () => {
-    const admin = await apiAs(platform.url, ADMIN.email, ADMIN.password);
+    const admin = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
     const email = `tfa-${randomUUID().slice(0, 8)}@example.com`;
     const password = 'tfa-user-password-1';
     expect((await admin.post('/users', { email, password, status: 'active' })).status).toBe(200);
-    const user = await apiAs(platform.url, email, password);
+    const user = await apiAs(suite.platform.url, email, password);
     const { secret } = (await user.post('/users/me/tfa/generate', { password })).body.data as { secret: string };
     expect((await user.post('/users/me/tfa/enable', { secret, otp: totp(secret) })).status).toBe(204);
 
-    const app = await openContext(browser, platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await signIn(page, email, password);
     await see(page.getByRole('heading', { level: 1, name: 'Enter your one-time code' }));
     await checkPage(app, 'sign-in-otp');
@@ -95,13 +86,10 @@ describeBrowser('admin app: account pages', () => {
   }, 60_000);
 
   it('resets a password from the mailed link; a used and an expired link each say so', async () => {
-    const email = `reset-${randomUUID().slice(0, 8)}@example.com`;
-    const admin = await apiAs(platform.url, ADMIN.email, ADMIN.password);
-    expect((await admin.post('/users', { email, password: 'the-old-password-1', status: 'active' })).status).toBe(200);
+    const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'reset', password: 'the-old-password-1' });
 
-    const app = await openContext(browser, platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Reset your password' }));
     await checkPage(app, 'forgot-password');
@@ -109,8 +97,8 @@ describeBrowser('admin app: account pages', () => {
     await page.getByRole('button', { name: 'Send the reset link' }).click();
     await see(page.getByRole('status').filter({ hasText: 'a mail with a reset link is on its way' }));
 
-    const link = await mailedLink(platform.dataDir, email, '/admin/reset-password?token=');
-    expect(new URL(link).origin).toBe(platform.url);
+    const link = await mailedLink(suite.platform.dataDir, email, '/admin/reset-password?token=');
+    expect(new URL(link).origin).toBe(suite.platform.url);
     await page.goto(link);
     await see(page.getByRole('heading', { level: 1, name: 'Choose a new password' }));
     await see(page.getByText('At least 8 characters'));
@@ -120,10 +108,7 @@ describeBrowser('admin app: account pages', () => {
     await page.getByLabel('Confirm the new password').fill('the-new-password-2');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     const confirm = page.getByLabel('Confirm the new password');
-    await see(page.getByText('The two passwords differ.'));
-    expect(await confirm.getAttribute('aria-invalid')).toBe('true');
-    expect(await description(confirm)).toBe('The two passwords differ.');
-    expect(await isFocused(confirm)).toBe(true);
+    await expectFieldError(confirm, 'The two passwords differ.');
     await checkPage(app, 'reset-password-mismatch');
     await confirm.fill('the-new-password-1');
     await page.getByRole('button', { name: 'Set the new password' }).click();
@@ -141,7 +126,7 @@ describeBrowser('admin app: account pages', () => {
     await checkPage(app, 'reset-password-used');
 
     // A link whose token expired (signed with the platform's key, an hour and more ago).
-    const issuer = new TokenIssuer(loadSigningKeys({ AUTH_KEYS_DIR: path.join(platform.dataDir, 'keys') }));
+    const issuer = new TokenIssuer(loadSigningKeys({ AUTH_KEYS_DIR: path.join(suite.platform.dataDir, 'keys') }));
     const expired = issuer.signReset({ id: randomUUID(), email, password: null }, 60_000, new Date(Date.now() - 2 * 3600_000));
     await page.goto(`/admin/reset-password?token=${expired}`);
     await page.getByLabel('New password', { exact: true }).fill('another-password-1');
@@ -152,12 +137,9 @@ describeBrowser('admin app: account pages', () => {
   }, 90_000);
 
   it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
-    const email = `profile-${randomUUID().slice(0, 8)}@example.com`;
-    const admin = await apiAs(platform.url, ADMIN.email, ADMIN.password);
-    expect((await admin.post('/users', { email, password: 'profile-password-1', status: 'active' })).status).toBe(200);
-    const app = await openContext(browser, platform.url);
+    const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'profile', password: 'profile-password-1' });
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await signIn(page, email, 'profile-password-1');
     await page.getByRole('link', { name: 'Profile' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Profile' }));
@@ -172,7 +154,7 @@ describeBrowser('admin app: account pages', () => {
     await page.getByLabel('Current password').fill('profile-password-1');
     await page.getByRole('button', { name: 'Change password' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Your password is changed.' }));
-    const relogin = await apiAs(platform.url, email, 'profile-password-2');
+    const relogin = await apiAs(suite.platform.url, email, 'profile-password-2');
     expect((await relogin.get('/users/me')).status).toBe(200);
 
     // TFA: the QR code is an SVG drawn in the page (no image request); its key enables TFA with a current code.
@@ -185,21 +167,20 @@ describeBrowser('admin app: account pages', () => {
     await page.getByLabel('Code from the app').fill(totp(secret));
     await page.getByRole('button', { name: 'Verify and enable' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }));
-    const login = await fetch(`${platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
+    const login = await fetch(`${suite.platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
     expect(((await login.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('INVALID_OTP');
 
     await page.getByLabel('Code from the app').fill(totp(secret, 1));
     await page.getByRole('button', { name: 'Disable two-factor authentication' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Two-factor authentication is off.' }));
-    const plain = await fetch(`${platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
+    const plain = await fetch(`${suite.platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
     expect(plain.status).toBe(200);
     await app.close();
   }, 90_000);
 
   it('works from the keyboard alone: skip link, sign in, the main navigation, sign out', async () => {
-    const app = await openContext(browser, platform.url);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
-    await page.goto('/admin/login');
     await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('id') ?? document.activeElement?.textContent?.trim());
     // The page's heading has the focus; before it, the skip link; after it, the first field.
@@ -234,7 +215,7 @@ describeBrowser('admin app: account pages', () => {
   }, 60_000);
 
   it('says so when the API does not answer, and recovers on retry', async () => {
-    const app = await openContext(browser, platform.url);
+    const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
     // The session check meets a 503 (what the gateway answers while auth is down), then the API is back.
     const outage = JSON.stringify({ errors: [{ message: 'Service "auth" is unavailable.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser } from 'playwright-core';
 import { seedRevisions } from '@vellum/revisions/bench/seed';
-import { ADMIN, startPlatformProcess, type PlatformProcess } from './support/platform-process';
-import { checkPage, describeBrowser, launchChromium, openContext, see } from './support/browser';
+import { ADMIN } from './support/platform-process';
+import { checkPage, describeBrowser, openContext, see } from './support/browser';
 import { signIn } from './support/sign-in';
+import { browserSuite } from './support/suite';
 
 // Issue 13: the activity page shows its first page in under 1 s against 1,000,000 revisions (seeded straight
 // into the revisions database of the running platform with the revisions bench's seeder). Seeding a million takes
@@ -19,19 +19,13 @@ function revisionsDbUrl(dataDir: string): string {
 }
 
 describeBrowser(`admin app: activity at ${REVISIONS.toLocaleString('en')} revisions`, () => {
-  let platform: PlatformProcess;
-  let browser: Browser;
-  beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatformProcess(), launchChromium()]);
-    await seedRevisions(revisionsDbUrl(platform.dataDir), REVISIONS, (m) => console.log(`activity scale: ${m}`));
-  }, 600_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
+  const suite = browserSuite({
+    prepare: ({ platform }) => seedRevisions(revisionsDbUrl(platform.dataDir), REVISIONS, (m) => console.log(`activity scale: ${m}`)),
+    timeoutMs: 600_000,
   });
 
   it(`shows the first page in under ${BUDGET_MS} ms, and pages on`, async () => {
-    const app = await openContext(browser, platform.url);
+    const app = await openContext(suite.browser, suite.platform.url);
     const { page } = app;
     await signIn(page, ADMIN.email, ADMIN.password);
     const timings: number[] = [];

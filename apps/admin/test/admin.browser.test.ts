@@ -1,34 +1,23 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { ADMIN, startPlatformProcess, type PlatformProcess } from './support/platform-process';
-import { checkPage, describeBrowser, launchChromium, openContext, see, type AppPage } from './support/browser';
+import { checkPage, describeBrowser, openContext, see } from './support/browser';
+import { becomes, statusOf } from './support/api';
 import { mailedLink } from './support/mail';
-import { signIn } from './support/sign-in';
+import { signIn, untilAskedToSignIn } from './support/sign-in';
+import { browserSuite } from './support/suite';
 
 // Issue 13, administration: users (create, invite, suspend, delete, search/filter), roles, permissions editor.
 describeBrowser('admin app: administration', () => {
-  let platform: PlatformProcess;
-  let browser: Browser;
-  let admin: AppPage;
-  beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatformProcess(), launchChromium()]);
-    admin = await openContext(browser, platform.url);
-    await signIn(admin.page, ADMIN.email, ADMIN.password);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
+  const suite = browserSuite({ signedInAdmin: true });
 
   it('creates a role, then a user with it; the user signs in; suspending ends their open session; delete', async () => {
-    const { page } = admin;
+    const { page } = suite.admin;
     await page.getByRole('link', { name: 'Roles' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Roles' }));
     await page.getByLabel('Role name').fill('editors');
     await page.getByRole('button', { name: 'Create role' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Role editors created.' }));
     await see(page.getByRole('cell', { name: 'editors', exact: true }));
-    await checkPage(admin, 'roles');
+    await checkPage(suite.admin, 'roles');
     await page.getByLabel('Role name').fill('short-lived');
     await page.getByRole('button', { name: 'Create role' }).click();
     await page.getByRole('button', { name: 'Delete short-lived' }).click();
@@ -37,7 +26,7 @@ describeBrowser('admin app: administration', () => {
 
     await page.getByRole('link', { name: 'Users', exact: true }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Users' }));
-    await checkPage(admin, 'users');
+    await checkPage(suite.admin, 'users');
     const email = `made-${randomUUID().slice(0, 8)}@example.com`;
     // A bad address: the API's message lands on the e-mail field.
     await page.getByLabel('E-mail of the new user').fill('not-an-address');
@@ -52,7 +41,7 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByRole('link', { name: email }));
 
     // The new user signs in, in a browser of their own.
-    const user = await openContext(browser, platform.url);
+    const user = await openContext(suite.browser, suite.platform.url);
     await signIn(user.page, email, 'made-user-password-1');
     await see(user.page.getByRole('heading', { level: 1, name: 'Content' }));
     await see(user.page.getByText('Your role may not read any collection yet'));
@@ -65,9 +54,9 @@ describeBrowser('admin app: administration', () => {
     // The admin suspends them: their open session stops working at once.
     await page.getByRole('link', { name: email }).click();
     await see(page.getByRole('heading', { level: 1, name: `User ${email}` }));
-    await checkPage(admin, 'user-edit');
+    await checkPage(suite.admin, 'user-edit');
     // Another role first (it sticks), then suspension.
-    await page.getByLabel('Role').selectOption({ label: 'Administrator' });
+    await page.getByLabel('Role', { exact: true }).selectOption({ label: 'Administrator' });
     await page.getByRole('button', { name: 'Save user' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Saved.' }));
     await page.reload();
@@ -78,11 +67,7 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByRole('status').filter({ hasText: 'their sessions have ended' }));
     // Inside the app, without a reload: its next call meets the revoked session and the app asks to sign in.
     // (Revocation reaches the gateway within a second: the user keeps moving between two pages until then.)
-    for (let i = 0; i < 20 && !/\/admin\/login\?next=/.test(user.page.url()); i++) {
-      await user.page.getByRole('link', { name: i % 2 ? 'Activity' : 'Content', exact: true }).click();
-      await user.page.waitForURL(/\/admin\/login\?next=/, { timeout: 1000 }).catch(() => undefined);
-    }
-    await user.page.waitForURL(/\/admin\/login\?next=%2F(content|activity)/);
+    await untilAskedToSignIn(user.page);
     await user.page.getByLabel('E-mail').fill(email);
     await user.page.getByLabel('Password', { exact: true }).fill('made-user-password-1');
     await user.page.getByRole('button', { name: 'Sign in' }).click();
@@ -96,7 +81,7 @@ describeBrowser('admin app: administration', () => {
   }, 90_000);
 
   it('invites a user: the mail links to the accept page, the new user sets a password and signs in', async () => {
-    const { page } = admin;
+    const { page } = suite.admin;
     await page.goto('/admin/users');
     const email = `invited-${randomUUID().slice(0, 8)}@example.com`;
     await page.getByLabel('E-mail to invite').fill(email);
@@ -106,8 +91,8 @@ describeBrowser('admin app: administration', () => {
     await page.getByRole('button', { name: 'Send invitation' }).click();
     await see(page.getByRole('status').filter({ hasText: `Invitation sent to ${email}.` }));
 
-    const link = await mailedLink(platform.dataDir, email, '/admin/accept-invite?token=');
-    const invited = await openContext(browser, platform.url);
+    const link = await mailedLink(suite.platform.dataDir, email, '/admin/accept-invite?token=');
+    const invited = await openContext(suite.browser, suite.platform.url);
     await invited.page.goto(link);
     await see(invited.page.getByRole('heading', { level: 1, name: 'Accept your invitation' }));
     await checkPage(invited, 'accept-invite');
@@ -135,8 +120,8 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByText('No user matches.'));
   }, 90_000);
 
-  it('edits permissions: role × collection × action, the public role included, with field selection', async () => {
-    const { page } = admin;
+  it('edits permissions: the public role (anonymous requests follow it), a role × collection × action, field selection', async () => {
+    const { page } = suite.admin;
     await page.goto('/admin/content');
     await page.getByLabel('Collection name').fill('notes');
     await page.getByRole('button', { name: 'Create collection' }).click();
@@ -145,6 +130,24 @@ describeBrowser('admin app: administration', () => {
     await page.getByRole('link', { name: 'Permissions' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Permissions' }));
     await see(page.getByText('What the public role may do in each collection'));
+    // The public role: read on notes lets a request without any credential list its items; untick, refused again.
+    const created = await page.evaluate(async () => (await fetch('/items/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"a public note"}' })).status);
+    expect(created).toBe(200);
+    const anonymous = () => statusOf(suite.platform.url, '/items/notes?limit=1');
+    expect(await anonymous()).toBe(403);
+    await page.getByRole('checkbox', { name: 'read notes', exact: true }).click();
+    await see(page.getByRole('group', { name: 'Fields for read notes' }));
+    expect(await page.getByRole('checkbox', { name: 'read notes', exact: true }).isChecked()).toBe(true);
+    expect(await becomes(anonymous, 200)).toBe(200);
+    // The revisions of notes follow the same rule (not readable: an empty list, never 403).
+    const revisions = async () => ((await (await fetch(`${suite.platform.url}/revisions?filter[collection][_eq]=notes`)).json()) as { data: unknown[] }).data.length;
+    expect(await becomes(revisions, 1)).toBe(1);
+    await checkPage(suite.admin, 'permissions-public');
+    await page.getByRole('checkbox', { name: 'read notes', exact: true }).click();
+    await page.getByRole('group', { name: 'Fields for read notes' }).waitFor({ state: 'detached' });
+    expect(await becomes(anonymous, 403)).toBe(403);
+    expect(await becomes(revisions, 0)).toBe(0);
+
     await page.getByLabel('Role').selectOption({ label: 'editors' });
     await see(page.getByText('What editors may do in each collection'));
     // the box follows the saved permission (it turns once the API answered): click, then wait for what it shows
@@ -154,7 +157,7 @@ describeBrowser('admin app: administration', () => {
     await page.getByRole('checkbox', { name: 'title', exact: true }).check();
     await page.getByRole('button', { name: 'Save fields of read notes' }).click();
     await see(page.getByText('Fields of read notes saved.'));
-    await checkPage(admin, 'permissions');
+    await checkPage(suite.admin, 'permissions');
 
     // What the API now holds for the role.
     const perms = await page.evaluate(async () => (await (await fetch('/permissions?filter[collection][_eq]=notes')).json()) as { data: { action: string; fields: string[] }[] });

@@ -1,31 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import type { Browser } from 'playwright-core';
-import { ADMIN, startPlatformProcess, type PlatformProcess } from './support/platform-process';
-import { checkPage, describeBrowser, launchChromium, openContext, see, type AppPage } from './support/browser';
+import { checkPage, describeBrowser, openContext, see } from './support/browser';
 import { apiAs } from './support/api';
 import { signIn } from './support/sign-in';
+import { ADMIN } from './support/platform-process';
+import { browserSuite } from './support/suite';
 
 // Issue 13, content: collections, items table, item forms, item history with diff and restore, the activity
 // browser, and what a restricted role sees.
 describeBrowser('admin app: content and history', () => {
-  let platform: PlatformProcess;
-  let browser: Browser;
-  let admin: AppPage;
-  beforeAll(async () => {
-    [platform, browser] = await Promise.all([startPlatformProcess(), launchChromium()]);
-    admin = await openContext(browser, platform.url);
-    await signIn(admin.page, ADMIN.email, ADMIN.password);
-  }, 120_000);
-  afterAll(async () => {
-    await browser?.close();
-    await platform?.stop();
-  });
+  const suite = browserSuite({ signedInAdmin: true });
 
   it('creates a collection and an item, edits it twice, shows the diff, restores the first version as a new revision', async () => {
-    const { page } = admin;
+    const { page } = suite.admin;
     await page.goto('/admin/content');
     await see(page.getByText('There is no collection yet.'));
-    await checkPage(admin, 'content-empty');
+    await checkPage(suite.admin, 'content-empty');
     await page.getByLabel('Collection name').fill('articles');
     await page.getByLabel('Fields').fill('title string\nbody text\nviews integer');
     await page.getByRole('button', { name: 'Create collection' }).click();
@@ -56,7 +45,7 @@ describeBrowser('admin app: content and history', () => {
     await page.getByLabel('views').fill('3');
     await page.getByRole('button', { name: 'Save item' }).click();
     await see(page.getByRole('button', { name: 'Show changes of revision 3' }));
-    await checkPage(admin, 'item-history');
+    await checkPage(suite.admin, 'item-history');
 
     // Revision 2 against revision 1: only the title changed, highlighted and said in words.
     await page.getByRole('button', { name: 'Show changes of revision 2' }).click();
@@ -80,10 +69,10 @@ describeBrowser('admin app: content and history', () => {
     const diff4 = page.getByRole('table', { name: 'Revision 4 against revision 3' });
     await diff4.locator('tr[data-changed="true"]').nth(1).waitFor({ timeout: 15_000 });
     expect(await diff4.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)', 'views (changed)']);
-    await checkPage(admin, 'item-restored');
+    await checkPage(suite.admin, 'item-restored');
 
     // The items table: sort by a column, search.
-    const api = await apiAs(platform.url, ADMIN.email, ADMIN.password);
+    const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
     expect((await api.post('/items/articles', [{ title: 'Alpha' }, { title: 'Zulu' }])).status).toBe(200);
     await page.getByRole('link', { name: 'Back to articles' }).click();
     await see(page.getByText('Page 1 of 1 (3 in all)'));
@@ -100,7 +89,7 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('button', { name: 'Search' }).click();
     await see(page.getByText('Page 1 of 1 (1 in all)'));
     expect(await titles()).toEqual(['Alpha']);
-    await checkPage(admin, 'items');
+    await checkPage(suite.admin, 'items');
 
     // Delete an item from its page.
     await page.getByRole('link', { name: /^Open \d+$/ }).first().click();
@@ -114,7 +103,7 @@ describeBrowser('admin app: content and history', () => {
   }, 120_000);
 
   it('a restricted user sees only its permitted collections, items and revisions', async () => {
-    const api = await apiAs(platform.url, ADMIN.email, ADMIN.password);
+    const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
     const fields = [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, { field: 'title', type: 'string' }];
     expect((await api.post('/collections', { collection: 'secrets', fields })).status).toBe(200);
     expect((await api.post('/collections', { collection: 'notes', fields })).status).toBe(200);
@@ -125,7 +114,7 @@ describeBrowser('admin app: content and history', () => {
     const email = `reader-${randomUUID().slice(0, 8)}@example.com`;
     expect((await api.post('/users', { email, password: 'reader-password-1', role, status: 'active' })).status).toBe(200);
 
-    const reader = await openContext(browser, platform.url);
+    const reader = await openContext(suite.browser, suite.platform.url);
     const { page } = reader;
     await signIn(page, email, 'reader-password-1');
     await see(page.getByRole('link', { name: 'notes' }));
@@ -145,23 +134,23 @@ describeBrowser('admin app: content and history', () => {
     await reader.close();
 
     // The administrator's activity browser has everything, and filters by collection.
-    await admin.page.goto('/admin/activity');
-    await see(admin.page.getByRole('cell', { name: 'secrets', exact: true }));
-    await admin.page.getByLabel('Collection').fill('secrets');
-    await admin.page.getByRole('button', { name: 'Apply' }).click();
-    await admin.page.waitForURL(/collection=secrets/);
-    await admin.page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'secrets'));
+    await suite.admin.page.goto('/admin/activity');
+    await see(suite.admin.page.getByRole('cell', { name: 'secrets', exact: true }));
+    await suite.admin.page.getByLabel('Collection').fill('secrets');
+    await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
+    await suite.admin.page.waitForURL(/collection=secrets/);
+    await suite.admin.page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'secrets'));
     // By user: the reader wrote nothing, the administrator everything.
     const readerId = (await api.get(`/users?filter[email][_eq]=${encodeURIComponent(email)}&fields=id`)).body.data[0].id as string;
-    await admin.page.getByLabel('Collection').fill('');
-    await admin.page.getByLabel('User id').fill(readerId);
-    await admin.page.getByRole('button', { name: 'Apply' }).click();
-    await see(admin.page.getByText('No revision matches'));
-    await admin.page.getByLabel('Search revisions').fill('note');
-    await admin.page.getByLabel('User id').fill('');
-    await admin.page.getByRole('button', { name: 'Apply' }).click();
-    await see(admin.page.getByRole('cell', { name: 'notes', exact: true }));
-    expect(new Set(await admin.page.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set(['notes']));
-    await checkPage(admin, 'activity');
+    await suite.admin.page.getByLabel('Collection').fill('');
+    await suite.admin.page.getByLabel('User id').fill(readerId);
+    await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
+    await see(suite.admin.page.getByText('No revision matches'));
+    await suite.admin.page.getByLabel('Search revisions').fill('note');
+    await suite.admin.page.getByLabel('User id').fill('');
+    await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
+    await see(suite.admin.page.getByRole('cell', { name: 'notes', exact: true }));
+    expect(new Set(await suite.admin.page.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set(['notes']));
+    await checkPage(suite.admin, 'activity');
   }, 90_000);
 });

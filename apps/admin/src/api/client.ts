@@ -6,6 +6,8 @@ export type Role = components['schemas']['Role'];
 export type Permission = components['schemas']['Permission'];
 export type Revision = components['schemas']['Revision'];
 export type Activity = components['schemas']['Activity'];
+export type Session = components['schemas']['Session'];
+export type ApiToken = components['schemas']['ApiToken'];
 
 /** An error answer of the API (the contract's envelope), with the field it concerns when the API names one. */
 export class ApiError extends Error {

@@ -41,8 +41,11 @@ export interface AppPage {
   close(): Promise<void>;
 }
 
-/** A fresh browser context (own cookies) on the platform, watching for CSP violations and outside requests. */
-export async function openContext(browser: Browser, base: string): Promise<AppPage> {
+/**
+ * A fresh browser context (own cookies) on the platform, watching for CSP violations and outside requests; at
+ * `start` (a path) when given.
+ */
+export async function openContext(browser: Browser, base: string, start?: string): Promise<AppPage> {
   const context = await browser.newContext({ baseURL: base, viewport: { width: 1280, height: 860 }, timezoneId: 'UTC', locale: 'en-GB' });
   const page = await context.newPage();
   const problems: string[] = [];
@@ -54,6 +57,7 @@ export async function openContext(browser: Browser, base: string): Promise<AppPa
     const u = r.url();
     if (!u.startsWith(base) && !u.startsWith('data:')) problems.push(`request left the platform: ${u}`);
   });
+  if (start) await page.goto(start);
   return { page, problems, close: () => context.close() };
 }
 
@@ -104,3 +108,16 @@ export function description(locator: Locator): Promise<string> {
 }
 
 export const isFocused = (locator: Locator) => locator.evaluate((el) => el === document.activeElement);
+
+/**
+ * A field refused on submit: the message is shown, the field is marked invalid, a screen reader reads the message
+ * with it (after its hint, if any), and the focus is on it.
+ */
+export async function expectFieldError(field: Locator, message: string): Promise<void> {
+  await field.page().getByText(message, { exact: true }).first().waitFor({ state: 'visible', timeout: 15_000 });
+  expect({ invalid: await field.getAttribute('aria-invalid'), described: await description(field), focused: await isFocused(field) }).toEqual({
+    invalid: 'true',
+    described: expect.stringContaining(message),
+    focused: true,
+  });
+}

@@ -9,3 +9,15 @@ export async function signIn(page: Page, email: string, password: string): Promi
   await page.getByRole('button', { name: 'Sign in' }).click();
   await see(page.getByText(`Signed in as ${email}`));
 }
+
+/**
+ * Move between two pages of the signed-in app until one of its calls meets the ended session and the app shows
+ * the sign-in page with the way back (a revocation reaches the gateway within a second: bounded, no fixed sleep).
+ */
+export async function untilAskedToSignIn(page: Page): Promise<void> {
+  for (let i = 0; i < 20 && !/\/admin\/login\?next=/.test(page.url()); i++) {
+    await page.getByRole('link', { name: i % 2 ? 'Activity' : 'Content', exact: true }).click();
+    await page.waitForURL(/\/admin\/login\?next=/, { timeout: 1000 }).catch(() => undefined);
+  }
+  await page.waitForURL(/\/admin\/login\?next=%2F(content|activity)/);
+}

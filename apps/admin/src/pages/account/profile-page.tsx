@@ -1,9 +1,11 @@
 import type { Me } from '../../session/session';
 import { Page } from '../../ui/page';
+import { ApiTokensPanel } from './api-tokens-panel';
 import { ChangePasswordForm } from './change-password-form';
+import { SessionsPanel } from './sessions-panel';
 import { TfaPanel } from './tfa-panel';
 
-/** The signed-in user's own page: who they are, change password, two-factor authentication. */
+/** The signed-in user's own page: who they are, change password, two-factor authentication, sessions, API tokens. */
 export function ProfilePage({ me }: { me: Me }) {
   return (
     <Page title="Profile">
@@ -17,6 +19,8 @@ export function ProfilePage({ me }: { me: Me }) {
         <ChangePasswordForm email={me.email} />
         <TfaPanel me={me} />
       </div>
+      <SessionsPanel />
+      <ApiTokensPanel />
     </Page>
   );
 }

@@ -1,10 +1,11 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, json, ok, type Revision } from '../../api/client';
-import { navigate, withQuery } from '../../router/router';
 import { Link } from '../../router/link';
 import { Field, fieldId } from '../../ui/field';
+import { FilterForm } from '../../ui/filter-form';
 import { Alert, Empty, Page } from '../../ui/page';
 import { Pager, pageOf } from '../../ui/pager';
+import { Table } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
 
 const LIMIT = 25;
@@ -62,23 +63,14 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
 
   return (
     <Page title="Activity">
-      <form
-        class="toolbar"
-        role="search"
-        aria-label="Filter revisions"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(withQuery({ ...draft, page: undefined }));
-        }}
-      >
+      <FilterForm label="Filter revisions" draft={draft}>
         <Field id={ids.collection} label="Collection" value={draft.collection} onInput={set('collection')} />
         <Field id={ids.item} label="Item" value={draft.item} onInput={set('item')} />
         <Field id={ids.user} label="User id" value={draft.user} onInput={set('user')} />
         <Field id={ids.from} label="From (date)" type="date" value={draft.from} onInput={set('from')} />
         <Field id={ids.to} label="To (date)" type="date" value={draft.to} onInput={set('to')} />
         <Field id={ids.search} label="Search revisions" type="search" value={draft.search} onInput={set('search')} />
-        <button type="submit">Apply</button>
-      </form>
+      </FilterForm>
       {firstMs !== undefined && (
         <p class="timing" data-testid="first-page-ms">
           First page in {firstMs} ms
@@ -87,31 +79,18 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
       {revs.error && <Alert>{revs.error.message}</Alert>}
       {revs.value?.list.length === 0 && <Empty>No revision matches (only revisions of collections your role may read are shown).</Empty>}
       {revs.value && revs.value.list.length > 0 && (
-        <table>
-          <caption class="sr-only">Revisions, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Revision</th>
-              <th scope="col">When</th>
-              <th scope="col">Action</th>
-              <th scope="col">Collection</th>
-              <th scope="col">Item</th>
-              <th scope="col">User</th>
+        <Table caption="Revisions, newest first" hideCaption columns={['Revision', 'When', 'Action', 'Collection', 'Item', 'User']}>
+          {revs.value.list.map((r) => (
+            <tr key={r.id}>
+              <td>{r.id}</td>
+              <td>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</td>
+              <td>{r.activity?.action ?? '—'}</td>
+              <td>{r.collection}</td>
+              <td>{!r.collection || r.collection.startsWith('vellum_') ? r.item : <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>}</td>
+              <td>{r.activity?.user ?? '—'}</td>
             </tr>
-          </thead>
-          <tbody>
-            {revs.value.list.map((r) => (
-              <tr key={r.id}>
-                <td>{r.id}</td>
-                <td>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</td>
-                <td>{r.activity?.action ?? '—'}</td>
-                <td>{r.collection}</td>
-                <td>{!r.collection || r.collection.startsWith('vellum_') ? r.item : <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>}</td>
-                <td>{r.activity?.user ?? '—'}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <Pager page={page} limit={LIMIT} hasMore={revs.value?.hasMore} label="Revisions" />
     </Page>

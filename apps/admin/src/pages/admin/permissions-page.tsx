@@ -5,6 +5,7 @@ import { roleOptions, useRoles } from '../../data/roles';
 import { navigate, withQuery } from '../../router/router';
 import { Select, fieldId } from '../../ui/field';
 import { Alert, Empty, Page } from '../../ui/page';
+import { Table } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
 import { FieldAccess } from './field-access';
 
@@ -54,36 +55,23 @@ export function PermissionsPage({ query }: { query: URLSearchParams }) {
       {collections.value?.length === 0 && <Empty>There is no collection yet: create one under Content first.</Empty>}
       {collections.value && collections.value.length > 0 && perms.value && (
         <>
-          <table>
-            <caption>What {roleLabel} may do in each collection</caption>
-            <thead>
-              <tr>
-                <th scope="col">Collection</th>
+          <Table caption={`What ${roleLabel} may do in each collection`} columns={['Collection', ...ACTIONS]}>
+            {collections.value.map((c) => (
+              <tr key={c.collection}>
+                <th scope="row">{c.collection}</th>
                 {ACTIONS.map((a) => (
-                  <th key={a} scope="col">
-                    {a}
-                  </th>
+                  <td key={a}>
+                    <input
+                      type="checkbox"
+                      aria-label={`${a} ${c.collection}`}
+                      checked={!!find(c.collection, a)}
+                      onChange={(e) => toggle(c.collection, a, e.currentTarget.checked)}
+                    />
+                  </td>
                 ))}
               </tr>
-            </thead>
-            <tbody>
-              {collections.value.map((c) => (
-                <tr key={c.collection}>
-                  <th scope="row">{c.collection}</th>
-                  {ACTIONS.map((a) => (
-                    <td key={a}>
-                      <input
-                        type="checkbox"
-                        aria-label={`${a} ${c.collection}`}
-                        checked={!!find(c.collection, a)}
-                        onChange={(e) => toggle(c.collection, a, e.currentTarget.checked)}
-                      />
-                    </td>
-                  ))}
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
           <FieldAccess permissions={perms.value} collections={collections.value} onSaved={perms.reload} />
         </>
       )}

@@ -5,6 +5,7 @@ import { Link } from '../../router/link';
 import { Field, fieldId } from '../../ui/field';
 import { placeError } from '../../ui/field-errors';
 import { Alert, Empty, Page } from '../../ui/page';
+import { Table } from '../../ui/table';
 
 /** Roles: the list, create (name, administrator access), delete; each links to its permissions. */
 export function RolesPage() {
@@ -44,34 +45,23 @@ export function RolesPage() {
       {roles.error && <Alert>{roles.error.message}</Alert>}
       {roles.value?.length === 0 && <Empty>No role yet.</Empty>}
       {roles.value && roles.value.length > 0 && (
-        <table>
-          <caption class="sr-only">Roles</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Description</th>
-              <th scope="col">Administrator</th>
-              <th scope="col">Actions</th>
+        <Table caption="Roles" hideCaption columns={['Name', 'Description', 'Administrator', 'Actions']}>
+          {roles.value.map((r) => (
+            <tr key={r.id}>
+              <td>{r.name}</td>
+              <td>{(r.description as string | null) ?? '—'}</td>
+              <td>{r.admin_access ? 'yes' : 'no'}</td>
+              <td>
+                <Link to={`/permissions?role=${r.id}`}>Permissions of {r.name}</Link>{' '}
+                {!r.admin_access && (
+                  <button type="button" class="secondary" onClick={() => remove(String(r.id), String(r.name))}>
+                    Delete {r.name}
+                  </button>
+                )}
+              </td>
             </tr>
-          </thead>
-          <tbody>
-            {roles.value.map((r) => (
-              <tr key={r.id}>
-                <td>{r.name}</td>
-                <td>{(r.description as string | null) ?? '—'}</td>
-                <td>{r.admin_access ? 'yes' : 'no'}</td>
-                <td>
-                  <Link to={`/permissions?role=${r.id}`}>Permissions of {r.name}</Link>{' '}
-                  {!r.admin_access && (
-                    <button type="button" class="secondary" onClick={() => remove(String(r.id), String(r.name))}>
-                      Delete {r.name}
-                    </button>
-                  )}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <form onSubmit={create} class="narrow" noValidate aria-labelledby="new-role-h">
         <h2 id="new-role-h">Create a role</h2>

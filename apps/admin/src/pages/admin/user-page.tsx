@@ -5,11 +5,14 @@ import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
 import { Field, Select, fieldId } from '../../ui/field';
 import { placeError } from '../../ui/field-errors';
+import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
+import { ApiTokensPanel } from '../account/api-tokens-panel';
+import { SessionsPanel } from '../account/sessions-panel';
 import { STATUSES } from './users-page';
 
-/** One user: edit name, role and status (suspending ends every session of the user at once), or delete. */
+/** One user: edit name, role and status (suspending ends every session of the user at once), their sessions and API tokens, or delete. */
 export function UserPage({ id }: { id: string }) {
   const ids = useMemo(() => ({ first: fieldId('first-name'), last: fieldId('last-name'), role: fieldId('role'), status: fieldId('status') }), []);
   const roles = useRoles();
@@ -17,7 +20,6 @@ export function UserPage({ id }: { id: string }) {
   const [form, setForm] = useState({ first_name: '', last_name: '', role: '', status: 'active' });
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [notice, setNotice] = useState<string>();
-  const [confirmDelete, setConfirmDelete] = useState(false);
   useEffect(() => {
     const u = user.value;
     if (u) setForm({ first_name: u.first_name ?? '', last_name: u.last_name ?? '', role: u.role ?? '', status: u.status ?? 'active' });
@@ -76,22 +78,10 @@ export function UserPage({ id }: { id: string }) {
             <p class="hint">Suspending or archiving a user ends all of their sessions at once.</p>
             <button type="submit">Save user</button>
           </form>
+          <SessionsPanel user={id} />
+          <ApiTokensPanel user={id} />
           <h2>Delete</h2>
-          {confirmDelete ? (
-            <p>
-              Delete {user.value.email} for good?{' '}
-              <button type="button" class="danger" onClick={remove}>
-                Yes, delete this user
-              </button>{' '}
-              <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>
-                Keep
-              </button>
-            </p>
-          ) : (
-            <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
-              Delete user
-            </button>
-          )}
+          <ConfirmButton label="Delete user" question={`Delete ${user.value.email} for good?`} confirmLabel="Yes, delete this user" onConfirm={remove} />
         </>
       )}
     </Page>

@@ -1,11 +1,12 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, json, ok, type User } from '../../api/client';
 import { useRoles, roleOptions } from '../../data/roles';
-import { navigate, withQuery } from '../../router/router';
 import { Link } from '../../router/link';
 import { Field, Select, fieldId } from '../../ui/field';
+import { FilterForm } from '../../ui/filter-form';
 import { Alert, Empty, Page } from '../../ui/page';
 import { Pager, pageOf } from '../../ui/pager';
+import { Table } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
 import { NewUserForms } from './new-user-forms';
 
@@ -36,15 +37,7 @@ export function UsersPage({ query }: { query: URLSearchParams }) {
 
   return (
     <Page title="Users">
-      <form
-        class="toolbar"
-        role="search"
-        aria-label="Find users"
-        onSubmit={(e) => {
-          e.preventDefault();
-          navigate(withQuery({ ...draft, page: undefined }));
-        }}
-      >
+      <FilterForm label="Find users" draft={draft}>
         <Field id={ids.search} label="Search users" type="search" value={draft.search} onInput={(e) => setDraft({ ...draft, search: e.currentTarget.value })} />
         <Select id={ids.role} label="Role" options={roleOptions(roles.value, 'Any role')} value={draft.role} onChange={(e) => setDraft({ ...draft, role: e.currentTarget.value })} />
         <Select
@@ -54,34 +47,22 @@ export function UsersPage({ query }: { query: URLSearchParams }) {
           value={draft.status}
           onChange={(e) => setDraft({ ...draft, status: e.currentTarget.value })}
         />
-        <button type="submit">Apply</button>
-      </form>
+      </FilterForm>
       {users.error && <Alert>{users.error.message}</Alert>}
       {users.value && users.value.list.length === 0 && <Empty>No user matches.</Empty>}
       {users.value && users.value.list.length > 0 && (
-        <table>
-          <caption class="sr-only">Users</caption>
-          <thead>
-            <tr>
-              <th scope="col">E-mail</th>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
+        <Table caption="Users" hideCaption columns={['E-mail', 'Name', 'Role', 'Status']}>
+          {users.value.list.map((u) => (
+            <tr key={u.id}>
+              <td>
+                <Link to={`/users/${u.id}`}>{u.email ?? '(no e-mail)'}</Link>
+              </td>
+              <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
+              <td>{roleName(u.role)}</td>
+              <td>{u.status}</td>
             </tr>
-          </thead>
-          <tbody>
-            {users.value.list.map((u) => (
-              <tr key={u.id}>
-                <td>
-                  <Link to={`/users/${u.id}`}>{u.email ?? '(no e-mail)'}</Link>
-                </td>
-                <td>{[u.first_name, u.last_name].filter(Boolean).join(' ') || '—'}</td>
-                <td>{roleName(u.role)}</td>
-                <td>{u.status}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       <Pager page={page} limit={LIMIT} count={users.value?.count} label="Users" />
       <NewUserForms roles={roles.value} onDone={users.reload} />

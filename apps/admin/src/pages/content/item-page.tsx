@@ -3,6 +3,7 @@ import { api, ok } from '../../api/client';
 import { useCollection } from '../../data/collections';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
+import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
 import { ItemForm } from './item-form';
@@ -20,7 +21,6 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   );
   const [notice, setNotice] = useState<string>();
   const [historyTick, setHistoryTick] = useState(0);
-  const [confirmDelete, setConfirmDelete] = useState(false);
   const [error, setError] = useState<string>();
 
   const save = async (data: Item) => {
@@ -57,21 +57,7 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
           {meta.value && (isNew || item.value) && <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={save} />}
           {!isNew && item.value && (
             <p>
-              {confirmDelete ? (
-                <>
-                  Delete this item?{' '}
-                  <button type="button" class="danger" onClick={remove}>
-                    Yes, delete the item
-                  </button>{' '}
-                  <button type="button" class="secondary" onClick={() => setConfirmDelete(false)}>
-                    Keep
-                  </button>
-                </>
-              ) : (
-                <button type="button" class="danger" onClick={() => setConfirmDelete(true)}>
-                  Delete item
-                </button>
-              )}
+              <ConfirmButton label="Delete item" question="Delete this item?" confirmLabel="Yes, delete the item" onConfirm={remove} />
             </p>
           )}
         </div>
