@@ -3,7 +3,9 @@ import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query } from '@vellum/query';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
-import type { AccessRules } from '../events/access-rules.store';
+import type { AccessRuleMap } from '@vellum/tokens';
+
+type AccessRules = Pick<AccessRuleMap, 'get'>;
 import { revisionsSchema } from './query-schema';
 import { ACTIVITY_COLLECTION, readableJsonSql, visibilityOf, visibleCollections, type Visibility } from './visibility';
 

@@ -1,7 +1,9 @@
 import { allowedCollections, allowedFields, type RoleAccess } from '@vellum/contracts';
 import type { Accountability } from '@vellum/http';
 import type { FieldReducer } from '@vellum/query';
-import type { AccessRules } from '../events/access-rules.store';
+import type { AccessRuleMap } from '@vellum/tokens';
+
+type AccessRules = Pick<AccessRuleMap, 'get'>;
 
 /**
  * What the caller may see: everything, or these collections with these fields of each. A restricted visibility

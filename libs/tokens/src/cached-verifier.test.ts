@@ -1,6 +1,8 @@
 import { errors } from '@vellum/errors';
-import { hashApiToken, type AccessTokenClaims, type TokenVerifier } from '@vellum/tokens';
+import { hashApiToken } from './api-tokens';
 import { cachedVerifier } from './cached-verifier';
+import type { AccessTokenClaims } from './claims';
+import type { TokenVerifier } from './token-verifier';
 
 const claims = (exp: number, extra: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
   id: 'u',
@@ -42,7 +44,7 @@ describe('cachedVerifier', () => {
     expect(calls).toEqual([token]);
     now = 1_009_999;
     expect(v.cached(token)).toBeDefined();
-    now = 1_010_000; // exp reached: jsonwebtoken refuses at now >= exp, so must the cache
+    now = 1_010_000; // exp reached: the verifier refuses at now >= exp, so must the cache
     expect(v.cached(token)).toBeUndefined();
     await expect(v.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
     expect(calls).toEqual([token, token]);
