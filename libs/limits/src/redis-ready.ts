@@ -1,8 +1,8 @@
 import type Redis from 'ioredis';
 
 /**
- * Resolves when the connection is ready. Right after start it may still be opening: wait for it at most
- * `waitMs` instead of failing at once. Once Redis has been seen down (an error, or the first attempt settled),
+ * Resolves when the connection is ready. Right after start it may still be opening: wait for it (at most
+ * `waitMs`) instead of failing at once. Once Redis has been seen down (an error, or the first attempt settled),
  * reject at once: no added latency while it is away.
  */
 export function redisReady(redis: Redis, waitMs: number): () => Promise<void> {
@@ -13,15 +13,19 @@ export function redisReady(redis: Redis, waitMs: number): () => Promise<void> {
     if (redis.status === 'ready') return Promise.resolve();
     if (settled) return Promise.reject(new Error(`redis ${redis.status}`));
     return new Promise<void>((resolve, reject) => {
-      const onReady = () => {
+      const done = (err?: Error) => {
         clearTimeout(timer);
-        resolve();
-      };
-      const timer = setTimeout(() => {
         redis.off('ready', onReady);
-        reject(new Error(`redis not ready (${redis.status})`));
-      }, waitMs);
+        redis.off('error', onError);
+        if (err) reject(err);
+        else resolve();
+      };
+      const onReady = () => done();
+      const onError = (e: Error) => done(new Error(`redis unavailable: ${e.message}`));
+      const timer = setTimeout(() => done(new Error(`redis not ready (${redis.status})`)), waitMs);
+      timer.unref();
       redis.once('ready', onReady);
+      redis.once('error', onError);
     });
   };
 }
