@@ -1,3 +1,4 @@
+/* eslint-disable no-restricted-properties -- a benchmark script reads its own knobs from the environment */
 // Verify cost of an access token: jose (this library's verifier) vs jsonwebtoken (what it replaced: decode, kid
 // lookup in a Map of KeyObjects, jwt.verify), and a hit of the verified-token cache. µs per verify, best of
 // BENCH_ROUNDS rounds of BENCH_N tokens each (one process, interleaved): wall time, the main thread's CPU (the event
