@@ -1,6 +1,11 @@
 // Shared Jest settings for every workspace package: TypeScript through SWC (no type-checking here; the
 // `typecheck` task does that), CommonJS output, and the `.js` suffix of Prisma's generated imports mapped away.
+// ESM-only dependencies (jose — @vellum/tokens verifies every token with it — and openid-client with its own) are
+// compiled to CommonJS by the same transform: Jest's module registry cannot load ES modules without
+// --experimental-vm-modules (at run time Node loads them natively with import()).
 const path = require('node:path');
+
+const esmOnly = ['jose', 'openid-client', 'oauth4webapi'];
 
 /** @param {string} dir the package folder */
 module.exports = function preset(dir) {
@@ -21,6 +26,7 @@ module.exports = function preset(dir) {
       ],
     },
     moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+    transformIgnorePatterns: [`/node_modules/(?!(${esmOnly.join('|')})/)`],
     testTimeout: 30000,
   };
 };

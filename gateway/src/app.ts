@@ -5,22 +5,19 @@ import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
 import { noConditionalRequests, requestContextMiddleware, runHealthChecks, serverRoutes, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
 import { Registry } from '@vellum/metrics';
-import { createTokenVerifier, remoteKeySource, requestClaims, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { cachedVerifier, createTokenVerifier, jwksUrl, remoteKeySource, requestClaims, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
 import { expressProxy } from './proxy/express-proxy';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
-import { cachedVerifier } from './auth/cached-verifier';
 import { createFrontDoor } from './front/front-door';
 import type { TrustFn } from './front/client-address';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayHealth } from './health/gateway-health';
 import { createFederation, type Federation } from './graphql/federation';
 import { readCommittedSupergraph } from './graphql/compose-supergraph';
-import type { RateLimitStore } from './limits/rate-limit-store';
-import { createRateLimitStore } from './limits/create-rate-limit-store';
-import { rateLimit, rateLimiter } from './limits/rate-limit.middleware';
+import { createLimiterStore, rateLimit, requestLimiter, type LimiterStore } from '@vellum/limits';
 import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
 import { securityHeaderList, securityHeaders } from './limits/security-headers.middleware';
 import { createGatewayMetrics } from './metrics/gateway-metrics';
@@ -47,7 +44,7 @@ export interface GatewayDeps {
   /** The static supergraph; default the committed gateway/src/graphql/supergraph.graphql. */
   supergraphSdl?: string;
   /** Rate-limit counters (when RATE_LIMITER_ENABLED); default from config (memory, or redis with REDIS_URL). */
-  rateLimitStore?: RateLimitStore;
+  rateLimitStore?: LimiterStore;
   /** Extra health probes for the gateway's own dependencies. */
   healthProbes?: Record<string, HealthProbe>;
   /** The process's metrics registry (default: a private one). */
@@ -72,11 +69,6 @@ export interface Gateway {
   close(): Promise<void>;
 }
 
-export function jwksUrl(config: GatewayConfig): string | undefined {
-  const first = config.AUTH_URLS[0];
-  return first ? `${first.replace(/\/$/, '')}/auth/.well-known/jwks.json` : undefined;
-}
-
 /** The gateway's express app (never listens): limits, token checks, REST proxy, health. */
 export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const { config, logger } = deps;
@@ -91,7 +83,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     revisions: new UpstreamPool('revisions', config.REVISIONS_URLS, poolOpts),
     items: new UpstreamPool('items', config.ITEMS_URLS, poolOpts),
   };
-  const url = jwksUrl(config);
+  const url = config.AUTH_URLS[0] ? jwksUrl(config.AUTH_URLS[0]) : undefined;
   // Verified tokens are remembered until they expire: a client's next requests cost no signature check.
   const verifier = cachedVerifier(
     deps.verifier ??
@@ -153,8 +145,10 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(server);
 
   // Everything below is rate limited per client IP; ping and health (probes, load balancers) are not.
-  const limitOpts = store ? { store, points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION, logger } : undefined;
-  if (limitOpts) app.use(rateLimit(limitOpts));
+  const limit = store
+    ? requestLimiter({ limiter: store.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION }), logger })
+    : undefined;
+  if (limit) app.use(rateLimit(limit));
 
   // The proxied REST paths never reach express: the front door below answers them on bare node:http with the
   // same request id, headers, CORS, rate limit (its own counter calls, same store), token pre-check (not on
@@ -179,7 +173,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     isSessionRevoked: deps.isSessionRevoked,
     securityHeaders: securityHeaderList({ hsts }),
     cors: corsOptions ? corsPolicy(corsOptions) : undefined,
-    rateLimit: limitOpts ? rateLimiter(limitOpts) : undefined,
+    rateLimit: limit,
     metrics,
     logger,
   });
@@ -245,4 +239,15 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
       if (ownsStore) await store?.close();
     },
   };
+}
+
+/**
+ * RATE_LIMITER_STORE, or redis when REDIS_URL is set, else memory (one gateway process). While Redis is down the
+ * limit fails open (requests pass, health warns): a shared budget the gateway cannot read is not enforced per
+ * replica instead, so a Redis outage never turns into refusing everyone's traffic.
+ */
+function createRateLimitStore(config: Pick<GatewayConfig, 'RATE_LIMITER_STORE' | 'REDIS_URL'>): LimiterStore {
+  const kind = config.RATE_LIMITER_STORE ?? (config.REDIS_URL ? 'redis' : 'memory');
+  if (kind === 'redis' && !config.REDIS_URL) throw new Error('RATE_LIMITER_STORE=redis needs REDIS_URL');
+  return createLimiterStore({ redisUrl: kind === 'redis' ? config.REDIS_URL : undefined, prefix: 'vellum:ratelimit:', whenRedisDown: 'fail' });
 }

@@ -1,8 +1,7 @@
 import type { Logger } from '@vellum/logger';
-import type { Messaging, Subscription } from '@vellum/messaging';
+import type { Messaging } from '@vellum/messaging';
 import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
-import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
-import { apiTokensFrom } from '@vellum/tokens';
+import { apiTokensFrom, watchRevokedSessions, type RevokedSessions } from '@vellum/tokens';
 import type { Registry } from '@vellum/metrics';
 import type { GatewayConfig } from './config';
 import { createGateway } from './app';
@@ -19,16 +18,11 @@ export interface StartGatewayDeps {
 
 /** Build the gateway from config, listen on PORT/HOST (0 = any free port); stop() drains and closes everything. */
 export async function startGateway(config: GatewayConfig, { logger, messaging, metrics, local }: StartGatewayDeps): Promise<RunningService> {
-  const revoked = new Set<string>();
-  let watch: Subscription | undefined;
+  let revoked: RevokedSessions | undefined;
   let apiTokens: Awaited<ReturnType<typeof apiTokensFrom>> | undefined;
   const healthProbes: Record<string, HealthProbe> = {};
   if (messaging) {
-    const kv = await messaging.keyValue<unknown>(REVOKED_SESSIONS_BUCKET);
-    watch = await kv.watch((key, value) => {
-      if (value === undefined) revoked.delete(key);
-      else revoked.add(key);
-    });
+    revoked = await watchRevokedSessions(messaging);
     apiTokens = await apiTokensFrom(messaging);
     healthProbes.messaging = async () => {
       const h = await messaging.health();
@@ -39,7 +33,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, m
   const gateway = await createGateway({
     config,
     logger,
-    isSessionRevoked: messaging ? (s) => revoked.has(s) : undefined,
+    isSessionRevoked: revoked?.isRevoked,
     apiTokens: apiTokens?.get,
     onTokenUse: apiTokens?.onUse,
     healthProbes,
@@ -54,7 +48,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, m
     health: gateway.health,
     async stop() {
       await listening.close();
-      await watch?.stop();
+      await revoked?.stop();
       await apiTokens?.stop();
       await gateway.close();
     },

@@ -10,8 +10,8 @@ import { createGateway, loadGatewayConfig, type Gateway } from '@vellum/gateway'
 import type { RouteEntry } from '@vellum/http';
 import { AccessRules, createApp as createItemsApp } from '@vellum/items';
 import { createLogger } from '@vellum/logger';
-import { createApp as createRevisionsApp, staticAccessRules } from '@vellum/revisions';
-import type { AccessTokenClaims, TokenVerifier } from '@vellum/tokens';
+import { createApp as createRevisionsApp } from '@vellum/revisions';
+import { AccessRuleMap, type AccessTokenClaims, type TokenVerifier } from '@vellum/tokens';
 
 type Json = Record<string, unknown>;
 interface Service {
@@ -74,7 +74,7 @@ beforeAll(async () => {
   });
   const revisions = createRevisionsApp({
     pool: noDatabase,
-    rules: staticAccessRules({}),
+    rules: AccessRuleMap.of({}),
     verifier: adminVerifier,
     logger,
     config: { QUERY_LIMIT_DEFAULT: 100, QUERY_LIMIT_MAX: -1, QUERY_DEFERRED_JOIN_OFFSET: 1000 },

@@ -1,6 +1,7 @@
 import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Limiter, LimiterOptions, LimitState } from './limiter';
+import { redisReady } from './redis-ready';
 
 export type LimiterStoreKind = 'memory' | 'redis';
 
@@ -8,7 +9,7 @@ export type LimiterStoreKind = 'memory' | 'redis';
 export interface LimiterStore {
   readonly kind: LimiterStoreKind;
   limiter(options: LimiterOptions): Limiter;
-  /** `ok`, or why the shared store is unavailable (the limiters then count in memory, per replica). */
+  /** `ok`, or why the shared store is unavailable (what the limiters do meanwhile: see `whenRedisDown`). */
   health(): Promise<{ status: 'ok' | 'warn'; reason?: string }>;
   close(): Promise<void>;
 }
@@ -18,8 +19,14 @@ export interface LimiterStoreOptions {
   redisUrl?: string;
   /** Prefix of every Redis key (tests use a unique one). */
   prefix?: string;
-  /** A Redis command slower than this fails over to the in-memory counters (default 250 ms). */
+  /** A Redis command slower than this counts as Redis being down (default 250 ms). */
   commandTimeoutMs?: number;
+  /**
+   * While Redis is down or slow: `memory` (default) counts in this process's memory meanwhile (limits still hold,
+   * per replica); `fail` rejects the count at once, so the caller can let the request through (the gateway's
+   * per-IP limit fails open rather than refuse everyone's traffic, see `requestLimiter`).
+   */
+  whenRedisDown?: 'memory' | 'fail';
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -30,10 +37,11 @@ function stateOf(r: RateLimiterRes | null, points: number): LimitState {
 }
 
 /** rate-limiter-flexible behind the Limiter interface: an exhausted budget resolves (`exceeded`), it does not reject. */
-function wrap(rl: RateLimiterAbstract, points: number): Limiter {
+function wrap(rl: RateLimiterAbstract, points: number, ready: () => Promise<void> = async () => undefined): Limiter {
   return {
     points,
     async consume(key, n = 1) {
+      await ready();
       try {
         return stateOf(await rl.consume(key, n), points);
       } catch (e) {
@@ -42,9 +50,11 @@ function wrap(rl: RateLimiterAbstract, points: number): Limiter {
       }
     },
     async peek(key) {
+      await ready();
       return stateOf(await rl.get(key), points);
     },
     async reset(key) {
+      await ready();
       await rl.delete(key);
     },
   };
@@ -53,12 +63,14 @@ function wrap(rl: RateLimiterAbstract, points: number): Limiter {
 const memory = (o: LimiterOptions) => new RateLimiterMemory({ keyPrefix: o.keyPrefix, points: o.points, duration: seconds(o.durationMs) });
 
 /**
- * Limiters on rate-limiter-flexible: RateLimiterRedis when `redisUrl` is given (atomic counts shared by every
- * replica), RateLimiterMemory otherwise. A Redis that is down or slow never blocks a request: commands fail at once
- * (no offline queue, `commandTimeoutMs`) and the limiter counts in memory meanwhile (its insurance limiter), so
- * limits still hold per replica.
+ * The one limiter of the platform (per-IP request limits at the gateway and auth, auth's failed-login budgets), on
+ * rate-limiter-flexible: RateLimiterRedis when `redisUrl` is given (an atomic Lua count per request, shared by every
+ * replica), RateLimiterMemory otherwise. Fixed windows from a key's first count, in whole seconds (rounded up).
+ * A Redis that is down or slow never blocks a request: commands fail at once (no offline queue,
+ * `commandTimeoutMs`); right after start a count waits for the first connection at most `commandTimeoutMs`.
+ * Meanwhile the limiters count in memory or fail, as `whenRedisDown` says.
  */
-export function createLimiterStore({ redisUrl, prefix = 'vellum:', commandTimeoutMs = 250 }: LimiterStoreOptions = {}): LimiterStore {
+export function createLimiterStore({ redisUrl, prefix = 'vellum:', commandTimeoutMs = 250, whenRedisDown = 'memory' }: LimiterStoreOptions = {}): LimiterStore {
   if (!redisUrl) {
     return {
       kind: 'memory',
@@ -75,6 +87,9 @@ export function createLimiterStore({ redisUrl, prefix = 'vellum:', commandTimeou
     retryStrategy: (times) => Math.min(times * 200, 2000),
   });
   redis.on('error', () => undefined); // reported by health(); ioredis reconnects by itself
+  const ready = redisReady(redis, commandTimeoutMs);
+  const fallback = whenRedisDown === 'memory';
+  let closed = false;
   return {
     kind: 'redis',
     limiter: (o) =>
@@ -85,19 +100,27 @@ export function createLimiterStore({ redisUrl, prefix = 'vellum:', commandTimeou
           keyPrefix: `${prefix}${o.keyPrefix}`,
           points: o.points,
           duration: seconds(o.durationMs),
-          insuranceLimiter: memory(o),
+          ...(fallback ? { insuranceLimiter: memory(o) } : {}),
         }),
         o.points,
+        async () => {
+          if (closed) throw new Error('limiter store closed');
+          await ready().catch((e) => {
+            if (!fallback) throw e; // with the insurance limiter, the count goes to memory instead
+          });
+        },
       ),
     async health() {
       try {
         await redis.ping();
         return { status: 'ok' };
       } catch (e) {
-        return { status: 'warn', reason: `redis unavailable, limits count per replica: ${(e as Error).message}` };
+        const meanwhile = fallback ? 'limits count per replica' : 'limits are not enforced (fail open)';
+        return { status: 'warn', reason: `redis unavailable, ${meanwhile}: ${(e as Error).message}` };
       }
     },
     async close() {
+      closed = true;
       redis.disconnect(false);
     },
   };

@@ -106,4 +106,26 @@ describe('redis (shared by replicas)', () => {
     expect(performance.now() - t).toBeLessThan(1000);
     expect((await s.health()).status).toBe('warn');
   });
+
+  it('Redis down with whenRedisDown=fail: counts reject at once (the caller fails open), health says so', async () => {
+    const s = createLimiterStore({ redisUrl: 'redis://127.0.0.1:1', whenRedisDown: 'fail' });
+    stores.push(s);
+    const l = s.limiter({ keyPrefix: 'down', points: 1, durationMs: 5000 });
+    const t = performance.now();
+    await expect(l.consume('x')).rejects.toThrow(/redis/i);
+    await expect(l.consume('x')).rejects.toThrow(/redis/i);
+    expect(performance.now() - t).toBeLessThan(1000);
+    expect(await s.health()).toMatchObject({ status: 'warn', reason: expect.stringMatching(/fail open/) });
+  });
+
+  it('right after start, a count waits for the connection instead of missing Redis', async () => {
+    if (!available) return;
+    const prefix = `vellum-test:${randomUUID()}:`;
+    const a = createLimiterStore({ redisUrl, prefix, whenRedisDown: 'fail' });
+    const b = createLimiterStore({ redisUrl, prefix, whenRedisDown: 'fail' });
+    stores.push(a, b);
+    // no wait for health: the first counts of two fresh stores land in Redis, shared
+    expect((await a.limiter({ keyPrefix: 'start', points: 5, durationMs: 5000 }).consume('k')).consumed).toBe(1);
+    expect((await b.limiter({ keyPrefix: 'start', points: 5, durationMs: 5000 }).consume('k')).consumed).toBe(2);
+  });
 });

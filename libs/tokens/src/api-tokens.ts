@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { API_TOKENS_BUCKET, API_TOKEN_USES_BUCKET, type ApiTokenEntry } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { ISSUER, type AccessTokenClaims } from './claims';
+import type { KeyValueSource, WatchableMap } from './key-value-source';
 import { looksLikeJwt, type TokenVerifier } from './token-verifier';
 
 /** The key of a token in the API-tokens map and the `api_tokens` table: SHA-256, hex (secrets have 256 bits). */
@@ -28,6 +29,13 @@ export function apiTokenClaims(entry: ApiTokenEntry | undefined, nowMs: number):
   return { id: entry.user, role: entry.role, admin_access: entry.admin, app_access: entry.app, api_token: entry.id, iss: ISSUER, iat: 0, exp };
 }
 
+/** The claims of an API token's entry (see `apiTokenClaims`), reporting the use once it is accepted. */
+export function acceptApiToken(entry: ApiTokenEntry | undefined, nowMs: number, onUse?: (entry: ApiTokenEntry) => void): AccessTokenClaims {
+  const claims = apiTokenClaims(entry, nowMs);
+  onUse?.(entry!);
+  return claims;
+}
+
 export interface ApiTokenOptions {
   now?: () => number;
   /** Called on every accepted API-token request (throttle inside: see `tokenUseReporter`). */
@@ -43,10 +51,7 @@ export function withApiTokens(jwt: TokenVerifier, lookup: AsyncApiTokenLookup, {
   return {
     async verify(token) {
       if (!isApiToken(token)) return jwt.verify(token);
-      const entry = await lookup(hashApiToken(token));
-      const claims = apiTokenClaims(entry, now());
-      onUse?.(entry!);
-      return claims;
+      return acceptApiToken(await lookup(hashApiToken(token)), now(), onUse);
     },
   };
 }
@@ -56,11 +61,6 @@ export interface ApiTokenMap {
   get: ApiTokenLookup;
   readonly size: number;
   stop(): Promise<void>;
-}
-
-/** Structurally a `KeyValueMap<ApiTokenEntry>` of @vellum/messaging (only `watch` is used). */
-export interface WatchableMap<T> {
-  watch(cb: (key: string, value: T | undefined) => void): Promise<{ stop(): Promise<void> }>;
 }
 
 export async function watchApiTokens(kv: WatchableMap<ApiTokenEntry>): Promise<ApiTokenMap> {
@@ -92,11 +92,6 @@ export function tokenUseReporter(put: (tokenId: string, use: { at: string }) => 
     if (last.size > 100_000) last.clear();
     put(entry.id, { at: new Date(t).toISOString() }).catch(() => last.delete(entry.id));
   };
-}
-
-/** Structurally the `keyValue` of @vellum/messaging's `Messaging`. */
-export interface KeyValueSource {
-  keyValue<T>(bucket: string): Promise<WatchableMap<T> & { put(key: string, value: T): Promise<void> }>;
 }
 
 /**

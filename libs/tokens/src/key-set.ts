@@ -1,5 +1,6 @@
-import { createPublicKey, type JsonWebKey, type KeyObject } from 'node:crypto';
+import type { KeyObject, JsonWebKey, webcrypto } from 'node:crypto';
 import { errors } from '@vellum/errors';
+import { jose } from './jose';
 
 export interface Jwk extends JsonWebKey {
   kid?: string;
@@ -8,71 +9,76 @@ export interface JwkSet {
   keys: Jwk[];
 }
 
-/** Where public keys come from: a fixed set (auth itself, tests) or a JWKS URL fetched and cached. */
+/** A verification key: what jose's key sets hand out (CryptoKey), or a node:crypto public key. */
+export type VerifyKey = webcrypto.CryptoKey | KeyObject;
+
+/** Where public keys come from: a fixed set (auth itself, tests) or the auth service's JWKS, fetched and cached. */
 export interface KeySource {
-  /** The key for a kid; undefined when unknown even after a refresh. */
-  get(kid: string): Promise<KeyObject | undefined>;
+  /** The ES256 key for a kid; undefined when unknown (after a refetch, when one is allowed). */
+  get(kid: string): Promise<VerifyKey | undefined>;
 }
 
-const toMap = (set: JwkSet) =>
-  new Map(set.keys.filter((k) => k.kid).map((k) => [k.kid as string, createPublicKey({ key: k, format: 'jwk' })]));
+/** Where the auth service publishes its public keys (`AUTH_URL` = its internal base URL). */
+export const jwksUrl = (authUrl: string): string => `${authUrl.replace(/\/$/, '')}/auth/.well-known/jwks.json`;
 
-/** A fixed key set (parsed once), or a function read on each lookup and re-parsed only when it returns a new set. */
+const header = (kid: string) => ({ alg: 'ES256', kid });
+const isNoMatch = (e: unknown) => (e as { code?: string }).code === 'ERR_JWKS_NO_MATCHING_KEY';
+
+/** A fixed key set (jose's local set: kid lookup, keys imported once), or a function read on each lookup (re-read when it returns a new set). */
 export function staticKeySource(set: JwkSet | (() => JwkSet)): KeySource {
   let last: JwkSet | undefined;
-  let keys = new Map<string, KeyObject>();
+  let local: Promise<(h: { alg: string; kid: string }) => Promise<VerifyKey>> | undefined;
   return {
     async get(kid) {
       const current = typeof set === 'function' ? set() : set;
-      if (current !== last) {
-        keys = toMap(current);
+      if (current !== last || !local) {
         last = current;
+        local = jose().then((j) => j.createLocalJWKSet(current as Parameters<typeof j.createLocalJWKSet>[0]));
       }
-      return keys.get(kid);
+      try {
+        return await (await local)(header(kid));
+      } catch (e) {
+        if (isNoMatch(e)) return undefined;
+        throw e;
+      }
     },
   };
 }
 
 export interface RemoteKeySourceOptions {
   url: string;
-  /** Do not refetch more often than this on unknown kids (ms). */
+  /** Do not refetch more often than this on unknown kids (ms): jose's cooldown. */
   minRefreshIntervalMs?: number;
   timeoutMs?: number;
   fetchImpl?: typeof fetch;
 }
 
 /**
- * A JWKS fetched from the auth service, cached; an unknown kid triggers one refetch (rate-limited), so key
- * rotation needs no restart. If auth is unreachable, the cached keys keep working; with no cache at all the
- * caller gets 503 SERVICE_UNAVAILABLE, bounded by the timeout.
+ * The auth service's JWKS through jose's remote key set: fetched on first use, then cached for good (no expiry:
+ * the last key set keeps serving while auth is down); an unknown kid refetches it — at most once per
+ * `minRefreshIntervalMs` (cooldown), concurrent lookups sharing one fetch — so key rotation needs no restart. A
+ * failed fetch with nothing cached answers 503 SERVICE_UNAVAILABLE (bounded by the timeout); with a cached set,
+ * the kid is simply unknown.
  */
-export function remoteKeySource({ url, minRefreshIntervalMs = 5000, timeoutMs = 3000, fetchImpl = fetch }: RemoteKeySourceOptions): KeySource {
-  let keys = new Map<string, KeyObject>();
-  let lastFetch = 0;
-  let inflight: Promise<void> | undefined;
-  const refresh = () =>
-    (inflight ??= (async () => {
-      try {
-        const res = await fetchImpl(url, { signal: AbortSignal.timeout(timeoutMs) });
-        if (!res.ok) throw new Error(`JWKS answered ${res.status}`);
-        keys = toMap((await res.json()) as JwkSet);
-        lastFetch = Date.now();
-      } finally {
-        inflight = undefined;
-      }
-    })());
+export function remoteKeySource({ url, minRefreshIntervalMs = 5000, timeoutMs = 3000, fetchImpl }: RemoteKeySourceOptions): KeySource {
+  const remote = jose().then((j) =>
+    j.createRemoteJWKSet(new URL(url), {
+      cacheMaxAge: Infinity,
+      cooldownDuration: minRefreshIntervalMs,
+      timeoutDuration: timeoutMs,
+      ...(fetchImpl ? { [j.customFetch]: fetchImpl } : {}),
+    }),
+  );
   return {
     async get(kid) {
-      const known = keys.get(kid);
-      if (known) return known;
-      if (keys.size > 0 && Date.now() - lastFetch < minRefreshIntervalMs) return undefined;
+      const set = await remote;
       try {
-        await refresh();
+        return await set(header(kid));
       } catch (e) {
-        if (keys.size === 0) throw errors.serviceUnavailable('auth', `cannot fetch the key set: ${(e as Error).message}`);
+        if (isNoMatch(e)) return undefined;
+        if (!set.jwks()) throw errors.serviceUnavailable('auth', `cannot fetch the key set: ${(e as Error).message}`);
         return undefined;
       }
-      return keys.get(kid);
     },
   };
 }

@@ -4,7 +4,7 @@ import express from 'express';
 import request from 'supertest';
 import { createServiceApp, finishServiceApp } from '@vellum/http';
 import { AppError } from '@vellum/errors';
-import { createTokenVerifier, staticKeySource, remoteKeySource, authenticate, type JwkSet } from './index';
+import { createTokenVerifier, staticKeySource, authenticate, type JwkSet } from './index';
 
 const pair = () => generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const k1 = pair();
@@ -38,30 +38,23 @@ describe('token verifier', () => {
     const hs = jwt.sign(claims, createSecretKey(Buffer.from('x'.repeat(32))), { algorithm: 'HS256', keyid: 'k1', issuer: 'vellum' });
     expect(await code(v.verify(hs))).toBe('INVALID_TOKEN');
     expect(await code(v.verify('static-token-123'))).toBe('INVALID_CREDENTIALS');
+    // three base64url parts that do not decode to a JWT header and payload
+    expect(await code(v.verify('abc.def.ghi'))).toBe('INVALID_CREDENTIALS');
+    const [h, , sig] = sign().split('.');
+    expect(await code(v.verify(`${h}.${Buffer.from('"not an object"').toString('base64url')}.${sig}`))).toBe('INVALID_CREDENTIALS');
+    // no kid, or a key that is not ES256
+    expect(await code(v.verify(jwt.sign(claims, k1.privateKey, { algorithm: 'ES256', issuer: 'vellum' })))).toBe('INVALID_TOKEN');
+    const rsa = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    expect(await code(v.verify(jwt.sign(claims, rsa, { algorithm: 'RS256', keyid: 'k1', issuer: 'vellum' })))).toBe('INVALID_TOKEN');
+    // a tampered payload
+    const [th, , ts] = sign().split('.');
+    expect(await code(v.verify(`${th}.${Buffer.from(JSON.stringify({ ...claims, admin_access: true, iss: 'vellum' })).toString('base64url')}.${ts}`))).toBe('INVALID_TOKEN');
   });
-});
-
-describe('remote key source', () => {
-  it('fetches, caches and refetches on an unknown kid (rate-limited)', async () => {
-    let calls = 0;
-    let set: JwkSet = jwks;
-    const fetchImpl = (async () => {
-      calls++;
-      return new Response(JSON.stringify(set), { status: 200 });
-    }) as typeof fetch;
-    const src = remoteKeySource({ url: 'http://auth/jwks', fetchImpl, minRefreshIntervalMs: 0 });
-    expect(await src.get('k1')).toBeDefined();
-    expect(await src.get('k1')).toBeDefined();
-    expect(calls).toBe(1);
-    set = { keys: [...jwks.keys, { ...other.publicKey.export({ format: 'jwk' }), kid: 'k2' }] };
-    expect(await src.get('k2')).toBeDefined();
-    expect(calls).toBe(2);
-  });
-  it('answers 503 when auth is unreachable and nothing is cached', async () => {
-    const fetchImpl = (async () => {
-      throw new Error('ECONNREFUSED');
-    }) as unknown as typeof fetch;
-    expect(await code(remoteKeySource({ url: 'http://x', fetchImpl }).get('k1'))).toBe('SERVICE_UNAVAILABLE');
+  it('expires exactly at exp (valid while now < exp, no leeway)', async () => {
+    const now = Math.floor(Date.now() / 1000);
+    const at = (exp: number) => jwt.sign({ ...claims, exp }, k1.privateKey, { algorithm: 'ES256', keyid: 'k1', issuer: 'vellum' });
+    expect(await code(v.verify(at(now)))).toBe('TOKEN_EXPIRED');
+    expect(await code(v.verify(at(now + 5)))).toBe('OK');
   });
 });
 

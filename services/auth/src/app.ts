@@ -1,6 +1,6 @@
 import type { Express } from 'express';
 import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
-import { createLimiterStore, type LimiterStore } from '@vellum/limits';
+import { createLimiterStore, rateLimit, requestLimiter, type LimiterStore } from '@vellum/limits';
 import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens } from '@vellum/tokens';
@@ -26,7 +26,6 @@ import { apiTokensRoutes } from './http/api-tokens.routes';
 import { authRoutes } from './http/auth.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
-import { rateLimiter } from './http/rate-limiter';
 import { stalledRoutes } from './http/stalled-routes';
 import { sessionsRoutes } from './http/sessions.routes';
 import { tfaRoutes } from './http/tfa.routes';
@@ -108,7 +107,11 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   app.use(server);
 
   const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
-  if (config.RATE_LIMITER_ENABLED) app.use('/auth', rateLimiter(config.RATE_LIMITER_POINTS, config.RATE_LIMITER_DURATION));
+  if (config.RATE_LIMITER_ENABLED) {
+    // per client IP, in the same store as the failed logins (Redis: shared by every auth replica)
+    const limiter = limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION });
+    app.use('/auth', rateLimit(requestLimiter({ limiter, logger })));
+  }
   const auth = authRoutes(ctx);
   app.use(auth);
   const oauth2 = oauthRoutes(ctx);

@@ -126,6 +126,23 @@ describe('redis store (shared by auth replicas)', () => {
         await other.close();
       }
     });
+
+    it('the per-IP limit on /auth/* (RATE_LIMITER_*) is counted in the same store: replicas share the budget', async () => {
+      if (!available) return;
+      const store = await redisStore(`vellum-test:${randomUUID()}:`);
+      stores.push(store);
+      const config = { ...h().config, RATE_LIMITER_ENABLED: true, RATE_LIMITER_POINTS: 3, RATE_LIMITER_DURATION: 10_000 };
+      const make = () => createApp({ db: h().prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), limiterStore: store });
+      const [a, b] = [make(), make()];
+      try {
+        const ip = address();
+        const statuses: number[] = [];
+        for (let i = 0; i < 5; i++) statuses.push((await request(i % 2 ? b.app : a.app).post('/auth/login').set('X-Forwarded-For', ip).send({})).status);
+        expect(statuses).toEqual([400, 400, 400, 429, 429]);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
   });
 });
 

@@ -5,7 +5,7 @@ import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, isAdminRequest, withApiTokens, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, cachedVerifier, isAdminRequest, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
@@ -56,9 +56,8 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
   const registry = deps.metrics ?? new Registry();
   const app = createServiceApp({ service: 'items', logger: deps.logger, observe: httpMetrics(registry, 'items').observe, trustProxy: deps.trustProxy });
   const router = Router() as Router & RouteTable;
-  const verifier = deps.apiTokens
-    ? withApiTokens(deps.verifier, deps.apiTokens, { now: () => itemsDeps.now().getTime(), onUse: deps.onTokenUse })
-    : deps.verifier;
+  // Verified tokens remembered until they expire: a client's next requests cost no signature check.
+  const verifier = cachedVerifier(deps.verifier, { apiTokens: deps.apiTokens, onTokenUse: deps.onTokenUse, now: () => itemsDeps.now().getTime() });
   const health = serverRoutes(router, probes, {
     healthToken: deps.healthToken,
     canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),

@@ -5,15 +5,13 @@ import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
 import { observeOutbox, observePool, type Registry } from '@vellum/metrics';
-import { apiTokensFrom, createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
+import { apiTokensFrom, createTokenVerifier, jwksUrl, remoteKeySource, watchAccessRules, watchRevokedSessions, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
 import type { ItemsConfig } from './config';
 import { createItemsPool } from './data/items-pool';
 import { createPrisma } from './data/prisma';
 import { AccessRules } from './domain/access-rules';
-import { watchAccessRules } from './events/access-rules.watcher';
 import { itemsOutboxDestinations } from './events/outbox-destinations';
-import { watchRevokedSessions } from './events/revoked-sessions.watcher';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -30,16 +28,14 @@ export interface StartItemsDeps {
 
 /** Migrate, connect, watch the access rules, start the outbox relay and listen; stop() drains and closes all. */
 export async function startItems(config: ItemsConfig, { logger, messaging, keySource, metrics, local }: StartItemsDeps): Promise<RunningService> {
-  const keys =
-    keySource ??
-    (config.AUTH_URL ? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` }) : undefined);
+  const keys = keySource ?? (config.AUTH_URL ? remoteKeySource({ url: jwksUrl(config.AUTH_URL) }) : undefined);
   if (!keys) throw new Error('items: AUTH_URL is required to verify access tokens');
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const pool = createItemsPool(config.DATABASE_URL, config.DB_POOL_MAX);
   pool.on('error', (err) => logger.warn({ err }, 'items pool: idle connection error'));
   const prisma = createPrisma(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)));
   const rules = new AccessRules();
-  const access = await watchAccessRules(messaging, rules, logger);
+  const access = await watchAccessRules(messaging, { into: rules, logger });
   const sessions = await watchRevokedSessions(messaging);
   const apiTokens = await apiTokensFrom(messaging);
   const relay = await startOutboxRelay({
@@ -54,7 +50,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     prisma,
     rules,
     verifier: createTokenVerifier(keys),
-    isSessionRevoked: (s) => sessions.revoked.has(s),
+    isSessionRevoked: sessions.isRevoked,
     apiTokens: apiTokens.get,
     onTokenUse: apiTokens.onUse,
     logger,
@@ -80,7 +76,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
       await listening.close();
       unobserve.forEach((u) => u());
       await relay.stop();
-      await Promise.allSettled([access.stop(), sessions.subscription.stop(), apiTokens.stop()]);
+      await Promise.allSettled([access.stop(), sessions.stop(), apiTokens.stop()]);
       await Promise.allSettled([pool.end(), prisma.$disconnect()]);
     },
   };

@@ -4,9 +4,8 @@ import type { Pool } from 'pg';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createInProcessMessaging, type Messaging, type Subscription } from '@vellum/messaging';
 import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
-import { createTokenVerifier } from '@vellum/tokens';
+import { createTokenVerifier, watchAccessRules } from '@vellum/tokens';
 import { AccessRules, createApp, createItemsPool, createPrisma } from '../src';
-import { watchAccessRules } from '../src/events/access-rules.watcher';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -34,7 +33,7 @@ export async function harness(): Promise<Harness> {
   const prisma = createPrisma(db.url, 2);
   const messaging = createInProcessMessaging();
   const rules = new AccessRules();
-  const sub: Subscription = await watchAccessRules(messaging, rules);
+  const sub: Subscription = await watchAccessRules(messaging, { into: rules });
   const keys = testKeys();
   // the test plays the gateway (on loopback): its X-Forwarded-For is believed
   const { app } = createApp({ pool, prisma, rules, trustProxy: ['loopback'], verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined } });

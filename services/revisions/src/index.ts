@@ -2,5 +2,4 @@ export { loadRevisionsConfig, type RevisionsConfig } from './config';
 export { createApp, type RevisionsApp, type RevisionsAppDeps } from './app';
 export { startRevisions, MIGRATIONS_DIR, type StartRevisionsDeps } from './start';
 export { REVISIONS_SDL } from './graphql/subgraph';
-export { staticAccessRules, watchAccessRules, type AccessRules } from './events/access-rules.store';
 export { REVISIONS_DURABLE } from './events/item-events.consumer';

@@ -5,15 +5,13 @@ import { observeConsumer, observePool, type Registry } from '@vellum/metrics';
 import { ITEMS_STREAM } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
-import { apiTokensFrom, createTokenVerifier, remoteKeySource, type KeySource } from '@vellum/tokens';
+import { apiTokensFrom, createTokenVerifier, jwksUrl, remoteKeySource, watchAccessRules, watchRevokedSessions, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
 import { retentionPolicy, type RevisionsConfig } from './config';
 import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
 import { scheduleRetention } from './domain/retention.scheduler';
-import { watchAccessRules } from './events/access-rules.store';
 import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
-import { watchRevokedSessions } from './events/revoked-sessions.store';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -34,7 +32,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const pool = createPool(config.DATABASE_URL, config.DB_POOL_MAX);
   pool.on('error', (err) => logger.error({ err }, 'idle database client failed'));
-  const rules = await watchAccessRules(messaging, logger);
+  const access = await watchAccessRules(messaging, { logger });
   const sessions = await watchRevokedSessions(messaging);
   const apiTokens = await apiTokensFrom(messaging);
   const consumer = await startItemEventsConsumer({
@@ -44,10 +42,10 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     concurrency: config.REVISIONS_CONSUMER_CONCURRENCY,
     orderWaitMs: config.REVISIONS_ORDER_WAIT,
   });
-  const keySource = deps.keySource ?? remoteKeySource({ url: `${config.AUTH_URL.replace(/\/$/, '')}/auth/.well-known/jwks.json` });
+  const keySource = deps.keySource ?? remoteKeySource({ url: jwksUrl(config.AUTH_URL) });
   const built = createApp({
     pool,
-    rules,
+    rules: access.rules,
     verifier: createTokenVerifier(keySource),
     logger,
     config,
@@ -85,7 +83,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
         unobserve.forEach((u) => u());
         await consumer.stop();
         await retention.stop();
-        await rules.stop();
+        await access.stop();
         await sessions.stop();
         await apiTokens.stop();
         await built.close();

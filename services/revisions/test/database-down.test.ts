@@ -1,10 +1,9 @@
 import request from 'supertest';
 import { createInProcessMessaging } from '@vellum/messaging';
-import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { createTokenVerifier, staticKeySource, watchAccessRules } from '@vellum/tokens';
 import { freePort } from '@vellum/testing';
 import { createApp } from '../src/app';
 import { createPool } from '../src/data/pool';
-import { watchAccessRules } from '../src/events/access-rules.store';
 import { jwks, logger, signToken } from './helpers';
 
 // The contract: a dependency that is down gets a bounded 503 SERVICE_UNAVAILABLE, never a hang or a 500.
@@ -14,7 +13,7 @@ describe('revisions with its database down', () => {
     const messaging = createInProcessMessaging();
     const { app } = createApp({
       pool,
-      rules: await watchAccessRules(messaging),
+      rules: (await watchAccessRules(messaging)).rules,
       verifier: createTokenVerifier(staticKeySource(jwks)),
       logger,
       config: { QUERY_LIMIT_DEFAULT: 100, QUERY_LIMIT_MAX: -1, QUERY_DEFERRED_JOIN_OFFSET: 1000 },

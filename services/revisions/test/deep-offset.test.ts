@@ -2,7 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Accountability } from '@vellum/http';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { RecordsReader } from '../src/domain/records-reader';
-import { staticAccessRules } from '../src/events/access-rules.store';
+import { AccessRuleMap } from '@vellum/tokens';
 import { access, createHarness, itemEvent, type Harness } from './helpers';
 
 /**
@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const COLLECTIONS = ['a', 'b', 'c'];
-const rules = staticAccessRules({ 'r-ab': access('r-ab', { a: { read: ['x'] }, b: { read: ['*'] } }) });
+const rules = AccessRuleMap.of({ 'r-ab': access('r-ab', { a: { read: ['x'] }, b: { read: ['*'] } }) });
 const callers: Record<string, Accountability> = {
   admin: { user: 'u', role: 'r-admin', admin: true, app: true },
   ab: { user: 'u', role: 'r-ab', admin: false, app: true },

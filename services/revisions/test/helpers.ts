@@ -3,12 +3,11 @@ import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
 import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
-import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { createTokenVerifier, staticKeySource, watchAccessRules } from '@vellum/tokens';
 import { createApp, type RevisionsApp } from '../src/app';
 import type { RevisionsConfig } from '../src/config';
 import { EventWriter, type RecordableEvent } from '../src/data/event.writer';
 import { createPool } from '../src/data/pool';
-import { watchAccessRules } from '../src/events/access-rules.store';
 import { MIGRATIONS_DIR } from '../src/start';
 
 const tokens = testTokens('test-key');
@@ -47,7 +46,7 @@ export async function createHarness(now?: () => Date): Promise<Harness> {
   const pool = createPool(db.url, 8);
   const messaging = createInProcessMessaging();
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
-  const rules = await watchAccessRules(messaging);
+  const { rules, stop: stopRules } = await watchAccessRules(messaging);
   const verifier = createTokenVerifier(staticKeySource(jwks));
   const apps: RevisionsApp[] = [];
   const appWith = (config: Partial<AppConfig>) => {
@@ -72,7 +71,7 @@ export async function createHarness(now?: () => Date): Promise<Harness> {
     setRules: async (key, value) => (value ? kv.put(key, value) : kv.delete(key)),
     close: async () => {
       for (const a of apps) await a.close();
-      await rules.stop();
+      await stopRules();
       await messaging.close();
       await pool.end();
       await db.drop();

@@ -1,31 +1,18 @@
-import { PUBLIC_ROLE_KEY, allowedFields, roleAccessSchema, type Action, type RoleAccess } from '@vellum/contracts';
+import { allowedFields, type Action, type RoleAccess } from '@vellum/contracts';
 import type { Accountability } from '@vellum/http';
+import { AccessRuleMap } from '@vellum/tokens';
 
 const ADMIN: RoleAccess = { role: null, admin: true, app: true, permissions: {}, updated_at: new Date(0).toISOString() };
 
 /**
- * The access-rules map (ACCESS_BUCKET) held in memory: fed by a KV watch, it keeps serving the last copy when
- * messaging or auth is down. Key = role id, or `public` for the public role.
+ * The access-rules map (ACCESS_BUCKET, kept in step by @vellum/tokens' `watchAccessRules`: it keeps serving the
+ * last copy when messaging or auth is down), with the questions the items service asks of it.
  */
-export class AccessRules {
-  private readonly byRole = new Map<string, RoleAccess>();
-
-  /** Apply one KV change; an invalid value is ignored (the last good copy stays). Returns false when ignored. */
-  apply(key: string, value: unknown): boolean {
-    if (value === undefined || value === null) {
-      this.byRole.delete(key);
-      return true;
-    }
-    const parsed = roleAccessSchema.safeParse(value);
-    if (!parsed.success) return false;
-    this.byRole.set(key, parsed.data);
-    return true;
-  }
-
+export class AccessRules extends AccessRuleMap {
   /** The rules that apply to a caller: admins everything; a caller without a role gets the public role's. */
   forCaller(a: Accountability | undefined): RoleAccess | undefined {
     if (a?.admin) return ADMIN;
-    return this.byRole.get(a?.role ?? PUBLIC_ROLE_KEY);
+    return this.get(a?.role ?? null);
   }
 
   /** Fields of `collection` the caller may use for `action`: null = not allowed, '*' = all. */

@@ -1,5 +1,7 @@
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { apiTokenClaims, hashApiToken, isApiToken, type AccessTokenClaims, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { acceptApiToken, hashApiToken, isApiToken, type ApiTokenLookup } from './api-tokens';
+import type { AccessTokenClaims } from './claims';
+import type { TokenVerifier } from './token-verifier';
 
 export interface CachedVerifier extends TokenVerifier {
   /** The claims of a token verified before and not yet expired, without any work; undefined otherwise. */
@@ -8,7 +10,7 @@ export interface CachedVerifier extends TokenVerifier {
 }
 
 export interface CachedVerifierOptions {
-  /** Most tokens remembered (least recently used dropped first). */
+  /** Most tokens remembered (least recently used dropped first); 0 turns the cache off. */
   max?: number;
   now?: () => number;
   /** The API-tokens map (watched from messaging): API tokens are checked against it, never cached here. */
@@ -17,22 +19,19 @@ export interface CachedVerifierOptions {
 }
 
 /**
- * Remembers successfully verified tokens by their exact string (signature included) until their `exp`, in a
- * bounded LRU, so a client's repeated requests cost one signature check, not one each. Failures are never
- * remembered. A remembered token stops being accepted the moment it expires (jsonwebtoken's rule: valid while
- * now < exp), so expiry answers TOKEN_EXPIRED exactly as before. Revocation is not cached: the caller checks
- * the session on every request. The gateway only pre-checks: every service verifies the token again.
- * API tokens (anything not a JWT), when the API-tokens map is given, are answered from it synchronously (its key
- * is the token's hash): a revoked token is refused as soon as its entry is gone.
+ * The one verified-token cache (the gateway and every service in front of `authenticate`): remembers
+ * successfully verified tokens by their exact string (signature included) until their `exp`, so a client's
+ * repeated requests cost one signature check, not one each. Eviction: least recently used first, beyond `max`
+ * entries (a hit moves the token to the back of the Map's order); an expired entry is dropped when it is next
+ * read. Failures are never remembered. A remembered token stops being accepted the moment it expires (valid
+ * while now < exp, as the verifier), so expiry answers TOKEN_EXPIRED exactly as before. Revocation is not
+ * cached: the caller checks the session on every request. API tokens (anything not a JWT), when the API-tokens
+ * map is given, are answered from it synchronously (its key is the token's hash): a revoked token is refused as
+ * soon as its entry is gone.
  */
 export function cachedVerifier(inner: TokenVerifier, { max = 10_000, now = Date.now, apiTokens, onTokenUse }: CachedVerifierOptions = {}): CachedVerifier {
   const entries = new Map<string, { claims: AccessTokenClaims; expiresAt: number }>();
-  const apiToken = (token: string) => {
-    const entry = apiTokens!(hashApiToken(token));
-    const claims = apiTokenClaims(entry, now());
-    onTokenUse?.(entry!);
-    return claims;
-  };
+  const apiToken = (token: string) => acceptApiToken(apiTokens!(hashApiToken(token)), now(), onTokenUse);
   const cached = (token: string) => {
     if (apiTokens && isApiToken(token)) return apiToken(token);
     const hit = entries.get(token);

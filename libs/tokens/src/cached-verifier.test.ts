@@ -1,6 +1,8 @@
 import { errors } from '@vellum/errors';
-import { hashApiToken, type AccessTokenClaims, type TokenVerifier } from '@vellum/tokens';
+import { hashApiToken } from './api-tokens';
 import { cachedVerifier } from './cached-verifier';
+import type { AccessTokenClaims } from './claims';
+import type { TokenVerifier } from './token-verifier';
 
 const claims = (exp: number, extra: Partial<AccessTokenClaims> = {}): AccessTokenClaims => ({
   id: 'u',
@@ -29,6 +31,16 @@ function counting() {
 }
 let now = 1_000_000;
 
+/** A cache of `max` entries that has verified ok:2000, then ok:2001. */
+async function twoVerified(max: number) {
+  now = 1_000_000;
+  const { inner, calls } = counting();
+  const v = cachedVerifier(inner, { max, now: () => now });
+  await v.verify('ok:2000');
+  await v.verify('ok:2001');
+  return { v, calls };
+}
+
 describe('cachedVerifier', () => {
   it('verifies a token once, then answers from memory until it expires, then TOKEN_EXPIRED', async () => {
     now = 1_000_000;
@@ -42,7 +54,7 @@ describe('cachedVerifier', () => {
     expect(calls).toEqual([token]);
     now = 1_009_999;
     expect(v.cached(token)).toBeDefined();
-    now = 1_010_000; // exp reached: jsonwebtoken refuses at now >= exp, so must the cache
+    now = 1_010_000; // exp reached: the verifier refuses at now >= exp, so must the cache
     expect(v.cached(token)).toBeUndefined();
     await expect(v.verify(token)).rejects.toMatchObject({ code: 'TOKEN_EXPIRED' });
     expect(calls).toEqual([token, token]);
@@ -59,11 +71,7 @@ describe('cachedVerifier', () => {
   });
 
   it('is bounded: the least recently used token goes first', async () => {
-    now = 1_000_000;
-    const { inner, calls } = counting();
-    const v = cachedVerifier(inner, { max: 2, now: () => now });
-    await v.verify('ok:2000');
-    await v.verify('ok:2001');
+    const { v, calls } = await twoVerified(2);
     expect(v.cached('ok:2000')).toBeDefined(); // now 2001 is the least recently used
     await v.verify('ok:2002');
     expect(v.size).toBe(2);
@@ -74,12 +82,10 @@ describe('cachedVerifier', () => {
   });
 
   it('max 0 turns the cache off', async () => {
-    now = 1_000_000;
-    const { inner, calls } = counting();
-    const v = cachedVerifier(inner, { max: 0, now: () => now });
+    const { v, calls } = await twoVerified(0);
     await v.verify('ok:2000');
-    await v.verify('ok:2000');
-    expect(calls).toHaveLength(2);
+    expect(calls).toEqual(['ok:2000', 'ok:2001', 'ok:2000']);
+    expect(v.size).toBe(0);
   });
 });
 
