@@ -3,11 +3,10 @@ import type { Server, IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express } from 'express';
 import jwt from 'jsonwebtoken';
-import { createLogger } from '@vellum/logger';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config';
 import type { Env } from '@vellum/config';
 
-export const silentLogger = () => createLogger({ name: 'gateway-test', level: 'silent' });
+export { silentLogger } from '@vellum/testing';
 
 export interface SeenRequest {
   method: string;

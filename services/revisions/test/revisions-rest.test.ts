@@ -1,6 +1,7 @@
 import request from 'supertest';
 import { access, createHarness, itemEvent, signToken, type Harness } from './helpers';
 import { NOW, seed, U1, U2 } from './seed';
+import { errorCode } from '@vellum/testing';
 
 let h: Harness;
 let events: Awaited<ReturnType<typeof seed>>;
@@ -19,7 +20,6 @@ const get = (path: string, auth: string | null = admin) => {
   return auth ? r.set('Authorization', auth) : r;
 };
 const ids = (r: request.Response) => (r.body.data as { id: number }[]).map((x) => x.id);
-const errorCode = (r: request.Response) => r.body.errors?.[0]?.extensions?.code;
 
 describe('recording (what the read tests stand on)', () => {
   it('stores activity + revision with computed deltas, parents and deletes', async () => {
