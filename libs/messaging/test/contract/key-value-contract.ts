@@ -3,11 +3,8 @@ import { sleep, waitFor, type ContractSubject } from './contract-support';
 /** The key-value map part of the contract. */
 export function describeKeyValueContract(subject: () => ContractSubject): void {
   describe('key-value map', () => {
-    let m: ContractSubject['m'];
-    let track: ContractSubject['track'];
-    beforeEach(() => {
-      ({ m, track } = subject());
-    });
+    let { m, track } = {} as ContractSubject;
+    beforeEach(() => void ({ m, track } = subject()));
 
     it('puts, gets, deletes and lists entries', async () => {
       const kv = await m.keyValue<{ role: string }>('access');

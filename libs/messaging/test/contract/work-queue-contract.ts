@@ -5,12 +5,8 @@ import { deadLettersOf, deferred, sleep, uid, waitFor, type ContractSubject } fr
 /** The work queue part of the contract. */
 export function describeWorkQueueContract(subject: () => ContractSubject): void {
   describe('work queue', () => {
-    let m: ContractSubject['m'];
-    let track: ContractSubject['track'];
-    let subs: ContractSubject['subs'];
-    beforeEach(() => {
-      ({ m, track, subs } = subject());
-    });
+    let { m, track, subs } = {} as ContractSubject;
+    beforeEach(() => void ({ m, track, subs } = subject()));
 
     it('delivers jobs with id, subject, data, headers and deliveryCount 1, and removes them once acked', async () => {
       const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
