@@ -2,16 +2,13 @@
 // must keep (and the few things it does better: Vary merging, cached token verification).
 import http from 'node:http';
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
 import { createTokenVerifier, staticKeySource, type TokenVerifier } from '@vellum/tokens';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, sleep, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { silentLogger, sleep, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
 import { errorCode } from '@vellum/testing';
 
 const kit = tokenKit('k1');
 let upstream: Upstream;
-let gw: Gateway;
-let server: Listening;
+let gateway: ListeningGateway;
 let base: string;
 const revoked = new Set<string>();
 let verifications = 0;
@@ -45,19 +42,17 @@ beforeAll(async () => {
       return inner.verify(t);
     },
   };
-  gw = await createGateway({
+  gateway = await listenGateway({
     config: testConfig({ REVISIONS_URLS: upstream.url, ITEMS_URLS: 'http://127.0.0.1:1', CORS_ENABLED: 'true', CORS_ORIGIN: 'https://app.example.com' }),
     logger: silentLogger(),
     verifier,
     isSessionRevoked: (s) => revoked.has(s),
   });
-  server = await listen(gw.app, 0);
-  base = server.url;
+  base = gateway.base;
 });
 
 afterAll(async () => {
-  await server?.close(100);
-  await gw?.close();
+  await gateway?.close();
   await upstream?.close();
 });
 

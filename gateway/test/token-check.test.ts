@@ -1,7 +1,6 @@
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { createGateway } from '../src/app';
+import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
 import { errorCode } from '@vellum/testing';
 
 const kit = tokenKit('k1');
@@ -11,8 +10,7 @@ let jwks: { keys: object[] } = kit.jwks;
 let jwksFetches = 0;
 let auth: Upstream;
 let revisions: Upstream;
-let gw: Gateway;
-let server: Listening;
+let gateway: ListeningGateway;
 let base: string;
 
 beforeAll(async () => {
@@ -30,18 +28,16 @@ beforeAll(async () => {
       res.json({ data: [], authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, url: req.originalUrl });
     });
   });
-  gw = await createGateway({
+  gateway = await listenGateway({
     config: testConfig({ AUTH_URLS: auth.url, REVISIONS_URLS: revisions.url }),
     logger: silentLogger(),
     isSessionRevoked: (s) => s === 'revoked-session',
   });
-  server = await listen(gw.app, 0);
-  base = server.url;
+  base = gateway.base;
 });
 
 afterAll(async () => {
-  await server?.close(100);
-  await gw?.close();
+  await gateway?.close();
   await auth?.close();
   await revisions?.close();
 });
