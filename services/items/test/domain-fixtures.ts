@@ -1,5 +1,5 @@
 import { AppError } from '@vellum/errors';
-import type { CollectionDef, FieldDef, FieldType } from '../../src/domain/collection';
+import type { CollectionDef, FieldDef, FieldType } from '../src/domain/collection';
 
 /** A field as parseCollection leaves it (schema keys only where the test sets them). */
 export const field = (name: string, type: FieldType, schema: FieldDef['schema'] = {}): FieldDef => ({ field: name, type, schema, meta: null });

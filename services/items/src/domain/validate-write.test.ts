@@ -1,5 +1,5 @@
-import { primaryKeyValue, validateWrite } from '../../src/domain/validate-write';
-import { notes, posts, thrown } from './domain-fixtures';
+import { primaryKeyValue, validateWrite } from './validate-write';
+import { notes, posts, thrown } from '../../test/domain-fixtures';
 
 describe('validateWrite', () => {
   it('coerces every sent value into column values', () => {

@@ -1,7 +1,7 @@
 import { collectionRequestSchema } from '@vellum/contracts';
-import { parseCollection } from '../../src/domain/parse-collection';
-import { createTableSql } from '../../src/domain/ddl';
-import { thrown } from './domain-fixtures';
+import { parseCollection } from './parse-collection';
+import { createTableSql } from './ddl';
+import { thrown } from '../../test/domain-fixtures';
 
 const parse = (body: unknown) => parseCollection(collectionRequestSchema.parse(body));
 const reason = (body: unknown) => thrown(() => parse(body)).extensions.reason;

@@ -1,5 +1,5 @@
-import { coerceValue } from '../../src/domain/coerce-value';
-import { field, thrown } from './domain-fixtures';
+import { coerceValue } from './coerce-value';
+import { field, thrown } from '../../test/domain-fixtures';
 
 const coerce = (type: Parameters<typeof field>[1], value: unknown, schema = {}) => coerceValue(field('f', type, schema), value);
 const failure = (type: Parameters<typeof field>[1], value: unknown, schema = {}) => thrown(() => coerce(type, value, schema));

@@ -1,5 +1,5 @@
-import { planItemUpdates } from '../../src/domain/plan-item-updates';
-import { posts, thrown } from './domain-fixtures';
+import { planItemUpdates } from './plan-item-updates';
+import { posts, thrown } from '../../test/domain-fixtures';
 
 describe('planItemUpdates', () => {
   it('takes the key from the URL or from the payload, and never writes the key column', () => {
