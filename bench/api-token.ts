@@ -8,6 +8,7 @@ import { createLogger } from '@vellum/logger';
 import { loadLocalConfig, startPlatform } from '@vellum/local';
 import { seedRevisions } from '../services/revisions/bench/seed';
 import { autocannon, type LoadResult } from './autocannon';
+import { api } from './api';
 import { cpuUs } from './proc-cpu';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
@@ -16,17 +17,6 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const N = Number(process.env.BENCH_REVISIONS ?? 100_000);
 const PATH = '/revisions?limit=25&sort=-id';
-
-async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
-  const r = await fetch(base + url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${url} → ${r.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 

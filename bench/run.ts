@@ -9,6 +9,7 @@ import path from 'node:path';
 import { createLogger } from '@vellum/logger';
 import { loadLocalConfig, startPlatform, type Platform } from '@vellum/local';
 import { seedRevisions } from '../services/revisions/bench/seed';
+import { api } from './api';
 import { startDistributed, startNats } from './distributed';
 import { startFloor } from './floor';
 import { measureReads, summarise, type Row, type Scenario, type Summary, type Via } from './measure-reads';
@@ -23,17 +24,6 @@ const WARMUP = Number(process.env.BENCH_WARMUP ?? 2); // seconds of unmeasured l
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3); // interleaved floor/gateway/direct rounds per scenario
 // the distributed topology too (gateway and revisions service as their own processes, the bench's own nats-server)
 const DISTRIBUTED = process.env.BENCH_DISTRIBUTED !== '0';
-
-async function api(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
-  const r = await fetch(base + url, {
-    method,
-    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await r.text();
-  if (!r.ok) throw new Error(`${method} ${url} → ${r.status} ${text}`);
-  return text ? JSON.parse(text) : undefined;
-}
 
 /** Until the revisions database's activity count holds still for a second (at most 20 s). */
 async function quiet(databaseUrl: string): Promise<void> {

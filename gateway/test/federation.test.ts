@@ -1,16 +1,14 @@
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
-import { createGateway, type Gateway } from '../src/app';
+import { createGateway } from '../src/app';
 import { composeSupergraph } from '../src/graphql/compose-supergraph';
-import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
 import { fixtureSdl, startAuthSubgraph, startRevisionsSubgraph } from './subgraph-fixtures';
 
 const kit = tokenKit();
 let auth: Upstream;
 let revisions: Upstream;
 let jwksServer: Upstream;
-let gw: Gateway;
-let server: Listening;
+let gateway: ListeningGateway;
 let base: string;
 
 beforeAll(async () => {
@@ -24,18 +22,16 @@ beforeAll(async () => {
     { name: 'auth', sdl: fixtureSdl('auth') },
     { name: 'revisions', sdl: fixtureSdl('revisions') },
   ]);
-  gw = await createGateway({
+  gateway = await listenGateway({
     config: testConfig({ AUTH_URLS: auth.url, REVISIONS_URLS: revisions.url }),
     logger: silentLogger(),
     supergraphSdl,
   });
-  server = await listen(gw.app, 0);
-  base = server.url;
+  base = gateway.base;
 });
 
 afterAll(async () => {
-  await server?.close(100);
-  await gw?.close();
+  await gateway?.close();
   await auth?.close();
   await revisions?.close();
   void jwksServer;

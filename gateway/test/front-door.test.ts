@@ -2,15 +2,13 @@
 // must keep (and the few things it does better: Vary merging, cached token verification).
 import http from 'node:http';
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
 import { createTokenVerifier, staticKeySource, type TokenVerifier } from '@vellum/tokens';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, sleep, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { silentLogger, sleep, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
+import { errorCode } from '@vellum/testing';
 
 const kit = tokenKit('k1');
 let upstream: Upstream;
-let gw: Gateway;
-let server: Listening;
+let gateway: ListeningGateway;
 let base: string;
 const revoked = new Set<string>();
 let verifications = 0;
@@ -44,23 +42,20 @@ beforeAll(async () => {
       return inner.verify(t);
     },
   };
-  gw = await createGateway({
+  gateway = await listenGateway({
     config: testConfig({ REVISIONS_URLS: upstream.url, ITEMS_URLS: 'http://127.0.0.1:1', CORS_ENABLED: 'true', CORS_ORIGIN: 'https://app.example.com' }),
     logger: silentLogger(),
     verifier,
     isSessionRevoked: (s) => revoked.has(s),
   });
-  server = await listen(gw.app, 0);
-  base = server.url;
+  base = gateway.base;
 });
 
 afterAll(async () => {
-  await server?.close(100);
-  await gw?.close();
+  await gateway?.close();
   await upstream?.close();
 });
 
-const code = (r: request.Response) => r.body.errors?.[0]?.extensions?.code;
 
 describe('front door (proxied paths on bare node:http)', () => {
   it('verifies a token once, then from memory; a revoked session is still refused at once', async () => {
@@ -72,7 +67,7 @@ describe('front door (proxied paths on bare node:http)', () => {
     revoked.add('sess-1');
     try {
       const r = await request(base).get('/revisions').set('Authorization', `Bearer ${token}`);
-      expect([r.status, code(r)]).toEqual([401, 'TOKEN_EXPIRED']);
+      expect([r.status, errorCode(r)]).toEqual([401, 'TOKEN_EXPIRED']);
     } finally {
       revoked.delete('sess-1');
     }
@@ -81,9 +76,9 @@ describe('front door (proxied paths on bare node:http)', () => {
   it('reads ?access_token= as express does, percent-encoded names included', async () => {
     const t = kit.sign();
     const both = await request(base).get(`/revisions?access%5Ftoken=${t}`).set('Authorization', `Bearer ${t}`);
-    expect([both.status, code(both)]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect([both.status, errorCode(both)]).toEqual([400, 'INVALID_PAYLOAD']);
     const forged = await request(base).get(`/revisions?x=1&access_token=${t.slice(0, -4)}AAAA`);
-    expect([forged.status, code(forged)]).toEqual([403, 'INVALID_TOKEN']);
+    expect([forged.status, errorCode(forged)]).toEqual([403, 'INVALID_TOKEN']);
     // nested or repeated: not a token (qs gives an object / array), the request goes through as public
     await request(base).get(`/revisions?access_token[a]=${t.slice(0, -4)}AAAA`).expect(200);
     await request(base).get('/revisions?access_token=a&access_token=b').expect(200);
@@ -91,7 +86,7 @@ describe('front door (proxied paths on bare node:http)', () => {
 
   it('errors carry the envelope, the request id and the security and CORS headers; HEAD gets no body', async () => {
     const r = await request(base).get('/revisions').set('Authorization', 'Bearer not-a-jwt').set('Origin', 'https://app.example.com').set('X-Request-Id', 'rid-1');
-    expect([r.status, code(r)]).toEqual([401, 'INVALID_CREDENTIALS']);
+    expect([r.status, errorCode(r)]).toEqual([401, 'INVALID_CREDENTIALS']);
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(r.headers['x-request-id']).toBe('rid-1');
     expect(r.headers['x-content-type-options']).toBe('nosniff');

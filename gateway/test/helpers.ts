@@ -3,11 +3,14 @@ import type { Server, IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express } from 'express';
 import jwt from 'jsonwebtoken';
-import { createLogger } from '@vellum/logger';
+import { listen } from '@vellum/http';
+import { createGateway, type Gateway, type GatewayDeps } from '../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config';
 import type { Env } from '@vellum/config';
 
-export const silentLogger = () => createLogger({ name: 'gateway-test', level: 'silent' });
+import { silentLogger } from '@vellum/testing';
+
+export { silentLogger };
 
 export interface SeenRequest {
   method: string;
@@ -99,3 +102,49 @@ export function tokenKit(kid = 'test-key') {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A gateway listening on a free port of 127.0.0.1. */
+export interface ListeningGateway {
+  gw: Gateway;
+  base: string;
+  /** Stops accepting (in-flight requests get 100 ms), then closes the gateway. */
+  close(): Promise<void>;
+}
+
+export async function listenGateway(deps: GatewayDeps): Promise<ListeningGateway> {
+  const gw = await createGateway(deps);
+  const server = await listen(gw.app, 0);
+  return {
+    gw,
+    base: server.url,
+    close: async () => {
+      await server.close(100);
+      await gw.close();
+    },
+  };
+}
+
+/**
+ * A revisions upstream answering GET /revisions with an empty list (started before the calling file's tests) and a
+ * maker of gateways in front of it; every gateway made and the upstream are closed after the file.
+ */
+export function gatewaysOverRevisions(): (env?: Record<string, string>, extra?: Partial<GatewayDeps>) => Promise<Gateway> {
+  let upstream: Upstream;
+  const gateways: Gateway[] = [];
+  beforeAll(async () => {
+    upstream = await startUpstream('revisions', (app) => {
+      app.get('/revisions', (_req, res) => {
+        res.json({ data: [] });
+      });
+    });
+  });
+  afterAll(async () => {
+    for (const g of gateways) await g.close();
+    await upstream.close();
+  });
+  return async (env = {}, extra = {}) => {
+    const gw = await createGateway({ config: testConfig({ REVISIONS_URLS: upstream.url, ...env }), logger: silentLogger(), ...extra });
+    gateways.push(gw);
+    return gw;
+  };
+}

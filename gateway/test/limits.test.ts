@@ -1,29 +1,10 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, sleep, startUpstream, testConfig, type Upstream } from './helpers';
+import { sleep, gatewaysOverRevisions } from './helpers';
 
-let upstream: Upstream;
-const gateways: Gateway[] = [];
-const make = async (env: Record<string, string>, extra: Partial<Parameters<typeof createGateway>[0]> = {}) => {
-  const gw = await createGateway({ config: testConfig({ REVISIONS_URLS: upstream.url, ...env }), logger: silentLogger(), ...extra });
-  gateways.push(gw);
-  return gw;
-};
+const make = gatewaysOverRevisions();
 const ip = () => `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}`;
-
-beforeAll(async () => {
-  upstream = await startUpstream('revisions', (app) => {
-    app.get('/revisions', (_req, res) => {
-      res.json({ data: [] });
-    });
-  });
-});
-afterAll(async () => {
-  for (const g of gateways) await g.close();
-  await upstream.close();
-});
 
 describe('rate limiting (memory store)', () => {
   it('answers 429 REQUESTS_EXCEEDED with Retry-After past the limit, per client IP, then recovers', async () => {

@@ -1,8 +1,6 @@
 import http from 'node:http';
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, sleep, type Upstream } from './helpers';
+import { silentLogger, startUpstream, testConfig, sleep, type Upstream, listenGateway, type ListeningGateway } from './helpers';
 
 const HEALTH_TOKEN = 'health-secret';
 /** The detailed report (the HEALTH_TOKEN view), past the 1 s cache of the previous one. */
@@ -15,8 +13,7 @@ let auth: Upstream;
 let revisionsA: Upstream;
 let revisionsB: Upstream;
 let items: Upstream;
-let gw: Gateway;
-let server: Listening;
+let gateway: ListeningGateway;
 let base: string;
 /** Resolves when the streaming-upload upstream has seen its first body chunk. */
 let firstChunkSeen: () => void = () => {};
@@ -63,7 +60,7 @@ beforeAll(async () => {
       res.status(203).setHeader('x-custom', 'kept').json({ data: [{ id: 1 }], query: req.query });
     });
   });
-  gw = await createGateway({
+  gateway = await listenGateway({
     config: testConfig({
       AUTH_URLS: auth.url,
       REVISIONS_URLS: `${revisionsA.url},${revisionsB.url}`,
@@ -72,13 +69,11 @@ beforeAll(async () => {
     }),
     logger: silentLogger(),
   });
-  server = await listen(gw.app, 0);
-  base = server.url;
+  base = gateway.base;
 });
 
 afterAll(async () => {
-  await server?.close(100);
-  await gw?.close();
+  await gateway?.close();
   await Promise.all([auth, revisionsA, revisionsB, items].map((u) => u?.close()));
 });
 
@@ -237,7 +232,7 @@ describe('failures', () => {
 describe('retries keep the request body', () => {
   it('a POST whose first replica refuses the connection goes to the other one with its body intact', async () => {
     await revisionsB.kill();
-    const b = gw.pools.revisions.replicas.find((r) => r.url.origin === revisionsB.url)!;
+    const b = gateway.gw.pools.revisions.replicas.find((r) => r.url.origin === revisionsB.url)!;
     b.downUntil = 0; // not skipped by an earlier test's cooldown: the first POST must meet the dead replica
     try {
       for (let i = 0; i < 4; i++) {

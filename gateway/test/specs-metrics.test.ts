@@ -1,27 +1,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import request from 'supertest';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
+import { gatewaysOverRevisions } from './helpers';
 
-let upstream: Upstream;
-const gateways: Gateway[] = [];
-beforeAll(async () => {
-  upstream = await startUpstream('revisions', (app) => {
-    app.get('/revisions', (_req, res) => {
-      res.json({ data: [] });
-    });
-  });
-});
-afterAll(async () => {
-  for (const g of gateways) await g.close();
-  await upstream.close();
-});
-const make = async (env: Record<string, string> = {}) => {
-  const gw = await createGateway({ config: testConfig({ REVISIONS_URLS: upstream.url, ...env }), logger: silentLogger() });
-  gateways.push(gw);
-  return gw;
-};
+const make = gatewaysOverRevisions();
 
 /** Routes the API reference names in prose ("/roles and /permissions CRUD", "POST or GET /graphql/system"). */
 const PROSE_ROUTES = [

@@ -1,7 +1,7 @@
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
-import { createGateway, type Gateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { createGateway } from '../src/app';
+import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
+import { errorCode } from '@vellum/testing';
 
 const kit = tokenKit('k1');
 const rotated = tokenKit('k2');
@@ -10,8 +10,7 @@ let jwks: { keys: object[] } = kit.jwks;
 let jwksFetches = 0;
 let auth: Upstream;
 let revisions: Upstream;
-let gw: Gateway;
-let server: Listening;
+let gateway: ListeningGateway;
 let base: string;
 
 beforeAll(async () => {
@@ -29,23 +28,20 @@ beforeAll(async () => {
       res.json({ data: [], authorization: req.headers.authorization ?? null, cookie: req.headers.cookie ?? null, url: req.originalUrl });
     });
   });
-  gw = await createGateway({
+  gateway = await listenGateway({
     config: testConfig({ AUTH_URLS: auth.url, REVISIONS_URLS: revisions.url }),
     logger: silentLogger(),
     isSessionRevoked: (s) => s === 'revoked-session',
   });
-  server = await listen(gw.app, 0);
-  base = server.url;
+  base = gateway.base;
 });
 
 afterAll(async () => {
-  await server?.close(100);
-  await gw?.close();
+  await gateway?.close();
   await auth?.close();
   await revisions?.close();
 });
 
-const code = (r: request.Response) => r.body.errors?.[0]?.extensions?.code;
 
 describe('token checks before routing', () => {
   it('lets a request without a token through as the public role', async () => {
@@ -66,29 +62,29 @@ describe('token checks before routing', () => {
   it('rejects bad tokens early with the contract codes, without calling the service', async () => {
     const before = revisions.seen.length;
     const expired = await request(base).get('/revisions').set('Authorization', `Bearer ${kit.sign({}, { expiresIn: -10 })}`);
-    expect([expired.status, code(expired)]).toEqual([401, 'TOKEN_EXPIRED']);
+    expect([expired.status, errorCode(expired)]).toEqual([401, 'TOKEN_EXPIRED']);
     const forged = await request(base).get('/revisions').set('Authorization', `Bearer ${forger.sign()}`);
-    expect([forged.status, code(forged)]).toEqual([403, 'INVALID_TOKEN']);
+    expect([forged.status, errorCode(forged)]).toEqual([403, 'INVALID_TOKEN']);
     const garbage = await request(base).get('/revisions').set('Authorization', 'Bearer not-a-jwt');
-    expect([garbage.status, code(garbage)]).toEqual([401, 'INVALID_CREDENTIALS']);
+    expect([garbage.status, errorCode(garbage)]).toEqual([401, 'INVALID_CREDENTIALS']);
     const wrongIssuer = await request(base).get('/revisions').set('Authorization', `Bearer ${kit.sign({}, { issuer: 'evil' })}`);
-    expect([wrongIssuer.status, code(wrongIssuer)]).toEqual([403, 'INVALID_TOKEN']);
+    expect([wrongIssuer.status, errorCode(wrongIssuer)]).toEqual([403, 'INVALID_TOKEN']);
     const revoked = await request(base).get('/revisions').set('Cookie', `vellum_session_token=${kit.sign({ session: 'revoked-session' })}`);
-    expect([revoked.status, code(revoked)]).toEqual([401, 'TOKEN_EXPIRED']);
+    expect([revoked.status, errorCode(revoked)]).toEqual([401, 'TOKEN_EXPIRED']);
     expect(revisions.seen.length).toBe(before);
   });
 
   it('applies the transport rules: query + header → 400; the cookie only when neither is present', async () => {
     const t = kit.sign();
     const both = await request(base).get(`/revisions?access_token=${t}`).set('Authorization', `Bearer ${t}`);
-    expect([both.status, code(both)]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect([both.status, errorCode(both)]).toEqual([400, 'INVALID_PAYLOAD']);
     expect(both.body.errors[0].message).toMatch(/more than one method/);
     const expiredCookie = `vellum_session_token=${kit.sign({ session: 's1' }, { expiresIn: -10 })}`;
     const headerWins = await request(base).get('/revisions').set('Authorization', `Bearer ${t}`).set('Cookie', expiredCookie);
     expect(headerWins.status).toBe(200);
     expect(headerWins.body.cookie).toBe(expiredCookie);
     const cookieOnly = await request(base).get('/revisions').set('Cookie', expiredCookie);
-    expect([cookieOnly.status, code(cookieOnly)]).toEqual([401, 'TOKEN_EXPIRED']);
+    expect([cookieOnly.status, errorCode(cookieOnly)]).toEqual([401, 'TOKEN_EXPIRED']);
   });
 
   it('does not pre-check /auth/*: a session refresh with an expired session cookie reaches the auth service', async () => {
@@ -128,7 +124,7 @@ describe('token checks before routing', () => {
     const gw3 = await createGateway({ config: testConfig({ AUTH_URLS: 'http://127.0.0.1:1', REVISIONS_URLS: revisions.url }), logger: silentLogger() });
     try {
       const r = await request(gw3.app).get('/revisions').set('Authorization', `Bearer ${kit.sign()}`);
-      expect([r.status, code(r)]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect([r.status, errorCode(r)]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     } finally {
       await gw3.close();
     }

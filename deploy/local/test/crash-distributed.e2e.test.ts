@@ -2,10 +2,9 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer } from '@vellum/testing';
+import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer, exited, killProcessesUsing, waitForPing } from '@vellum/testing';
 import { mailProblems, readRecorded, recordingProblems, settle, startLoad, type LoadResult } from './crash-load';
 import { distributedState, killService, startDistributedProcess } from './distributed-process';
-import { exited, killProcessesUsing, waitForPing } from './npm-start-process';
 
 // Issue 15, "done when" 2: the distributed topology (`npm run start:distributed`: one process per service, real
 // NATS JetStream and PostgreSQL). Under 6 item writers and 2 password requesters: SIGKILL of (a) the revisions

@@ -2,9 +2,8 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@vellum/testing';
+import { freePort, exited, killProcessesUsing, startNpmStartLogged, waitForPing } from '@vellum/testing';
 import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
-import { exited, killProcessesUsing, startNpmStartLogged, waitForPing } from './npm-start-process';
 
 // Issue 15, "done when" 1: `npm start` in a child process, 6 item writers and 2 password requesters, SIGKILL to
 // the whole process group (the embedded PostgreSQL with it), start again on the same data: within 60 s every

@@ -7,7 +7,7 @@ import { withClient } from '@vellum/db';
 import { freePort } from '@vellum/testing';
 import { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
 import { api, settle, startLoad } from './crash-load';
-import { exited, killProcessesUsing, startNpmStartLogged, waitForPing } from './npm-start-process';
+import { exited, killProcessesUsing, startNpmStartLogged, waitForPing } from '@vellum/testing';
 
 // Issue 15: one mail per acknowledged password request in the embedded topology with SMTP, across kill -9.
 // `npm start` in a child process mails to a real SMTP server (npm smtp-server) in this process; 3 requesters ask

@@ -3,9 +3,8 @@ import http from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, natsServerBinary } from '@vellum/testing';
+import { freePort, natsServerBinary, exited, killProcessesUsing, waitForPing } from '@vellum/testing';
 import { startDistributedProcess } from './distributed-process';
-import { exited, killProcessesUsing, waitForPing } from './npm-start-process';
 
 // Issue 17.1 in `npm run start:distributed` (one process per service): the services believe the gateway's
 // X-Forwarded-For, so auth's failed-login budget is per client, not per gateway. Two clients on two loopback

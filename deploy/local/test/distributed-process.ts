@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DistributedState } from '../src/distributed/start-distributed';
-import { ROOT } from './npm-start-process';
+import { ROOT } from '@vellum/testing';
 
 /** `npm run start:distributed` as a child in its own process group. */
 export function startDistributedProcess(dataDir: string, port: number, env: Record<string, string>): ChildProcess {

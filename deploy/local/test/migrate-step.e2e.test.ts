@@ -6,10 +6,10 @@ import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import { databaseUrl, dropDatabase, withClient } from '@vellum/db';
-import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging } from '@vellum/messaging';
 import { loadItemsConfig } from '@vellum/items/src/config';
 import { startItems } from '@vellum/items/src/start';
+import { silentLogger } from '@vellum/testing';
 
 const ROOT = path.resolve(__dirname, '../../..');
 const ADMIN = process.env.TEST_DATABASE_URL!;
@@ -94,7 +94,7 @@ it('with MIGRATE_AT_START=false a service applies nothing and refuses a database
     AUTH_URL: 'http://127.0.0.1:1',
   });
   const start = startItems(config, {
-    logger: createLogger({ name: 'items-test', level: 'silent' }),
+    logger: silentLogger('items-test'),
     messaging: createInProcessMessaging(),
   });
   await expect(start).rejects.toThrow(/not applied yet.*migrate/);

@@ -2,8 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, chmodSync, rmSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@vellum/testing';
-import { exited, killProcessesUsing, processesUsing, startNpmStart, waitForPing } from './npm-start-process';
+import { freePort, exited, killProcessesUsing, processesUsing, startNpmStart, waitForPing } from '@vellum/testing';
 
 // Issue 2's "done when" for the one-command platform, on the real entry point (`npm start` runs this file):
 // first start with a new embedded database, second start, Ctrl-C with no orphan process, and a kill -9

@@ -9,9 +9,9 @@ import { requestBodyJsonSchema } from '@vellum/contracts';
 import { createGateway, loadGatewayConfig, type Gateway } from '@vellum/gateway';
 import type { RouteEntry } from '@vellum/http';
 import { AccessRules, createApp as createItemsApp } from '@vellum/items';
-import { createLogger } from '@vellum/logger';
 import { createApp as createRevisionsApp } from '@vellum/revisions';
 import { AccessRuleMap, type AccessTokenClaims, type TokenVerifier } from '@vellum/tokens';
+import { silentLogger } from '@vellum/testing';
 
 type Json = Record<string, unknown>;
 interface Service {
@@ -25,7 +25,7 @@ interface Service {
 const GATEWAY_OWN = new Set(['post /graphql/system']);
 const ADMIN_ID = '00000000-0000-4000-8000-000000000001';
 
-const logger = createLogger({ name: 'openapi-drift-test', level: 'silent' });
+const logger = silentLogger('openapi-drift-test');
 const adminVerifier: TokenVerifier = {
   verify: async () =>
     ({

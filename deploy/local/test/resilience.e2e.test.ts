@@ -1,8 +1,8 @@
 import request from 'supertest';
-import { createLogger } from '@vellum/logger';
 import { loadRevisionsConfig, startRevisions } from '@vellum/revisions';
 import type { RunningService } from '@vellum/http';
 import { startTestPlatform, type TestPlatform } from './platform-harness';
+import { silentLogger } from '@vellum/testing';
 
 // Issue 5's resilience points in the embedded topology: two revisions replicas behind the gateway, one killed
 // → no failed request; all killed → 503 SERVICE_UNAVAILABLE within the timeout, never a hang; back → recovery.
@@ -45,7 +45,7 @@ describe('gateway resilience with revisions replicas', () => {
 
     revived = await startRevisions(
       loadRevisionsConfig({ DATABASE_URL: p.databaseUrls.revisions, AUTH_URL: p.services.auth.url, PORT: String(port), HOST: '127.0.0.1' }),
-      { logger: createLogger({ name: 'revived', level: 'silent' }), messaging: p.messaging },
+      { logger: silentLogger('revived'), messaging: p.messaging },
     );
     const deadline = Date.now() + 5000;
     let status = 0;

@@ -7,6 +7,7 @@ export { createServiceApp, finishServiceApp, noConditionalRequests, parseQueryOn
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, readyHandler, pingHandler, cachedHealth, bearerIs, worst, HEALTH_CONTENT_TYPE, type HealthEndpointOptions, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
 export { listen, type RunningService, type Listening } from './listen';
+export { freePort } from './free-port';
 export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';
 export { startObservability, type ObservabilityConfig, type ProcessObservability } from './observability';

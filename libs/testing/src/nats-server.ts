@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
-import { freePort } from './env';
+import { freePort } from '@vellum/http';
 
 /** `nats-server` from PATH (or Debian's /usr/sbin), or undefined. */
 export function natsServerBinary(): string | undefined {

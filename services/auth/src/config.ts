@@ -1,25 +1,9 @@
-import { loadConfig, loadMessagingSettings, z, duration, bool, int, list, trustProxy, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, processVariables, databaseServiceVariables, loadMessagingSettings, z, duration, bool, int, list, type Env, type MessagingSettings } from '@vellum/config';
 import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-config';
 
 const shape = {
-  PORT: int(0, { min: 0, max: 65535 }),
-  HOST: z.string().default('127.0.0.1'),
-  DATABASE_URL: z.string().min(1),
-  /** false: a separate migrate step (`node dist/main.js migrate`) applies migrations; the service only checks. */
-  MIGRATE_AT_START: bool(true),
-  /** Proxies whose X-Forwarded-For is believed (the gateway, and the proxies it trusts); default none. */
-  TRUST_PROXY: trustProxy(),
-  PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
-  LOG_LEVEL: z.string().default('info'),
-  /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */
-  METRICS_ENABLED: bool(true),
-  METRICS_PORT: int(9464, { min: 0, max: 65535 }),
-  METRICS_HOST: z.string().default('0.0.0.0'),
-  /** `Authorization: Bearer <HEALTH_TOKEN>` reads the checks of GET /server/health (others get the status only). */
-  HEALTH_TOKEN: z.string().optional(),
-  /** OTLP/HTTP collector: spans are exported when set (OpenTelemetry SDK loaded only then). */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
-
+  ...processVariables,
+  ...databaseServiceVariables,
   ACCESS_TOKEN_TTL: duration('15m'),
   REFRESH_TOKEN_TTL: duration('7d'),
   SESSION_COOKIE_TTL: duration('1d'),

@@ -5,12 +5,12 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import request from 'supertest';
-import { createLogger } from '@vellum/logger';
 import { createApp } from '../src/app';
 import { runCli } from '../src/cli';
 import { loadAuthConfig } from '../src/config';
 import { timeStep, totpAt } from '../src/domain/totp';
 import { harness, loginAs, type Harness } from './helpers';
+import { silentLogger } from '@vellum/testing';
 
 const pem = () => generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({ format: 'pem', type: 'pkcs8' }) as string;
 const KEY_A = pem();
@@ -35,7 +35,7 @@ async function cli(args: string[], e: Record<string, string> = env): Promise<{ c
   return { code, out: lines.join('\n') };
 }
 const appWith = (extra: Record<string, string>) =>
-  createApp({ db: h.prisma, config: loadAuthConfig({ ...env, LOGIN_STALL_TIME: '0', RATE_LIMITER_ENABLED: 'false', ...extra }), logger: createLogger({ name: 't', level: 'silent' }) });
+  createApp({ db: h.prisma, config: loadAuthConfig({ ...env, LOGIN_STALL_TIME: '0', RATE_LIMITER_ENABLED: 'false', ...extra }), logger: silentLogger('t') });
 
 describe('help and mistakes', () => {
   it('lists every command; <command> --help explains one; exit 0', async () => {

@@ -1,8 +1,8 @@
 import type { LimiterStore } from '@vellum/limits';
 import { Client } from 'pg';
 import request from 'supertest';
-import { createLogger, type Logger } from '@vellum/logger';
-import { createTestDatabase, fixedClock, type FixedClock, type TestDatabase } from '@vellum/testing';
+import type { Logger } from '@vellum/logger';
+import { createTestDatabase, fixedClock, type FixedClock, type TestDatabase, silentLogger } from '@vellum/testing';
 import { createApp, type AuthApp } from '../src/app';
 import { loadAuthConfig, type AuthConfig } from '../src/config';
 import { createPrisma, type Db } from '../src/data/prisma';
@@ -39,7 +39,7 @@ export async function harness(env: Record<string, string> = {}, opts: { clock?: 
     ...env,
   });
   const prisma = createPrisma(db.url, 5);
-  const built = createApp({ db: prisma, config, logger: opts.logger ?? createLogger({ name: 'auth-test', level: 'silent' }), clock: opts.clock, limiterStore: opts.limiterStore, metrics: opts.metrics });
+  const built = createApp({ db: prisma, config, logger: opts.logger ?? silentLogger('auth-test'), clock: opts.clock, limiterStore: opts.limiterStore, metrics: opts.metrics });
   await bootstrap(built.ctx);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();
@@ -68,7 +68,7 @@ export async function loginAs(app: AuthApp['app'], email = ADMIN.email, password
   return r;
 }
 
-export const code = (r: request.Response) => r.body?.errors?.[0]?.extensions?.code;
+export { errorCode as code } from '@vellum/testing';
 
 /** Cookie "name=value" pairs from a response's Set-Cookie. */
 export function cookiesOf(r: request.Response): Record<string, string> {

@@ -3,10 +3,10 @@
 import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
-import { createLogger } from '@vellum/logger';
 import { createLimiterStore, type LimiterStore } from '@vellum/limits';
 import { createApp } from '../src/app';
 import { ADMIN, code, harness, type Harness } from './helpers';
+import { silentLogger } from '@vellum/testing';
 
 const LIMITS = {
   TRUST_PROXY: 'loopback', // the test plays the gateway: X-Forwarded-For names the client
@@ -116,7 +116,7 @@ describe('redis store (shared by auth replicas)', () => {
       if (!available) return;
       const store = await redisStore(prefix);
       stores.push(store);
-      const other = createApp({ db: h().prisma, config: h().config, logger: createLogger({ name: 'auth-test', level: 'silent' }), limiterStore: store });
+      const other = createApp({ db: h().prisma, config: h().config, logger: silentLogger('auth-test'), limiterStore: store });
       try {
         const ip = address();
         for (let i = 0; i < 3; i++) expect((await loginFrom(i % 2 ? other.app : h().app, ip, ADMIN.email, 'wrong-password')).status).toBe(401);
@@ -132,7 +132,7 @@ describe('redis store (shared by auth replicas)', () => {
       const store = await redisStore(`vellum-test:${randomUUID()}:`);
       stores.push(store);
       const config = { ...h().config, RATE_LIMITER_ENABLED: true, RATE_LIMITER_POINTS: 3, RATE_LIMITER_DURATION: 10_000 };
-      const make = () => createApp({ db: h().prisma, config, logger: createLogger({ name: 'auth-test', level: 'silent' }), limiterStore: store });
+      const make = () => createApp({ db: h().prisma, config, logger: silentLogger('auth-test'), limiterStore: store });
       const [a, b] = [make(), make()];
       try {
         const ip = address();
@@ -152,7 +152,7 @@ it('is configurable: the budgets are off with 0, and AUTH_LOGIN_LIMIT_STORE=redi
     const ip = address();
     for (let i = 0; i < 8; i++) expect((await loginFrom(h.app, ip, ADMIN.email, 'wrong-password')).status).toBe(401);
     expect((await loginFrom(h.app, ip, ADMIN.email, ADMIN.password)).status).toBe(200);
-    expect(() => createApp({ db: h.prisma, config: { ...h.config, AUTH_LOGIN_LIMIT_STORE: 'redis', REDIS_URL: undefined }, logger: createLogger({ name: 't', level: 'silent' }) })).toThrow(/REDIS_URL/);
+    expect(() => createApp({ db: h.prisma, config: { ...h.config, AUTH_LOGIN_LIMIT_STORE: 'redis', REDIS_URL: undefined }, logger: silentLogger('t') })).toThrow(/REDIS_URL/);
   } finally {
     await h.close();
   }

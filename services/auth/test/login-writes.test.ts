@@ -1,7 +1,6 @@
 import request from 'supertest';
 import { ITEMS_STREAM } from '@vellum/contracts';
-import { createLogger } from '@vellum/logger';
-import { freePort } from '@vellum/testing';
+import { freePort, silentLogger } from '@vellum/testing';
 import { createApp } from '../src/app';
 import { loadAuthConfig } from '../src/config';
 import { createPrisma } from '../src/data/prisma';
@@ -102,7 +101,7 @@ describe('login with the database down', () => {
       RATE_LIMITER_ENABLED: 'false',
     });
     const db = createPrisma(config.DATABASE_URL, 2);
-    const built = createApp({ db, config, logger: createLogger({ name: 'auth-test', level: 'silent' }) });
+    const built = createApp({ db, config, logger: silentLogger('auth-test') });
     try {
       const t = Date.now();
       const r = await request(built.app).post('/auth/login').send(ADMIN);

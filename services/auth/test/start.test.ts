@@ -3,9 +3,8 @@ import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ACCESS_BUCKET, ITEMS_STREAM, ITEMS_SUBJECTS, REVOKED_SESSIONS_BUCKET, type RoleAccess } from '@vellum/contracts';
-import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging, type Delivery } from '@vellum/messaging';
-import { createTestDatabase, type TestDatabase } from '@vellum/testing';
+import { createTestDatabase, type TestDatabase, silentLogger } from '@vellum/testing';
 import { loadAuthConfig } from '../src/config';
 import { loadSigningKeys } from '../src/data/signing-keys';
 import { MIGRATIONS_DIR, startAuth } from '../src/start';
@@ -38,7 +37,7 @@ describe('startAuth (service shape)', () => {
     const events: Delivery[] = [];
     const items = await messaging.eventStream(ITEMS_STREAM, { subjects: ITEMS_SUBJECTS });
     await items.subscribe({ durable: 'test', handler: async (d) => void events.push(d) });
-    const logger = createLogger({ name: 'auth-test', level: 'silent' });
+    const logger = silentLogger('auth-test');
 
     const svc = await startAuth(config, { logger, messaging });
     let kid: string;

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { harness, articlesCollection, type Harness } from './helpers';
+import { errorCode } from '@vellum/testing';
 
 let h: Harness;
 const auth = () => ({ Authorization: `Bearer ${h.admin}` });
@@ -10,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const code = (r: request.Response) => r.body.errors?.[0]?.extensions?.code;
 
 describe('items CRUD', () => {
   let id: number;
@@ -59,9 +59,9 @@ describe('items CRUD', () => {
   it('reads one item, honouring fields; a missing or malformed id is 403', async () => {
     const r = await request(h.app).get(`/items/articles/${id}?fields=id,title`).set(auth());
     expect(r.body).toEqual({ data: { id, title: 'Hello' } });
-    expect(code(await request(h.app).get('/items/articles/999999').set(auth()))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).get('/items/articles/abc').set(auth()))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).get('/items/nothing/1').set(auth()))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/articles/999999').set(auth()))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/articles/abc').set(auth()))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/nothing/1').set(auth()))).toBe('FORBIDDEN');
   });
 
   it('lists with filter, search, sort, limit, page, meta and aggregate through the query language', async () => {
@@ -77,19 +77,19 @@ describe('items CRUD', () => {
     expect(a.body.data).toEqual([{ sum: { views: 12 }, count: 4 }]);
     const g = await request(h.app).get('/items/articles?aggregate[count]=*&groupBy=published').set(auth());
     expect(g.body.data).toEqual([{ published: false, count: 4 }]);
-    expect(code(await request(h.app).get('/items/articles?filter[views][_contains]=1').set(auth()))).toBe('INVALID_QUERY');
-    expect(code(await request(h.app).get('/items/articles?limit=abc').set(auth()))).toBe('INVALID_QUERY');
-    expect(code(await request(h.app).get('/items/articles?fields=nope').set(auth()))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/articles?filter[views][_contains]=1').set(auth()))).toBe('INVALID_QUERY');
+    expect(errorCode(await request(h.app).get('/items/articles?limit=abc').set(auth()))).toBe('INVALID_QUERY');
+    expect(errorCode(await request(h.app).get('/items/articles?fields=nope').set(auth()))).toBe('FORBIDDEN');
   });
 
   it('SEARCH takes the query in the body; an unknown key there → 400 INVALID_PAYLOAD, meta=<unknown> → 400 INVALID_QUERY (issue 17.3)', async () => {
     const search = (body: object) => request(h.app).search('/items/articles').set(auth()).send(body);
     const ok = await search({ query: { filter: { views: { _gte: 5 } }, sort: ['-views'], fields: ['title'] } });
     expect(ok.body).toEqual({ data: [{ title: 'A' }, { title: 'B' }] });
-    expect(code(await search({ filter: { views: { _gte: 5 } } }))).toBe('INVALID_PAYLOAD');
-    expect(code(await search({ query: { filtr: { views: { _gte: 5 } } } }))).toBe('INVALID_PAYLOAD');
-    expect(code(await search({ query: { meta: 'count' } }))).toBe('INVALID_QUERY');
-    expect(code(await request(h.app).get('/items/articles?meta=count').set(auth()))).toBe('INVALID_QUERY');
+    expect(errorCode(await search({ filter: { views: { _gte: 5 } } }))).toBe('INVALID_PAYLOAD');
+    expect(errorCode(await search({ query: { filtr: { views: { _gte: 5 } } } }))).toBe('INVALID_PAYLOAD');
+    expect(errorCode(await search({ query: { meta: 'count' } }))).toBe('INVALID_QUERY');
+    expect(errorCode(await request(h.app).get('/items/articles?meta=count').set(auth()))).toBe('INVALID_QUERY');
   });
 
   it('updates one item and answers the updated item', async () => {
@@ -128,19 +128,19 @@ describe('items CRUD', () => {
     ];
     for (const [body, expected, field] of cases) {
       const r = await request(h.app).post('/items/articles').set(auth()).send(body);
-      expect([body, r.status, code(r)]).toEqual([body, 400, expected]);
+      expect([body, r.status, errorCode(r)]).toEqual([body, 400, expected]);
       if (field) expect(r.body.errors[0].extensions.field).toBe(field);
     }
     // one bad item in an array: nothing of the array is written
     const arr = await request(h.app).post('/items/articles').set(auth()).send([{ title: 'ok' }, { title: 7 }]);
-    expect(code(arr)).toBe('FAILED_VALIDATION');
+    expect(errorCode(arr)).toBe('FAILED_VALIDATION');
     const patch = await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ views: 'x' });
-    expect(code(patch)).toBe('FAILED_VALIDATION');
+    expect(errorCode(patch)).toBe('FAILED_VALIDATION');
     const patchUnknown = await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ nope: 1 });
-    expect(code(patchUnknown)).toBe('INVALID_PAYLOAD');
-    expect(code(await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ id: id + 1000 }))).toBe('INVALID_PAYLOAD');
-    expect(code(await request(h.app).patch('/items/articles/999999').set(auth()).send({ title: 'x' }))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).post('/items/articles').set(auth()).send('"text"').type('json'))).toBe('INVALID_PAYLOAD');
+    expect(errorCode(patchUnknown)).toBe('INVALID_PAYLOAD');
+    expect(errorCode(await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ id: id + 1000 }))).toBe('INVALID_PAYLOAD');
+    expect(errorCode(await request(h.app).patch('/items/articles/999999').set(auth()).send({ title: 'x' }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).post('/items/articles').set(auth()).send('"text"').type('json'))).toBe('INVALID_PAYLOAD');
     expect((await h.outbox()).length).toBe(before);
     const count = await request(h.app).get('/items/articles?aggregate[count]=*').set(auth());
     expect(count.body.data[0].count).toBe(4);
@@ -148,11 +148,11 @@ describe('items CRUD', () => {
 
   it('deletes one item (204) and many by keys; a missing key is 403 and deletes nothing', async () => {
     expect((await request(h.app).delete(`/items/articles/${id}`).set(auth())).status).toBe(204);
-    expect(code(await request(h.app).get(`/items/articles/${id}`).set(auth()))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).delete(`/items/articles/${id}`).set(auth()))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get(`/items/articles/${id}`).set(auth()))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).delete(`/items/articles/${id}`).set(auth()))).toBe('FORBIDDEN');
     const keys = (await request(h.app).get('/items/articles?fields=id').set(auth())).body.data.map((i: { id: number }) => i.id);
     expect(keys).toHaveLength(3);
-    expect(code(await request(h.app).delete('/items/articles').set(auth()).send([...keys, 999999]))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).delete('/items/articles').set(auth()).send([...keys, 999999]))).toBe('FORBIDDEN');
     expect((await request(h.app).get('/items/articles?fields=id').set(auth())).body.data).toHaveLength(3);
     expect((await request(h.app).delete('/items/articles').set(auth()).send({ keys: keys.slice(0, 2) })).status).toBe(204);
     expect((await request(h.app).delete('/items/articles').set(auth()).send(keys.slice(2))).status).toBe(204);

@@ -1,9 +1,9 @@
 import request from 'supertest';
 import { harness, type Harness } from './helpers';
+import { errorCode } from '@vellum/testing';
 
 let h: Harness;
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
-const code = (r: request.Response) => r.body.errors?.[0]?.extensions?.code;
 let restricted: string, fieldLimited: string, writer: string;
 let ids: number[];
 
@@ -29,14 +29,14 @@ afterAll(() => h.close());
 
 describe('permissions from the access-rules map', () => {
   it('a role that cannot read the collection gets 403 on lists and items (missing and existing look the same)', async () => {
-    expect(code(await request(h.app).get('/items/posts').set(bearer(restricted)))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/posts').set(bearer(restricted)))).toBe('FORBIDDEN');
     const existing = await request(h.app).get(`/items/posts/${ids[0]}`).set(bearer(restricted));
     const missing = await request(h.app).get('/items/posts/999999').set(bearer(restricted));
     expect([existing.status, missing.status]).toEqual([403, 403]);
     expect(existing.body).toEqual(missing.body);
-    expect(code(await request(h.app).post('/items/posts').set(bearer(restricted)).send({ title: 'x' }))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(restricted)).send({ title: 'x' }))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).delete(`/items/posts/${ids[0]}`).set(bearer(restricted)))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).post('/items/posts').set(bearer(restricted)).send({ title: 'x' }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(restricted)).send({ title: 'x' }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).delete(`/items/posts/${ids[0]}`).set(bearer(restricted)))).toBe('FORBIDDEN');
   });
 
   it('a field-limited role reads only its fields and cannot filter, sort or write outside them', async () => {
@@ -44,13 +44,13 @@ describe('permissions from the access-rules map', () => {
     expect(list.body.data).toEqual([{ id: ids[0], title: 'a' }, { id: ids[1], title: 'b' }]);
     const one = await request(h.app).get(`/items/posts/${ids[0]}`).set(bearer(fieldLimited));
     expect(one.body.data).toEqual({ id: ids[0], title: 'a' });
-    expect(code(await request(h.app).get('/items/posts?fields=secret').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).get('/items/posts?filter[secret][_eq]=s1').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).get('/items/posts?sort=score').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/posts?fields=secret').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/posts?filter[secret][_eq]=s1').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/posts?sort=score').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
     expect((await request(h.app).get('/items/posts?search=s1').set(bearer(fieldLimited))).body.data).toEqual([]);
     const before = (await h.outbox()).length;
-    expect(code(await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(fieldLimited)).send({ secret: 'x' }))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(fieldLimited)).send({ title: 'ok', score: 9 }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(fieldLimited)).send({ secret: 'x' }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(fieldLimited)).send({ title: 'ok', score: 9 }))).toBe('FORBIDDEN');
     expect((await h.outbox()).length).toBe(before);
     const ok = await request(h.app).patch(`/items/posts/${ids[0]}`).set(bearer(fieldLimited)).send({ title: 'a2' });
     expect(ok.body.data).toEqual({ id: ids[0], title: 'a2' });
@@ -59,7 +59,7 @@ describe('permissions from the access-rules map', () => {
   });
 
   it('a role that may write but not read gets 204 from writes; create is limited to its fields', async () => {
-    expect(code(await request(h.app).post('/items/posts').set(bearer(writer)).send({ title: 'w', secret: 'no' }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).post('/items/posts').set(bearer(writer)).send({ title: 'w', secret: 'no' }))).toBe('FORBIDDEN');
     const created = await request(h.app).post('/items/posts').set(bearer(writer)).send({ title: 'w', score: 3 });
     expect(created.status).toBe(204);
     const events = await h.outbox();
@@ -72,9 +72,9 @@ describe('permissions from the access-rules map', () => {
     const list = await request(h.app).get('/items/posts');
     expect(list.status).toBe(200);
     expect(list.body.data).toEqual([{ id: ids[0], title: 'a2' }, { id: ids[1], title: 'b' }]);
-    expect(code(await request(h.app).get('/items/hidden'))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).post('/items/posts').send({ title: 'anon' }))).toBe('FORBIDDEN');
-    expect(code(await request(h.app).delete(`/items/posts/${ids[1]}`))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).get('/items/hidden'))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).post('/items/posts').send({ title: 'anon' }))).toBe('FORBIDDEN');
+    expect(errorCode(await request(h.app).delete(`/items/posts/${ids[1]}`))).toBe('FORBIDDEN');
   });
 
   it('admins may do everything; changes in the map apply at once and a deleted entry removes access', async () => {
@@ -91,6 +91,6 @@ describe('permissions from the access-rules map', () => {
   it('rejects bad tokens with the contract codes', async () => {
     expect((await request(h.app).get('/items/posts').set(bearer('garbage'))).status).toBe(401);
     const forged = h.tokenFor('limited').slice(0, -4) + 'AAAA';
-    expect(code(await request(h.app).get('/items/posts').set(bearer(forged)))).toBe('INVALID_TOKEN');
+    expect(errorCode(await request(h.app).get('/items/posts').set(bearer(forged)))).toBe('INVALID_TOKEN');
   });
 });

@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ITEMS_STREAM, ITEMS_SUBJECTS, itemChangeEventSchema, type ItemChangeEvent } from '@vellum/contracts';
-import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
-import { createTestDatabase, type TestDatabase } from '@vellum/testing';
+import { createTestDatabase, type TestDatabase, silentLogger } from '@vellum/testing';
 import { createTokenVerifier } from '@vellum/tokens';
 import { AccessRules, createApp, createItemsPool, createPrisma, loadItemsConfig, startItems } from '../src';
 import { MIGRATIONS, testKeys } from './helpers';
 
-const logger = createLogger({ name: 'items-test', level: 'silent' });
+const logger = silentLogger('items-test');
 
 async function collect(messaging: Messaging, durable: string) {
   const seen: ItemChangeEvent[] = [];

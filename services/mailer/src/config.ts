@@ -1,17 +1,7 @@
-import { loadConfig, loadMessagingSettings, z, duration, bool, int, list, parseDuration, ConfigError, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, processVariables, loadMessagingSettings, z, duration, bool, int, list, parseDuration, ConfigError, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
-  PORT: int(0, { min: 0, max: 65535 }),
-  HOST: z.string().default('127.0.0.1'),
-  LOG_LEVEL: z.string().default('info'),
-  /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */
-  METRICS_ENABLED: bool(true),
-  METRICS_PORT: int(9464, { min: 0, max: 65535 }),
-  METRICS_HOST: z.string().default('0.0.0.0'),
-  /** `Authorization: Bearer <HEALTH_TOKEN>` reads the checks of GET /server/health (others get the status only). */
-  HEALTH_TOKEN: z.string().optional(),
-  /** OTLP/HTTP collector: spans are exported when set (OpenTelemetry SDK loaded only then). */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
+  ...processVariables,
   /** Shown in the mails ("Reset your password for <PROJECT_NAME>"). */
   PROJECT_NAME: z.string().default('Vellum'),
 

@@ -1,8 +1,7 @@
 import type { Pool } from 'pg';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
-import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
-import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
+import { createTestDatabase, testTokens, type TestDatabase, silentLogger } from '@vellum/testing';
 import { createTokenVerifier, staticKeySource, watchAccessRules } from '@vellum/tokens';
 import { createApp, type RevisionsApp } from '../src/app';
 import type { RevisionsConfig } from '../src/config';
@@ -18,7 +17,7 @@ export function signToken(claims: { id: string; role: string | null; admin_acces
   return tokens.sign(claims);
 }
 
-export const logger = createLogger({ name: 'revisions-test', level: 'silent' });
+export const logger = silentLogger('revisions-test');
 
 export const access = (role: string | null, permissions: RoleAccess['permissions'], admin = false): RoleAccess => ({
   role,

@@ -5,17 +5,17 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
-import { createLogger } from '@vellum/logger';
 import { importRows } from '../src/data/retention.repository';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { readArchive } from '../src/domain/archive-file';
 import { runRetention, type RetentionPolicy } from '../src/domain/retention';
 import { RETENTION_LOCK_KEY, scheduleRetention } from '../src/domain/retention.scheduler';
 import { createHarness, itemEvent, type Harness } from './helpers';
+import { silentLogger } from '@vellum/testing';
 
 const DAY = 86_400_000;
 const NOW = new Date('2026-06-01T00:00:00.000Z');
-const logger = createLogger({ name: 'retention-test', level: 'silent' });
+const logger = silentLogger('retention-test');
 let h: Harness;
 let archiveDir: string;
 

@@ -1,10 +1,9 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort } from '@vellum/testing';
+import { exited, freePort, ROOT, startNpmStart } from '@vellum/testing';
 
-const ROOT = path.resolve(__dirname, '../../../..');
 export const ADMIN = { email: 'admin@example.com', password: 'browser-admin-password-1' };
 
 export interface PlatformProcess {
@@ -14,8 +13,6 @@ export interface PlatformProcess {
   output(): string;
   stop(): Promise<void>;
 }
-
-const exited = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode ? r() : c.once('exit', () => r())));
 
 /**
  * The platform as `npm start` runs it: the admin app built if needed (the prestart step), then
@@ -30,24 +27,12 @@ export async function startPlatformProcess(env: Record<string, string> = {}): Pr
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-admin-e2e-'));
   chmodSync(dataDir, 0o755);
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, ['--import', 'tsx', 'deploy/local/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      PATH: process.env.PATH,
-      HOME: process.env.HOME,
-      DATA_DIR: dataDir,
-      PORT: String(port),
-      PUBLIC_URL: url,
-      EMBEDDED_DB_PORT: '0',
-      ADMIN_EMAIL: ADMIN.email,
-      ADMIN_PASSWORD: ADMIN.password,
-      LOGIN_STALL_TIME: '50',
-      LOG_LEVEL: 'warn',
-      METRICS_PORT: '0', // a free port: test files run side by side
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    detached: true,
+  const child = startNpmStart(dataDir, port, {
+    PUBLIC_URL: url,
+    ADMIN_EMAIL: ADMIN.email,
+    ADMIN_PASSWORD: ADMIN.password,
+    LOGIN_STALL_TIME: '50',
+    ...env,
   });
   let out = '';
   child.stdout?.on('data', (d) => (out += d));

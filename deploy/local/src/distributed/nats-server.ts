@@ -2,7 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import type { Logger } from '@vellum/logger';
-import { freePort, supervise, type Supervised } from './child-process';
+import { supervise, type Supervised } from './child-process';
+import { freePort } from '@vellum/http';
 
 /** `nats-server` from PATH (Debian installs it in /usr/sbin). */
 export function findNatsServer(searchPath: string | undefined): string | undefined {

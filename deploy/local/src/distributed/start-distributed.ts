@@ -5,7 +5,8 @@ import { databaseUrl } from '@vellum/db';
 import type { LocalConfig } from '../config';
 import { startDatabaseServer } from '../database-server';
 import { DATABASES } from '../platform';
-import { freePort, pings, supervise, type Supervised } from './child-process';
+import { pings, supervise, type Supervised } from './child-process';
+import { freePort } from '@vellum/http';
 import { startNatsServer } from './nats-server';
 
 const ROOT = path.resolve(__dirname, '../../../..');

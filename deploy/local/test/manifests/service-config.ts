@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MESSAGING_VARIABLES } from '@vellum/config';
+import { MESSAGING_VARIABLES, databaseServiceVariables, processVariables } from '@vellum/config';
 import { loadAuthConfig, loadNatsSettings as authNats } from '@vellum/auth/src/config';
 import { loadRevisionsConfig, loadNatsSettings as revisionsNats } from '@vellum/revisions/src/config';
 import { loadItemsConfig, loadNatsSettings as itemsNats } from '@vellum/items/src/config';
@@ -45,15 +45,20 @@ export const SERVICES: Record<string, ServiceInfo> = {
   },
 };
 
+/** @vellum/config's shape pieces a service's config spreads into its own. */
+const SHARED_PIECES: Record<string, object> = { processVariables, databaseServiceVariables };
+
 /**
  * The variables a service reads, from its src/config.ts: keys of its loadConfig shapes (these also accept
- * NAME_FILE), direct `env.NAME` reads (these do not), and the messaging variables of @vellum/config's loader
- * when config.ts uses it.
+ * NAME_FILE), direct `env.NAME` reads (these do not), the messaging variables of @vellum/config's loader
+ * when config.ts uses it, and the keys of @vellum/config's shared shape pieces it spreads (`...processVariables`).
  */
 function configVariables(dir: string): { shape: Set<string>; direct: Set<string> } {
   const src = fs.readFileSync(path.join(ROOT, dir, 'src/config.ts'), 'utf8');
   const shape = new Set([...src.matchAll(/(?:^\s+|[{,]\s*)([A-Z][A-Z0-9_]*)\s*:/gm)].map((m) => m[1]));
   if (/\bload(Optional)?MessagingSettings\(/.test(src)) for (const v of MESSAGING_VARIABLES) shape.add(v);
+  for (const [piece, variables] of Object.entries(SHARED_PIECES))
+    if (new RegExp(`\\.\\.\\.${piece}\\b`).test(src)) for (const v of Object.keys(variables)) shape.add(v);
   const direct = new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]*)\b(?!\s*=[^=])/g)].map((m) => m[1]));
   return { shape, direct };
 }

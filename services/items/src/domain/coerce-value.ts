@@ -66,8 +66,9 @@ export function coerceValue(field: FieldDef, value: unknown): unknown {
     case 'string':
     case 'text': {
       if (typeof value !== 'string') throw fail();
-      const max = field.type === 'string' ? (field.schema.max_length ?? 255) : undefined;
-      if (max !== undefined && max !== null && [...value].length > max) throw fail('max_length', `is longer than ${max} characters`);
+      // As the column (ddl.ts): varchar(max_length), 255 when unset; max_length null is a text column.
+      const max = field.type === 'string' && field.schema.max_length !== null ? (field.schema.max_length ?? 255) : undefined;
+      if (max !== undefined && [...value].length > max) throw fail('max_length', `is longer than ${max} characters`);
       if (value.includes('\u0000')) throw fail(field.type, 'must not contain NUL characters');
       return value;
     }

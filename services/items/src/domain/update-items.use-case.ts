@@ -7,14 +7,9 @@ import { mapWriteError } from './db-errors';
 import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
-import { primaryKeyValue, validateWrite } from './validate-write';
+import { planItemUpdates, type ItemUpdate } from './plan-item-updates';
 
-/** One change: the raw key and the payload for it (no key: the payload carries its primary key). */
-/** One change: the item's key (or the primary key inside `data`) and the fields to set (validated by the route's schema). */
-export interface ItemUpdate {
-  key?: unknown;
-  data: Record<string, unknown>;
-}
+export type { ItemUpdate };
 
 /**
  * PATCH /items/:collection[/:id]: every listed item must exist (else 403, nothing changes). One `update` event
@@ -31,18 +26,7 @@ export async function updateItems(
   return withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
-    const planned = updates.map((u) => {
-      if (!('key' in u) && !Object.hasOwn(u.data, def.primaryKey)) throw errors.invalidPayload(`Every item needs its primary key "${def.primaryKey}"`);
-      const key = primaryKeyValue(def, 'key' in u ? u.key : u.data[def.primaryKey]);
-      if (key === undefined) throw errors.forbidden();
-      const data = { ...u.data };
-      if (Object.hasOwn(data, def.primaryKey)) {
-        // Sending the item's own key back is harmless; changing a key is not supported.
-        if (primaryKeyValue(def, data[def.primaryKey]) !== key) throw errors.invalidPayload(`The primary key "${def.primaryKey}" can't be changed`);
-        delete data[def.primaryKey];
-      }
-      return { key, values: validateWrite(def, data, allowed, 'update') };
-    });
+    const planned = planItemUpdates(def, updates, allowed);
     const keys = planned.map((p) => p.key);
     const messages = [];
     for (const { key, values } of planned) {
