@@ -28,7 +28,9 @@ export interface DurableBuckets {
 export async function openDurableBuckets(url: string, logger: Logger): Promise<DurableBuckets> {
   await migrate({ connectionString: url, migrationsDir: path.join(__dirname, '../migrations'), log: (m) => logger.debug(m) });
   const pool = new Pool({ connectionString: url, max: 2, application_name: 'vellum-durable-buckets' });
-  pool.on('error', (err) => logger.warn({ err }, 'durable buckets: idle connection error'));
+  // an idle connection the server ended (its shutdown on Ctrl-C, a restart): the pool drops it and the next query
+  // connects again, so nothing to warn about (the failing query itself rejects); the client object is not logged
+  pool.on('error', (err) => logger.debug({ message: err.message, code: (err as { code?: string }).code }, 'durable buckets: idle connection ended'));
   const store = (bucket: string): BucketStore => ({
     async load() {
       const { rows } = await pool.query<{ key: string; value: string }>(`SELECT "key", "value" FROM "key_value" WHERE "bucket" = $1`, [bucket]);
