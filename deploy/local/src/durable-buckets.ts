@@ -11,7 +11,8 @@ export const MESSAGING_DATABASE = 'vellum_messaging';
 /**
  * Buckets of the in-process messaging kept in that database (table `key_value`). The mailer's sent-job ids: the
  * auth outbox republishes every mail job not yet marked after a crash, and the mailer skips the ones it finds
- * here, so a mail the SMTP server accepted and the mailer recorded is not sent again.
+ * here, so a mail the SMTP server accepted and the mailer recorded is not sent again. They are kept for the
+ * mailer's EMAIL_SENT_IDS_TTL (the bucket's maximum age), then pruned.
  */
 export const DURABLE_BUCKETS: readonly string[] = [MAIL_SENT_BUCKET];
 
@@ -33,8 +34,11 @@ export async function openDurableBuckets(url: string, logger: Logger): Promise<D
   pool.on('error', (err) => logger.debug({ message: err.message, code: (err as { code?: string }).code }, 'durable buckets: idle connection ended'));
   const store = (bucket: string): BucketStore => ({
     async load() {
-      const { rows } = await pool.query<{ key: string; value: string }>(`SELECT "key", "value" FROM "key_value" WHERE "bucket" = $1`, [bucket]);
-      return new Map(rows.map((r) => [r.key, r.value]));
+      const { rows } = await pool.query<{ key: string; value: string; at: string }>(
+        `SELECT "key", "value", (extract(epoch FROM "updated_at") * 1000)::bigint AS "at" FROM "key_value" WHERE "bucket" = $1 ORDER BY "updated_at"`,
+        [bucket],
+      );
+      return rows.map((r) => ({ key: r.key, value: r.value, at: Number(r.at) }));
     },
     async put(key, value) {
       await pool.query(
@@ -45,6 +49,9 @@ export async function openDurableBuckets(url: string, logger: Logger): Promise<D
     },
     async delete(key) {
       await pool.query(`DELETE FROM "key_value" WHERE "bucket" = $1 AND "key" = $2`, [bucket, key]);
+    },
+    async prune(maxAgeMs) {
+      await pool.query(`DELETE FROM "key_value" WHERE "bucket" = $1 AND "updated_at" <= now() - make_interval(secs => $2)`, [bucket, maxAgeMs / 1000]);
     },
   });
   return { stores: Object.fromEntries(DURABLE_BUCKETS.map((b) => [b, store(b)])), close: () => pool.end() };

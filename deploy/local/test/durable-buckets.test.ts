@@ -52,4 +52,32 @@ describe('durable buckets of the embedded messaging (PostgreSQL)', () => {
       await db.end();
     }
   });
+
+  it('forgets sent-job ids older than the bucket’s maximum age: not loaded, and pruned from the table', async () => {
+    const db = new Client({ connectionString: url });
+    await db.connect();
+    try {
+      const first = await openDurableBuckets(url, logger);
+      const m1 = createEmbeddedMessaging(first.stores);
+      const sent = await m1.keyValue<{ sent_at: string }>(MAIL_SENT_BUCKET, { maxAgeMs: 3_600_000 });
+      await sent.put('old', { sent_at: 'then' });
+      await sent.put('young', { sent_at: 'now' });
+      await m1.close();
+      await first.close();
+      await db.query(`UPDATE "key_value" SET "updated_at" = now() - interval '61 minutes' WHERE "key" = 'old'`);
+      await db.query(`UPDATE "key_value" SET "updated_at" = now() - interval '59 minutes' WHERE "key" = 'young'`);
+
+      const second = await openDurableBuckets(url, logger);
+      const m2 = createEmbeddedMessaging(second.stores);
+      const again = await m2.keyValue<{ sent_at: string }>(MAIL_SENT_BUCKET, { maxAgeMs: 3_600_000 });
+      expect(await again.get('old')).toBeUndefined();
+      expect(await again.get('young')).toEqual({ sent_at: 'now' });
+      const { rows } = await db.query(`SELECT "key" FROM "key_value" WHERE "key" IN ('old', 'young') ORDER BY "key"`);
+      expect(rows).toEqual([{ key: 'young' }]);
+      await m2.close();
+      await second.close();
+    } finally {
+      await db.end();
+    }
+  });
 });

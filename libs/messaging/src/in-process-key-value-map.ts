@@ -9,22 +9,56 @@ function assertKey(key: string): void {
     throw new Error(`invalid key "${key}"`);
 }
 
+/** How often, at most, a bucket with a maximum age prunes its store (it expires memory on every access). */
+export const STORE_PRUNE_INTERVAL_MS = 60_000;
+
 /**
  * The shared state of one bucket; values are stored as JSON so readers never share objects with writers. With a
  * store, `write` stores a change first (one write at a time, so the store ends in the order memory does) and
- * applies it in memory once stored; a failed store write changes nothing and rejects.
+ * applies it in memory once stored; a failed store write changes nothing and rejects. With `maxAgeMs`, an entry
+ * is gone that long after its last put: from memory at the next access, from the store at most a minute later.
  */
 export class InProcessBucket {
   readonly data = new Map<string, string>();
   readonly watchers = new Set<Watcher>();
+  /** Each key's last put (ms), oldest first: expiring walks from the front and stops at the first young one. */
+  private readonly putAt = new Map<string, number>();
   private writes: Promise<unknown> = Promise.resolve();
+  private prunedAt = 0;
 
-  constructor(private readonly store?: BucketStore) {}
+  constructor(
+    private readonly store?: BucketStore,
+    public maxAgeMs?: number,
+  ) {}
 
   /** Fills the bucket from its store (once, before anyone reads it). */
   async load(): Promise<void> {
     if (!this.store) return;
-    for (const [k, v] of await this.store.load()) this.data.set(k, v);
+    if (this.maxAgeMs !== undefined) {
+      this.prunedAt = Date.now();
+      await this.store.prune(this.maxAgeMs);
+    }
+    for (const e of await this.store.load()) {
+      this.data.set(e.key, e.value);
+      this.putAt.set(e.key, e.at);
+    }
+  }
+
+  /** Drops the entries past the maximum age (silently, as a JetStream bucket's max age does). */
+  expire(): void {
+    const maxAge = this.maxAgeMs;
+    if (maxAge === undefined) return;
+    const now = Date.now();
+    for (const [key, at] of this.putAt) {
+      if (now - at < maxAge) break;
+      this.putAt.delete(key);
+      this.data.delete(key);
+    }
+    const store = this.store;
+    if (store && now - this.prunedAt >= Math.min(maxAge, STORE_PRUNE_INTERVAL_MS)) {
+      this.prunedAt = now;
+      this.writes = this.writes.then(() => store.prune(maxAge)).catch(() => undefined); // tried again next interval
+    }
   }
 
   write(key: string, value: string | undefined): Promise<void> {
@@ -40,9 +74,13 @@ export class InProcessBucket {
 
   /** A delete of a key that is not there changes nothing (no watcher hears of it). */
   private change(key: string, value: string | undefined): void {
+    this.putAt.delete(key); // a put moves the key to the back (the youngest)
     if (value === undefined) {
       if (!this.data.delete(key)) return;
-    } else this.data.set(key, value);
+    } else {
+      this.data.set(key, value);
+      this.putAt.set(key, Date.now());
+    }
     for (const w of this.watchers) queueMicrotask(() => w(key, value));
   }
 }
@@ -55,6 +93,7 @@ export class InProcessKeyValueMap<T> implements KeyValueMap<T> {
 
   private open(): void {
     if (this.isClosed()) throw new Error('messaging is closed');
+    this.bucket.expire();
   }
 
   async get(key: string): Promise<T | undefined> {

@@ -2,7 +2,7 @@ import type { BucketStore } from './bucket-store';
 import type { EventStream } from './event-stream';
 import { InProcessBucket, InProcessKeyValueMap } from './in-process-key-value-map';
 import { InProcessStream } from './in-process-stream';
-import type { KeyValueMap } from './key-value-map';
+import type { KeyValueMap, KeyValueOptions } from './key-value-map';
 import type { Messaging, StreamOptions } from './messaging';
 import { assertName } from './subject-match';
 import type { WorkQueue } from './work-queue';
@@ -71,17 +71,19 @@ export function createInProcessMessaging(options: InProcessMessagingOptions = {}
         replayDeadLetter: (id) => s.replayDeadLetter(id),
       };
     },
-    async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {
+    async keyValue<T>(bucket: string, o: KeyValueOptions = {}): Promise<KeyValueMap<T>> {
       if (closed) throw new Error('messaging is closed');
       assertName('bucket', bucket);
       let opened = buckets.get(bucket);
       if (!opened) {
-        const b = new InProcessBucket(options.stores?.[bucket]);
+        const b = new InProcessBucket(options.stores?.[bucket], o.maxAgeMs);
         opened = b.load().then(() => b);
         buckets.set(bucket, opened);
         opened.catch(() => buckets.delete(bucket)); // a store that failed to load is tried again by the next caller
       }
-      return new InProcessKeyValueMap<T>(await opened, () => closed);
+      const b = await opened;
+      if (o.maxAgeMs !== undefined) b.maxAgeMs = o.maxAgeMs;
+      return new InProcessKeyValueMap<T>(b, () => closed);
     },
     async health() {
       return closed ? { status: 'error', reason: 'messaging is closed' } : { status: 'ok' };

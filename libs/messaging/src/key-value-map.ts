@@ -1,5 +1,15 @@
 import type { Subscription } from './subscription';
 
+export interface KeyValueOptions {
+  /**
+   * Entries are removed this long after their last put (JetStream: the bucket's TTL, its stream's max age; the
+   * watchers are not told). Default: kept until deleted. A later opener with another age changes the bucket's.
+   * On JetStream, `entries()` of such a bucket can wait for the next heartbeat when a key expires during the
+   * listing (nats.js `keys()`): read such buckets with `get`.
+   */
+  maxAgeMs?: number;
+}
+
 export interface KeyValueMap<T> {
   get(key: string): Promise<T | undefined>;
   put(key: string, value: T): Promise<void>;

@@ -1,5 +1,5 @@
 import type { EventStream } from './event-stream';
-import type { KeyValueMap } from './key-value-map';
+import type { KeyValueMap, KeyValueOptions } from './key-value-map';
 import type { WorkQueue } from './work-queue';
 
 export interface StreamOptions {
@@ -24,7 +24,7 @@ export interface Messaging {
   /** e.g. 'ITEMS' with ['items.>']. */
   eventStream(name: string, opts: StreamOptions): Promise<EventStream>;
   /** e.g. 'vellum_access'. */
-  keyValue<T>(bucket: string): Promise<KeyValueMap<T>>;
+  keyValue<T>(bucket: string, opts?: KeyValueOptions): Promise<KeyValueMap<T>>;
   health(): Promise<Health>;
   close(): Promise<void>;
 }

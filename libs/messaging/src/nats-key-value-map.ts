@@ -1,9 +1,23 @@
+import type { JetStreamManager } from '@nats-io/jetstream';
 import type { KV, KvEntry } from '@nats-io/kv';
+import { nanos } from '@nats-io/transport-node';
 import type { KeyValueMap } from './key-value-map';
 import type { Subscription } from './subscription';
 
 function value<T>(e: KvEntry | null): T | undefined {
   return e && e.operation === 'PUT' && e.length > 0 ? (JSON.parse(e.string()) as T) : undefined;
+}
+
+/**
+ * A bucket created before it had a maximum age (or with another) gets this one: its stream's max age, and a
+ * duplicate window no longer than it (JetStream refuses a longer one).
+ */
+export async function alignMaxAge(kv: KV, jsm: JetStreamManager, maxAgeMs: number): Promise<void> {
+  const { streamInfo } = await kv.status();
+  const config = streamInfo.config;
+  const maxAge = nanos(maxAgeMs);
+  if (config.max_age === maxAge) return;
+  await jsm.streams.update(config.name, { max_age: maxAge, duplicate_window: Math.min(config.duplicate_window || maxAge, maxAge) });
 }
 
 /** A KV bucket holding JSON values (history 1). */

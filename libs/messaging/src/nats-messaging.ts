@@ -10,11 +10,11 @@ import { readFileSync } from 'node:fs';
 import { connect, credsAuthenticator, headers as natsHeaders, nanos, type NatsConnection } from '@nats-io/transport-node';
 import type { ConsumeOptions } from './consume-options';
 import type { EventStream } from './event-stream';
-import type { KeyValueMap } from './key-value-map';
+import type { KeyValueMap, KeyValueOptions } from './key-value-map';
 import type { Messaging, StreamOptions } from './messaging';
 import { natsConsume, type NatsConsumeContext } from './nats-consumer';
 import { NatsDeadLetters } from './nats-dead-letters';
-import { NatsKeyValueMap } from './nats-key-value-map';
+import { alignMaxAge, NatsKeyValueMap } from './nats-key-value-map';
 import { NatsNames } from './nats-names';
 import { assertSupportedServer, noJetStream } from './nats-server-version';
 import { ensureStream } from './nats-streams';
@@ -175,13 +175,14 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
       return { publish: s.publish, subscribe: s.consume, deadLetters: s.deadLetters, replayDeadLetter: s.replayDeadLetter };
     },
 
-    async keyValue<T>(bucket: string): Promise<KeyValueMap<T>> {
+    async keyValue<T>(bucket: string, o: KeyValueOptions = {}): Promise<KeyValueMap<T>> {
       kvm ??= new Kvm(js);
       const kv = await withTimeout(
-        kvm.create(names.name('bucket', bucket), { history: 1 }),
+        kvm.create(names.name('bucket', bucket), { history: 1, ...(o.maxAgeMs !== undefined && { ttl: o.maxAgeMs }) }),
         timeoutMs + 1000,
         'KV unavailable',
       );
+      if (o.maxAgeMs !== undefined) await withTimeout(alignMaxAge(kv, await jsm(), o.maxAgeMs), timeoutMs + 1000, 'KV unavailable');
       return new NatsKeyValueMap<T>(kv, track);
     },
 

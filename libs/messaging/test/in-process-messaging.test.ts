@@ -4,23 +4,31 @@ import { describeMessagingContract } from './messaging-contract';
 /** A store as a bucket's durable copy (the embedded topology's is a PostgreSQL table); `fail` makes writes throw. */
 function memoryStore(initial: Record<string, unknown> = {}) {
   const rows = new Map(Object.entries(initial).map(([k, v]) => [k, JSON.stringify(v)]));
+  const putAt = new Map([...rows.keys()].map((k) => [k, Date.now()]));
   const s = {
     rows,
+    putAt,
     fail: false,
     loads: 0,
+    prunes: [] as number[],
     async load() {
       s.loads++;
       if (s.fail) throw new Error('store down');
-      return new Map(rows);
+      return [...rows].map(([key, value]) => ({ key, value, at: putAt.get(key)! })).sort((a, b) => a.at - b.at);
     },
     async put(key: string, value: string) {
       await new Promise((r) => setTimeout(r, 5));
       if (s.fail) throw new Error('store down');
       rows.set(key, value);
+      putAt.set(key, Date.now());
     },
     async delete(key: string) {
       if (s.fail) throw new Error('store down');
       rows.delete(key);
+    },
+    async prune(maxAgeMs: number) {
+      s.prunes.push(maxAgeMs);
+      for (const [key, at] of putAt) if (Date.now() - at >= maxAgeMs) rows.delete(key);
     },
   } satisfies BucketStore & Record<string, unknown>;
   return s;
@@ -93,6 +101,53 @@ describe('in-process buckets with a store', () => {
     const other = await m.keyValue<number>('other');
     await other.put('x', 1);
     expect(store.rows.has('x')).toBe(false);
+    await m.close();
+  });
+});
+
+describe('in-process buckets with a maximum age', () => {
+  let now = 1_000_000;
+  beforeEach(() => jest.spyOn(Date, 'now').mockImplementation(() => now));
+  afterEach(() => jest.restoreAllMocks());
+
+  it('forget an entry that long after its last put (a put renews it); the store is pruned at load and each minute', async () => {
+    const store = memoryStore();
+    const m = createInProcessMessaging({ stores: { sent: store } });
+    const kv = await m.keyValue<number>('sent', { maxAgeMs: 3_600_000 });
+    expect(store.prunes).toEqual([3_600_000]); // at load
+    await kv.put('a', 1);
+    await kv.put('b', 1);
+    now += 1_800_000;
+    await kv.put('a', 2); // renewed: its hour starts again
+    await kv.put('c', 1);
+    now += 1_800_000; // b is an hour old
+    expect(await kv.get('b')).toBeUndefined();
+    expect(await kv.entries()).toEqual(new Map([['a', 2], ['c', 1]]));
+    await kv.put('d', 1); // the write queue is where the prune runs: wait for it
+    expect(store.prunes).toEqual([3_600_000, 3_600_000, 3_600_000]); // at load, then at +30 min and +60 min
+    expect([...store.rows.keys()].sort()).toEqual(['a', 'c', 'd']);
+    now += 30_000;
+    await kv.get('a');
+    await kv.put('e', 1);
+    expect(store.prunes).toHaveLength(3); // not again within the minute
+    await m.close();
+
+    // a restart: the store's entries keep their put times, so age goes on counting from then
+    const again = createInProcessMessaging({ stores: { sent: store } });
+    const kv2 = await again.keyValue<number>('sent', { maxAgeMs: 3_600_000 });
+    now += 1_800_000 - 30_000; // a and c are an hour old, d and e half an hour
+    expect(await kv2.entries()).toEqual(new Map([['d', 1], ['e', 1]]));
+    await again.close();
+  });
+
+  it('a bucket without a maximum age keeps its entries and never prunes', async () => {
+    const store = memoryStore();
+    const m = createInProcessMessaging({ stores: { kept: store } });
+    const kv = await m.keyValue<number>('kept');
+    await kv.put('a', 1);
+    now += 365 * 24 * 3_600_000;
+    expect(await kv.get('a')).toBe(1);
+    expect(store.prunes).toEqual([]);
     await m.close();
   });
 });

@@ -74,6 +74,27 @@ describeNats('NATS JetStream messaging', () => {
     }
   });
 
+  it('gives a bucket made without a maximum age the one a later opener asks for, its entries kept', async () => {
+    const pfx = prefix();
+    const m = await connectNatsMessaging({ servers: natsUrl!, name: 'kv-age-test', prefix: pfx });
+    try {
+      await (await m.keyValue<number>('sent')).put('a', 1);
+      const jsm = await jetstreamManager(m.connection);
+      const stream = `KV_${pfx}sent`;
+      expect((await jsm.streams.info(stream)).config.max_age).toBe(0);
+      const kv = await m.keyValue<number>('sent', { maxAgeMs: 60_000 });
+      const { config } = await jsm.streams.info(stream);
+      expect(config.max_age).toBe(60_000 * 1e6);
+      expect(config.duplicate_window).toBeLessThanOrEqual(60_000 * 1e6);
+      expect(await kv.get('a')).toBe(1);
+      await m.keyValue<number>('sent', { maxAgeMs: 60_000 }); // already so: nothing to change
+      expect((await jsm.streams.info(stream)).config.max_age).toBe(60_000 * 1e6);
+    } finally {
+      await m.destroy();
+      await m.close();
+    }
+  });
+
   it('isolates prefixes: two instances with different prefixes do not see each other', async () => {
     const a = await connectNatsMessaging({ servers: natsUrl!, name: 'a', prefix: prefix() });
     const b = await connectNatsMessaging({ servers: natsUrl!, name: 'b', prefix: prefix() });

@@ -1,7 +1,7 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { loadMailerConfig, loadNatsSettings } from './config';
+import { loadMailerConfig, loadNatsSettings, retryHorizonMs } from './config';
 
 describe('loadMailerConfig', () => {
   it('defaults to the file transport under ./data/mail without SMTP settings', () => {
@@ -12,6 +12,7 @@ describe('loadMailerConfig', () => {
     expect(c.PROJECT_NAME).toBe('Vellum');
     expect(c.EMAIL_RETRY_BACKOFF).toEqual([1000, 5000, 30_000, 120_000, 300_000]);
     expect(c.EMAIL_MAX_ATTEMPTS).toBe(8);
+    expect(c.EMAIL_SENT_IDS_TTL).toBe(7 * 24 * 3600_000);
     expect(c.EMAIL_SMTP_POOL).toBe(true);
     expect(c.HOST).toBe('127.0.0.1');
     expect(c.PORT).toBe(0);
@@ -46,6 +47,14 @@ describe('loadMailerConfig', () => {
     ).toThrow(/EMAIL_RETRY_BACKOFF: "soon"[\s\S]*EMAIL_SMTP_HOST: is required[\s\S]*EMAIL_SMTP_USER/);
     expect(() => loadMailerConfig({ EMAIL_TRANSPORT: 'sendmail' })).toThrow(/EMAIL_TRANSPORT/);
     expect(() => loadMailerConfig({ EMAIL_MAX_ATTEMPTS: '0' })).toThrow(/EMAIL_MAX_ATTEMPTS/);
+  });
+
+  it('keeps sent-job ids longer than a job can be retried', () => {
+    // defaults: 8 attempts of 60 s ack wait + 1 s, 5 s, 30 s, 2 m, 5 m, 5 m, 5 m between them = 1,536 s
+    expect(retryHorizonMs(8, [1000, 5000, 30_000, 120_000, 300_000], 60_000)).toBe(1_536_000);
+    expect(loadMailerConfig({ EMAIL_SENT_IDS_TTL: '1537s' }).EMAIL_SENT_IDS_TTL).toBe(1_537_000);
+    expect(() => loadMailerConfig({ EMAIL_SENT_IDS_TTL: '1536s' })).toThrow(/EMAIL_SENT_IDS_TTL: must be longer than a job's retries \(1536 s/);
+    expect(() => loadMailerConfig({ EMAIL_SENT_IDS_TTL: 'a week' })).toThrow(/EMAIL_SENT_IDS_TTL/);
   });
 
   it('reads the NATS settings for main.ts', () => {

@@ -38,6 +38,12 @@ const shape = {
   EMAIL_ACK_WAIT: duration('60s'),
   /** Jobs in flight per replica. */
   EMAIL_CONCURRENCY: int(4, { min: 1, max: 100 }),
+  /**
+   * How long a sent job's id is remembered (so a redelivered or republished job is not mailed twice), then
+   * forgotten: the sent-ids bucket's maximum age. Must outlast the retries (EMAIL_MAX_ATTEMPTS × EMAIL_ACK_WAIT plus
+   * the backoff delays); the default also covers an auth service down for days with unpublished mail.
+   */
+  EMAIL_SENT_IDS_TTL: duration('7d'),
 };
 
 type Raw = ReturnType<typeof loadConfig<typeof shape>>;
@@ -47,6 +53,13 @@ export type MailerConfig = Omit<Raw, 'EMAIL_TRANSPORT' | 'EMAIL_RETRY_BACKOFF'> 
   /** Milliseconds. */
   EMAIL_RETRY_BACKOFF: number[];
 };
+
+/** The longest a job can be retried: every attempt held for the ack wait, plus the backoff delays between them. */
+export function retryHorizonMs(maxAttempts: number, backoffMs: number[], ackWaitMs: number): number {
+  let ms = maxAttempts * ackWaitMs;
+  for (let i = 0; i < maxAttempts - 1 && backoffMs.length > 0; i++) ms += backoffMs[Math.min(i, backoffMs.length - 1)]!;
+  return ms;
+}
 
 /** Fails fast with every problem named. */
 export function loadMailerConfig(env: Env = process.env): MailerConfig {
@@ -61,6 +74,9 @@ export function loadMailerConfig(env: Env = process.env): MailerConfig {
   const transport = c.EMAIL_TRANSPORT ?? (c.EMAIL_SMTP_HOST ? 'smtp' : 'file');
   if (transport === 'smtp' && !c.EMAIL_SMTP_HOST) problems.push('EMAIL_SMTP_HOST: is required when EMAIL_TRANSPORT=smtp');
   if (c.EMAIL_SMTP_PASSWORD && !c.EMAIL_SMTP_USER) problems.push('EMAIL_SMTP_USER: is required with EMAIL_SMTP_PASSWORD');
+  const horizon = retryHorizonMs(c.EMAIL_MAX_ATTEMPTS, backoff, c.EMAIL_ACK_WAIT);
+  if (c.EMAIL_SENT_IDS_TTL <= horizon)
+    problems.push(`EMAIL_SENT_IDS_TTL: must be longer than a job's retries (${Math.ceil(horizon / 1000)} s with these EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_BACKOFF and EMAIL_ACK_WAIT)`);
   if (problems.length) throw new ConfigError(problems);
   return { ...c, EMAIL_TRANSPORT: transport, EMAIL_RETRY_BACKOFF: backoff };
 }

@@ -71,6 +71,7 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
       ackWaitMs: config.EMAIL_ACK_WAIT,
       sendTimeoutMs: config.EMAIL_SEND_TIMEOUT,
       concurrency: config.EMAIL_CONCURRENCY,
+      sentIdsTtlMs: config.EMAIL_SENT_IDS_TTL,
     });
   } catch (err) {
     await transport.close();

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import type { Messaging } from '@vellum/messaging';
+import { MAIL_SENT_BUCKET } from '../src';
 import { startMailer, type RunningMailer } from '../src/start';
 import { backends, createBackend, deadLetters, job, memoryLogger, publish, testConfig, type Backend } from './support/harness';
 import { eventually, sleep, SmtpSink } from './support/smtp-sink';
@@ -129,6 +130,23 @@ describe.each(backends())('mailer with %s messaging and a real SMTP server', (ki
     await sleep(200);
     expect(sink.received).toHaveLength(1);
     expect(m.metrics.get('mails_sent_total')).toBe(1);
+  });
+
+  it('forgets a sent job id after EMAIL_SENT_IDS_TTL: the bucket does not grow for ever', async () => {
+    // the shortest TTL the config allows here: one attempt, 1 s ack wait → retries end after 1 s
+    const m = await mailer({ EMAIL_MAX_ATTEMPTS: '1', EMAIL_ACK_WAIT: '1s', EMAIL_SEND_TIMEOUT: '900', EMAIL_SENT_IDS_TTL: '1500' });
+    const producer = await backend.connect('producer');
+    const sent = await producer.keyValue<unknown>(MAIL_SENT_BUCKET); // opened as the mailer made it
+    const j = job();
+    await publish(producer, j, `${j.id}-a`);
+    await eventually(async () => (await sent.get(j.id)) !== undefined); // recorded just after the SMTP server's 250
+    await publish(producer, j, `${j.id}-b`); // within the TTL: skipped
+    await eventually(() => m.metrics.get('mails_duplicates_skipped_total') === 1);
+    // (get, not entries(): listing the keys of a JetStream bucket while one expires waits for the next heartbeat)
+    await eventually(async () => (await sent.get(j.id)) === undefined, 10_000);
+    await publish(producer, j, `${j.id}-c`); // forgotten: sent again (the job's own expiry is the auth service's)
+    await eventually(() => m.metrics.get('mails_sent_total') === 2);
+    expect(sink.received).toHaveLength(2);
   });
 
   it('invalid jobs and unknown versions are dead-lettered at once, without retries', async () => {

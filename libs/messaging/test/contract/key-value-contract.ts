@@ -22,6 +22,18 @@ export function describeKeyValueContract(subject: () => ContractSubject): void {
       expect(await again.get('u1')).toEqual({ role: 'editor' });
     });
 
+    it('forgets an entry maxAgeMs after its last put (a bucket with a maximum age), not before', async () => {
+      const kv = await m.keyValue<number>('expiring', { maxAgeMs: 1000 });
+      await kv.put('a', 1);
+      const start = Date.now();
+      expect(await kv.get('a')).toBe(1);
+      let gone = false;
+      while (!gone && Date.now() - start < 10_000) gone = await sleep(50).then(async () => (await kv.get('a')) === undefined);
+      expect(gone).toBe(true);
+      expect(Date.now() - start).toBeGreaterThanOrEqual(900);
+      expect(await kv.entries()).toEqual(new Map());
+    });
+
     it('watch delivers the initial values, then later changes and deletes', async () => {
       const kv = await m.keyValue<number>('access');
       await kv.put('a', 1);

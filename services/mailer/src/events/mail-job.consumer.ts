@@ -35,6 +35,8 @@ export interface MailJobConsumerOptions {
   ackWaitMs: number;
   sendTimeoutMs: number;
   concurrency: number;
+  /** The sent-ids bucket's maximum age (EMAIL_SENT_IDS_TTL). */
+  sentIdsTtlMs: number;
 }
 
 type Parsed = { ok: true; job: MailJob } | { ok: false; reason: string; template: TemplateName | 'unknown' };
@@ -79,7 +81,7 @@ export interface MailJobConsumer {
  */
 export async function startMailJobConsumer(o: MailJobConsumerOptions): Promise<MailJobConsumer> {
   const queue = await o.messaging.workQueue(MAIL_QUEUE, { subjects: MAIL_SUBJECTS });
-  const sent: KeyValueMap<SentRecord> = await o.messaging.keyValue<SentRecord>(MAIL_SENT_BUCKET);
+  const sent: KeyValueMap<SentRecord> = await o.messaging.keyValue<SentRecord>(MAIL_SENT_BUCKET, { maxAgeMs: o.sentIdsTtlMs });
   const log = o.logger;
 
   const deadLetter = async (d: Delivery<unknown>, template: TemplateName | 'unknown', reason: string) => {
