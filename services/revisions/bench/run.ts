@@ -1,33 +1,12 @@
 /* eslint-disable no-restricted-properties -- a bench script reads its own knobs */
 // npm run bench -w @vellum/revisions — seeds 1,000,000 and 10,000 revisions into scratch databases and measures
 // the read paths with autocannon (concurrency 16, loopback, straight against the service).
-import { generateKeyPairSync, sign } from 'node:crypto';
-import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
-import { databaseUrl, ensureDatabases } from '@vellum/db';
-import { createLogger } from '@vellum/logger';
-import { createInProcessMessaging } from '@vellum/messaging';
-import { staticKeySource } from '@vellum/tokens';
-import { loadRevisionsConfig } from '../src/config';
-import { startRevisions } from '../src/start';
-import { seedRevisions } from './seed';
-import { autocannon as runAutocannon } from '../../../bench/autocannon';
+import { benchToken, load, startBenchService } from './bench-service';
 
-const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
-const DURATION = Number(process.env.BENCH_DURATION ?? 10);
-const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
-
-const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256' }] };
-function token(claims: object): string {
-  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'bench' })}.${b64({ iss: 'vellum', iat: now, exp: now + 3600, app_access: true, ...claims })}`;
-  return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-const admin = token({ id: 'admin', role: 'r-admin', admin_access: true });
-const restricted = token({ id: 'editor', role: 'r-editor', admin_access: false });
+const admin = benchToken('r-admin', true);
+const restricted = benchToken('r-editor');
 
 interface Result {
   name: string;
@@ -38,30 +17,17 @@ interface Result {
   non2xx: number;
 }
 
-/** One scenario under load (the repository's shared autocannon runner, in its own process). */
+/** One scenario under load. */
 async function autocannon(name: string, url: string, auth: string, opts: { method?: string; body?: string } = {}): Promise<Result> {
-  const r = await runAutocannon(url, { connections: CONNECTIONS, seconds: DURATION, headers: { Authorization: `Bearer ${auth}` }, ...opts });
-  return { name, ...r };
+  return { name, ...(await load(url, auth, opts)) };
 }
 
 async function benchSize(n: number): Promise<Result[]> {
-  const db = `vellum_revisions_bench_${n}`;
-  await ensureDatabases(SERVER, [db]);
-  const url = databaseUrl(SERVER, db);
   const log = (m: string) => console.log(`[${n}] ${m}`);
-  const logger = createLogger({ name: 'revisions-bench', level: 'warn' });
-  const messaging = createInProcessMessaging();
-  const config = loadRevisionsConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', DB_POOL_MAX: process.env.BENCH_POOL ?? '10' });
-  // staticKeySource re-imports the JWK on every call; auth's remoteKeySource caches — do the same here.
-  const keys = staticKeySource(jwks);
-  const key = await keys.get('bench');
-  const service = await startRevisions(config, { logger, messaging, keySource: { get: async (kid) => (kid === 'bench' ? key : undefined) } });
-  await seedRevisions(url, n, log);
-  const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
-  const perms: RoleAccess['permissions'] = {};
-  for (let i = 0; i < 20; i += 2) perms[`c${i}`] = { read: ['id', 'title', 'status'] };
-  await kv.put('r-editor', { role: 'r-editor', admin: false, app: true, permissions: perms, updated_at: new Date().toISOString() });
-  await new Promise((r) => setTimeout(r, 100));
+  const service = await startBenchService(`vellum_revisions_bench_${n}`, n, log);
+  const read: Record<string, string[]> = {};
+  for (let i = 0; i < 20; i += 2) read[`c${i}`] = ['id', 'title', 'status'];
+  await service.setRole('r-editor', read);
 
   const base = service.url;
   const gqlBody = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id activity { id } collection item data delta parent { id } version } }' });
@@ -83,7 +49,6 @@ async function benchSize(n: number): Promise<Result[]> {
     results.push(r);
   }
   await service.stop();
-  await messaging.close();
   return results;
 }
 

@@ -1,8 +1,14 @@
 import { Client } from 'pg';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 
-/** Seeds `n` revisions (+ their activity) over 20 collections with generate_series, then the counters. */
-export async function seedRevisions(url: string, n: number, log: (m: string) => void): Promise<void> {
+/** 20 even collections: revision g is in collection c(g % 20). */
+export const EVEN_20 = `'c' || (g % 20)`;
+
+/**
+ * Seeds `n` revisions (+ their activity) with generate_series, then the counters. `collection` is the SQL that
+ * names revision g's collection (g = 1…n, `$1` = n): 20 even collections unless another layout is asked for.
+ */
+export async function seedRevisions(url: string, n: number, log: (m: string) => void, collection = EVEN_20): Promise<void> {
   const c = new Client({ connectionString: url });
   await c.connect();
   try {
@@ -17,12 +23,12 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
     await c.query(`
       INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
       SELECT g, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
-             timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', '127.0.0.1', 'bench', 'c' || (g % 20),
+             timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', '127.0.0.1', 'bench', ${collection},
              (g % 20000)::text, 'http://localhost', 'ev-' || g
         FROM generate_series(1, $1::int) AS g`, [n]);
     await c.query(`
       INSERT INTO revisions (id, activity, collection, item, data, delta, parent, version, event_id, timestamp, delta_computed)
-      SELECT g, g, 'c' || (g % 20), (g % 20000)::text,
+      SELECT g, g, ${collection}, (g % 20000)::text,
              jsonb_build_object('id', g % 20000, 'title', 'Title ' || g, 'body', repeat('lorem ', 20), 'status', 'published', 'n', g),
              jsonb_build_object('title', 'Title ' || g, 'n', g),
              NULL, NULL, 'ev-' || g, timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', true
