@@ -1,12 +1,30 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
-import { requestIdFrom, runWithRequestContext } from '@vellum/logger';
-import { startSpan } from '@vellum/tracing';
+import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
+import { childTraceparent, startSpan, tracingEnabled } from '@vellum/tracing';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
 import { fastLane } from './fast-routes';
 
 export const BODY_LIMIT = '1mb';
+
+/**
+ * The request context while tracing is off: this hop's traceparent (the caller's trace continued by a new span id)
+ * is made on first read — by an outgoing call or message — and is the same for every read; a request that calls
+ * nobody never makes one.
+ */
+class LazyTraceContext implements RequestContext {
+  private made?: string;
+
+  constructor(
+    readonly requestId: string,
+    private readonly incoming: string | string[] | undefined,
+  ) {}
+
+  get traceparent(): string {
+    return (this.made ??= childTraceparent(this.incoming));
+  }
+}
 
 /**
  * Request id from `X-Request-Id` (or generated), echoed in the response and carried in the async context with
@@ -18,6 +36,10 @@ export function requestContextMiddleware(service = 'http'): RequestHandler {
     req.headers['x-request-id'] = requestId;
     req.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
+    if (!tracingEnabled()) {
+      runWithRequestContext(new LazyTraceContext(requestId, req.headers.traceparent), next);
+      return;
+    }
     const span = startSpan(`${req.method} ${service}`, req.headers.traceparent, { 'http.request.method': req.method, 'vellum.service': service, 'vellum.request_id': requestId });
     res.once('close', () => {
       const route = routeOf(req);
