@@ -8,7 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { autocannon } from './autocannon';
-import { cpuUs } from './proc-cpu';
+import { cpuSpentBetween, cpuUs, postgresCpu } from './proc-cpu';
 import { benchTokens, scenarioOf } from './bench-tokens';
 
 const DB = process.env.AB_DB ?? 'postgres://root@127.0.0.1:5432/vellum_revisions_bench_100000';
@@ -32,8 +32,11 @@ const tree = path.resolve(__dirname, '..');
   const opts = { connections: 16, headers: { Authorization: `Bearer ${s.token}` }, method: s.method, body: s.body };
   await autocannon(url + s.path, { ...opts, seconds: 3 });
   const c0 = cpuUs(child.pid);
+  const p0 = postgresCpu();
   const x = await autocannon(url + s.path, { ...opts, seconds: SECONDS });
   const cpu = Math.round((cpuUs(child.pid) - c0) / Math.max(1, x.total));
+  // every PostgreSQL process of the machine (others' work included: a shared server)
+  const pg = Math.round(cpuSpentBetween(p0, postgresCpu()) / Math.max(1, x.total));
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGINT');
   await exited;
@@ -41,7 +44,7 @@ const tree = path.resolve(__dirname, '..');
     .filter((f) => f.endsWith('.cpuprofile'))
     .map((f) => path.join(DIR, f))
     .sort((a, b) => statSync(b).mtimeMs - statSync(a).mtimeMs)[0]!;
-  console.log(`${s.name}: ${x.rps} req/s, CPU ${cpu} µs/req; profile ${newest}`);
+  console.log(`${s.name}: ${x.rps} req/s, CPU ${cpu} µs/req, PostgreSQL ${pg} µs/req; profile ${newest}`);
   // the loaded seconds, counted back from the profile's end (the exit follows the load at once)
   const window = [String(-(SECONDS - 0.5)), '-0.3'];
   console.log(execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'profile-summary.ts'), newest, process.env.PROFILE_TOP ?? '45', ...window], { encoding: 'utf8' }));
