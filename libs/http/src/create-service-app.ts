@@ -115,12 +115,36 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   app.set('query parser', 'extended');
   parseQueryOnce(app);
   app.set('trust proxy', opts.trustProxy ?? false);
-  app.use(requestContextMiddleware(opts.service));
-  if (opts.logger || opts.observe) app.use(accessLog(opts.logger, opts.observe));
-  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  const common: RequestHandler[] = [requestContextMiddleware(opts.service)];
+  if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));
+  common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // middleware every request must pass goes above this line: the fast lane answers its routes from here
-  app.use(fastLane(app));
+  common.push(fastLane(app));
+  app.use(inSequence(common));
   return app;
+}
+
+/**
+ * Middleware run one after the other as one router layer: what `app.use(a); app.use(b); …` does for middleware
+ * mounted at `/` (an error, thrown or passed to next, skips the rest and goes on to the app's error handlers),
+ * without the router matching each layer's path and restoring the request between them.
+ */
+export function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const h = handlers[i++];
+      if (!h) return next();
+      try {
+        const r = h(req, res, step) as unknown as Promise<unknown> | undefined;
+        if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => next(e ?? new Error('rejected')));
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
+  };
 }
 
 /** The contract's 404 for unknown routes and the error envelope. */
