@@ -165,7 +165,8 @@ export class RecordsReader {
     let filterCount: number | undefined;
     if (deferred && countableAs !== undefined && entity === 'revisions' && plan.keyset) {
       // a deep page by id: the block counters say where it starts (one statement, no scan of the rows before it)
-      plan = this.plan(entity, acc, query, { ...text, seek: seekRevisions(countableAs) }).plan;
+      // (the same for the same query text and visibility: cached like the first plan)
+      plan = this.cachedPlan(entity, acc, query, { ...text, seek: seekRevisions(countableAs) }, opts.cacheKey && `${opts.cacheKey}\u0000seek`).plan;
     } else if (deferred && countableAs !== undefined) {
       // a deep page: the exact count (from the counters) lets the plan read from the nearer end of the index
       filterCount = await countFromCounters(this.pool, entity, countableAs);
