@@ -1,7 +1,8 @@
 import request from 'supertest';
 import { Router } from 'express';
 import { errors } from '@vellum/errors';
-import { currentRequestId } from '@vellum/logger';
+import { currentRequestId, propagationHeaders } from '@vellum/logger';
+import { parseTraceparent } from '@vellum/tracing';
 import { createServiceApp, finishServiceApp, route, type RouteTable } from './index';
 
 const silent = { error: jest.fn(), warn: jest.fn() };
@@ -24,6 +25,11 @@ function makeApp() {
   route(router, 'get', '/known', 'public', async () => {
     throw errors.invalidQuery('limit must be an integer');
   });
+  route(router, 'get', '/propagate', 'public', async (_req, res) => {
+    const first = propagationHeaders();
+    await new Promise((r) => setImmediate(r));
+    res.json({ data: [first, propagationHeaders()] });
+  });
   route(router, 'get', '/q', 'public', (req, res) => res.json({ data: req.query }));
   app.use(router);
   return { app: finishServiceApp(app, silent), router };
@@ -31,6 +37,22 @@ function makeApp() {
 
 describe('service app', () => {
   const { app, router } = makeApp();
+
+  it('continues the caller’s trace with one span id of its own per request (tracing off: made on first read)', async () => {
+    const incoming = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    const r = await request(app).get('/propagate').set('X-Request-Id', 'abc-2').set('traceparent', incoming);
+    const [first, again] = r.body.data as Record<string, string>[];
+    expect(first).toEqual(again);
+    expect(first!['x-request-id']).toBe('abc-2');
+    const t = parseTraceparent(first!.traceparent)!;
+    expect(t).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', flags: '01' });
+    expect(t.spanId).not.toBe('00f067aa0ba902b7');
+    const other = parseTraceparent(((await request(app).get('/propagate').set('traceparent', incoming)).body.data as Record<string, string>[])[0]!.traceparent)!;
+    expect(other.spanId).not.toBe(t.spanId);
+    const fresh = parseTraceparent(((await request(app).get('/propagate')).body.data as Record<string, string>[])[0]!.traceparent)!;
+    expect(fresh.traceId).not.toBe(t.traceId);
+    expect(fresh.flags).toBe('01');
+  });
 
   it('echoes a sane request id and carries it in the async context', async () => {
     const r = await request(app).get('/open').set('X-Request-Id', 'abc-1');

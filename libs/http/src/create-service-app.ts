@@ -1,12 +1,30 @@
 import express, { type Express, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
-import { requestIdFrom, runWithRequestContext } from '@vellum/logger';
-import { startSpan } from '@vellum/tracing';
+import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
+import { childTraceparent, startSpan, tracingEnabled } from '@vellum/tracing';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
 import { fastLane } from './fast-routes';
 
 export const BODY_LIMIT = '1mb';
+
+/**
+ * The request context while tracing is off: this hop's traceparent (the caller's trace continued by a new span id)
+ * is made on first read — by an outgoing call or message — and is the same for every read; a request that calls
+ * nobody never makes one.
+ */
+class LazyTraceContext implements RequestContext {
+  private made?: string;
+
+  constructor(
+    readonly requestId: string,
+    private readonly incoming: string | string[] | undefined,
+  ) {}
+
+  get traceparent(): string {
+    return (this.made ??= childTraceparent(this.incoming));
+  }
+}
 
 /**
  * Request id from `X-Request-Id` (or generated), echoed in the response and carried in the async context with
@@ -18,6 +36,10 @@ export function requestContextMiddleware(service = 'http'): RequestHandler {
     req.headers['x-request-id'] = requestId;
     req.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
+    if (!tracingEnabled()) {
+      runWithRequestContext(new LazyTraceContext(requestId, req.headers.traceparent), next);
+      return;
+    }
     const span = startSpan(`${req.method} ${service}`, req.headers.traceparent, { 'http.request.method': req.method, 'vellum.service': service, 'vellum.request_id': requestId });
     res.once('close', () => {
       const route = routeOf(req);
@@ -93,12 +115,36 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   app.set('query parser', 'extended');
   parseQueryOnce(app);
   app.set('trust proxy', opts.trustProxy ?? false);
-  app.use(requestContextMiddleware(opts.service));
-  if (opts.logger || opts.observe) app.use(accessLog(opts.logger, opts.observe));
-  app.use(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  const common: RequestHandler[] = [requestContextMiddleware(opts.service)];
+  if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));
+  common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // middleware every request must pass goes above this line: the fast lane answers its routes from here
-  app.use(fastLane(app));
+  common.push(fastLane(app));
+  app.use(inSequence(common));
   return app;
+}
+
+/**
+ * Middleware run one after the other as one router layer: what `app.use(a); app.use(b); …` does for middleware
+ * mounted at `/` (an error, thrown or passed to next, skips the rest and goes on to the app's error handlers),
+ * without the router matching each layer's path and restoring the request between them.
+ */
+export function inSequence(handlers: RequestHandler[]): RequestHandler {
+  return (req, res, next) => {
+    let i = 0;
+    const step = (err?: unknown): void => {
+      if (err !== undefined && err !== null) return next(err);
+      const h = handlers[i++];
+      if (!h) return next();
+      try {
+        const r = h(req, res, step) as unknown as Promise<unknown> | undefined;
+        if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => next(e ?? new Error('rejected')));
+      } catch (e) {
+        next(e);
+      }
+    };
+    step();
+  };
 }
 
 /** The contract's 404 for unknown routes and the error envelope. */

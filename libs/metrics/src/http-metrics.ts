@@ -22,7 +22,19 @@ export function httpMetrics(registry: Registry, service: string): HttpMetrics {
         registers: [registry],
       }),
   );
+  // the child of each label set, bound once: prom-client otherwise hashes a fresh labels object per observation
+  const bound = new Map<string, { observe(seconds: number): void }>();
   return {
-    observe: (method, route, status, seconds) => histogram.observe({ service, method, route, status: String(status) }, seconds),
+    observe: (method, route, status, seconds) => {
+      const key = `${method} ${status} ${route}`;
+      let child = bound.get(key);
+      if (!child) {
+        // route templates and methods are finite; the map is bounded anyway, as prom-client's own label sets are not
+        if (bound.size >= 10_000) bound.clear();
+        child = histogram.labels({ service, method, route, status: String(status) });
+        bound.set(key, child);
+      }
+      child.observe(seconds);
+    },
   };
 }

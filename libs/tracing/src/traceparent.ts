@@ -18,9 +18,33 @@ export function parseTraceparent(v: string | string[] | undefined): TraceParent 
 
 export const formatTraceparent = (t: TraceParent): string => `00-${t.traceId}-${t.spanId}-${t.flags}`;
 
+/**
+ * Random ids drawn from a pool filled 4 KB at a time: one `randomBytes` call per ~500 span ids instead of one (a
+ * system call and a Buffer) per request. The ids are as random as before.
+ */
+let pool = Buffer.alloc(0);
+let used = 0;
+function randomHex(bytes: number): string {
+  if (used + bytes > pool.length) {
+    pool = randomBytes(4096);
+    used = 0;
+  }
+  const hex = pool.toString('hex', used, used + bytes);
+  used += bytes;
+  return hex;
+}
+
+/** A new span id (16 hex digits, not all zero). */
+export function newSpanId(): string {
+  for (;;) {
+    const id = randomHex(8);
+    if (id !== '0000000000000000') return id;
+  }
+}
+
 /** The caller's trace continued by a new span of ours (a new sampled trace when the caller sent none). */
 export function childTraceparent(incoming: string | string[] | undefined): string {
   const parent = parseTraceparent(incoming);
-  const spanId = randomBytes(8).toString('hex');
-  return parent ? formatTraceparent({ ...parent, spanId }) : formatTraceparent({ traceId: randomBytes(16).toString('hex'), spanId, flags: '01' });
+  const spanId = newSpanId();
+  return parent ? `00-${parent.traceId}-${spanId}-${parent.flags}` : `00-${randomHex(8)}${newSpanId()}-${spanId}-01`;
 }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query } from '@vellum/query';
+import { PlanCache } from './plan-cache';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
 import { revisionsSchema } from './query-schema';
 import { ACTIVITY_COLLECTION, readableJsonSql, visibilityOf, visibleCollections, type AccessRules, type Visibility } from './visibility';
@@ -24,6 +25,11 @@ export interface ReadOptions {
 export interface ListOptions extends ReadOptions {
   /** Add `meta.next_cursor` (keyset pagination). */
   withCursor?: boolean;
+  /**
+   * The text the query was parsed from, exactly (the URL's query string; for a body, its JSON), with what tells
+   * its kind apart (`GET`, `SEARCH`): the same text plans the same for callers who see the same (PlanCache).
+   */
+  cacheKey?: string;
 }
 
 export interface ListResult {
@@ -76,6 +82,8 @@ function seekRevisions(collections: '*' | string[]) {
 
 /** Reads revisions and activity with the query language, the caller's permissions pushed into SQL. */
 export class RecordsReader {
+  private readonly plans = new PlanCache();
+
   constructor(
     private readonly pool: Pool,
     private readonly rules: AccessRules,
@@ -123,6 +131,20 @@ export class RecordsReader {
     return { plan: planQuery(revisionsSchema, entity, query, this.options(entity, vis, acc, extra)), vis };
   }
 
+  /** `plan`, from the cache when the query text allows (see PlanCache). */
+  private cachedPlan(entity: Entity, acc: Accountability | undefined, query: Query, text: Partial<PlanOptions>, cacheKey: string | undefined): { plan: Plan; vis: Visibility } {
+    const key = cacheKey === undefined ? undefined : PlanCache.keyOf(`${entity} ${text.jsonText ? 'text' : 'json'}`, cacheKey);
+    if (key === undefined) return this.plan(entity, acc, query, text);
+    const vis = this.visibility(acc);
+    const hit = this.plans.get(vis, key);
+    if (hit) {
+      this.guard(entity, vis);
+      return { plan: hit, vis };
+    }
+    const planned = this.plan(entity, acc, query, text);
+    return { plan: this.plans.set(planned.vis, key, planned.plan), vis: planned.vis };
+  }
+
   /** The collections whose counters answer this query's filtered count exactly, or undefined (needs a count). */
   private countable(query: Query, visible: '*' | string[]): '*' | string[] | undefined {
     if (query.search) return undefined;
@@ -135,16 +157,16 @@ export class RecordsReader {
   /** The list (or aggregate) with the requested meta. */
   async list(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions = {}): Promise<ListResult> {
     const text: Partial<PlanOptions> = opts.jsonText ? { jsonText: opts.jsonText } : {};
-    const planned = this.plan(entity, acc, query, text);
-    const vis = planned.vis;
-    let plan = planned.plan;
+    const { vis, plan: first } = this.cachedPlan(entity, acc, query, text, opts.cacheKey);
+    let plan = first;
     const visible = entity === 'revisions' ? visibleCollections(vis) : '*';
     const deferred = plan.kind === 'list' && query.offset >= (this.limits.deferredJoinOffset ?? 1000) && !query.random && !query.after;
     const countableAs = this.countable(query, visible);
     let filterCount: number | undefined;
     if (deferred && countableAs !== undefined && entity === 'revisions' && plan.keyset) {
       // a deep page by id: the block counters say where it starts (one statement, no scan of the rows before it)
-      plan = this.plan(entity, acc, query, { ...text, seek: seekRevisions(countableAs) }).plan;
+      // (the same for the same query text and visibility: cached like the first plan)
+      plan = this.cachedPlan(entity, acc, query, { ...text, seek: seekRevisions(countableAs) }, opts.cacheKey && `${opts.cacheKey}\u0000seek`).plan;
     } else if (deferred && countableAs !== undefined) {
       // a deep page: the exact count (from the counters) lets the plan read from the nearer end of the index
       filterCount = await countFromCounters(this.pool, entity, countableAs);

@@ -4,6 +4,11 @@ import { fastRoute, rawJson, route, sendJson, type RouteTable } from '@vellum/ht
 import type { Entity, RecordsReader } from '../domain/records-reader';
 
 const hasAfter = (q: unknown) => typeof q === 'object' && q !== null && Object.hasOwn(q, 'after');
+/** The query string exactly as the URL has it (what `req.query` was parsed from): the plan cache's key. */
+const queryText = (url: string) => {
+  const i = url.indexOf('?');
+  return i === -1 ? '' : url.slice(i + 1);
+};
 
 /**
  * `data`/`delta` go from the database's JSON text to the response as is (rawJson + sendJson: no parse, no stringify).
@@ -15,12 +20,14 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
   for (const entity of ['revisions', 'activity'] as Entity[]) {
     // the lists: the app's fast lane answers them (authenticating first, as the app's mount does for the router)
     fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before: [lane.authenticate] }, async (req, res) => {
-      sendJson(res, await reader.list(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson }));
+      const cacheKey = `GET ${queryText(req.url)}`;
+      sendJson(res, await reader.list(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, cacheKey }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
     fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before: [lane.authenticate] }, async (req, res) => {
       const q = req.body.query ?? {};
-      sendJson(res, await reader.list(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson }));
+      const cacheKey = `SEARCH ${JSON.stringify(q)}`;
+      sendJson(res, await reader.list(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson, cacheKey }));
     });
     route(router, 'get', `/${entity}/:id`, 'public', async (req, res) => {
       const id = String(req.params.id);
