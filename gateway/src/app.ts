@@ -5,7 +5,7 @@ import { errorMiddleware, errors, notFoundHandler } from '@vellum/errors';
 import { noConditionalRequests, requestContextMiddleware, runHealthChecks, serverRoutes, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
 import { Registry } from '@vellum/metrics';
-import { cachedVerifier, createTokenVerifier, jwksUrl, remoteKeySource, requestClaims, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { cachedVerifier, createTokenVerifier, jwksUrl, remoteKeySource, requestClaims, type ApiTokenSource, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from './config';
 import { UpstreamPool } from './proxy/upstream-pool';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
@@ -39,7 +39,7 @@ export interface GatewayDeps {
   /** Revoked session ids (session-mode tokens die at once on logout). */
   isSessionRevoked?: (sessionId: string) => boolean;
   /** The API-tokens map (from the auth service's KV bucket): without it API tokens are refused at the gateway. */
-  apiTokens?: ApiTokenLookup;
+  apiTokens?: ApiTokenSource;
   onTokenUse?: (entry: ApiTokenEntry) => void;
   /** The static supergraph; default the committed gateway/src/graphql/supergraph.graphql. */
   supergraphSdl?: string;

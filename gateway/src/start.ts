@@ -34,7 +34,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, m
     config,
     logger,
     isSessionRevoked: revoked?.isRevoked,
-    apiTokens: apiTokens?.get,
+    apiTokens,
     onTokenUse: apiTokens?.onUse,
     healthProbes,
     metrics,

@@ -15,6 +15,33 @@ export const isApiToken = (token: string): boolean => !looksLikeJwt(token);
 export type ApiTokenLookup = (hash: string) => ApiTokenEntry | undefined;
 export type AsyncApiTokenLookup = (hash: string) => ApiTokenEntry | undefined | Promise<ApiTokenEntry | undefined>;
 
+/**
+ * Where the gateway and the services look API tokens up: `get`, the watched copy in memory; `fetch`, the bucket
+ * itself, asked when the copy does not have the token — a token created a moment ago may not have reached the
+ * watch yet, and must work at once. What `fetch` finds is not kept (the watch stays the one copy, so a
+ * revocation that crosses the fetch cannot be undone by it).
+ */
+export interface ApiTokenSource {
+  get: ApiTokenLookup;
+  fetch?: (hash: string) => Promise<ApiTokenEntry | undefined>;
+}
+
+/** How long a bucket read for a token the copy does not know may take; then the token counts as unknown. */
+export const API_TOKEN_FETCH_TIMEOUT_MS = 1000;
+
+/** `source.get`, else what `fetch` finds within API_TOKEN_FETCH_TIMEOUT_MS (a failed or slow read: unknown). */
+export async function findApiToken(source: ApiTokenSource, hash: string): Promise<ApiTokenEntry | undefined> {
+  const known = source.get(hash);
+  if (known || !source.fetch) return known;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<undefined>((resolve) => (timer = setTimeout(resolve, API_TOKEN_FETCH_TIMEOUT_MS, undefined)));
+  try {
+    return await Promise.race([source.fetch(hash).catch(() => undefined), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 /** 2100-01-01: the `exp` of a token that never expires (a static token). */
 const NEVER = 4_102_444_800;
 
@@ -56,14 +83,13 @@ export function withApiTokens(jwt: TokenVerifier, lookup: AsyncApiTokenLookup, {
   };
 }
 
-/** The API-tokens map mirrored into memory from a key-value watch (initial values included). */
-export interface ApiTokenMap {
-  get: ApiTokenLookup;
+/** The API-tokens map mirrored into memory from a key-value watch (initial values included), and the bucket's own read. */
+export interface ApiTokenMap extends ApiTokenSource {
   readonly size: number;
   stop(): Promise<void>;
 }
 
-export async function watchApiTokens(kv: WatchableMap<ApiTokenEntry>): Promise<ApiTokenMap> {
+export async function watchApiTokens(kv: WatchableMap<ApiTokenEntry> & { get?(key: string): Promise<ApiTokenEntry | undefined> }): Promise<ApiTokenMap> {
   const entries = new Map<string, ApiTokenEntry>();
   const sub = await kv.watch((key, value) => {
     if (value === undefined || value === null) entries.delete(key);
@@ -71,6 +97,7 @@ export async function watchApiTokens(kv: WatchableMap<ApiTokenEntry>): Promise<A
   });
   return {
     get: (hash) => entries.get(hash),
+    ...(kv.get && { fetch: (hash: string) => kv.get!(hash) }),
     get size() {
       return entries.size;
     },

@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import { hashApiToken } from './api-tokens';
+import { API_TOKEN_FETCH_TIMEOUT_MS, hashApiToken } from './api-tokens';
 import { cachedVerifier } from './cached-verifier';
 import type { AccessTokenClaims } from './claims';
 import type { TokenVerifier } from './token-verifier';
@@ -95,7 +95,7 @@ describe('API tokens at the gateway', () => {
     const map = new Map([[hashApiToken(token), { id: 't', user: 'u2', role: 'r', admin: false, app: true, expires_at: null }]]);
     const used: string[] = [];
     const { inner, calls } = counting();
-    const v = cachedVerifier(inner, { now: () => now, apiTokens: (h) => map.get(h), onTokenUse: (e) => used.push(e.id) });
+    const v = cachedVerifier(inner, { now: () => now, apiTokens: { get: (h) => map.get(h) }, onTokenUse: (e) => used.push(e.id) });
     expect(v.cached(token)).toMatchObject({ id: 'u2', role: 'r', api_token: 't' });
     expect((await v.verify(token)).id).toBe('u2');
     expect(used).toEqual(['t', 't']);
@@ -104,5 +104,35 @@ describe('API tokens at the gateway', () => {
     await expect(v.verify(token)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
     expect(calls).toEqual([]); // never reached the JWT verifier
     expect(v.size).toBe(0);
+  });
+
+  it('a token the map does not have yet (created a moment ago) is read from the bucket by verify, and not kept', async () => {
+    const token = 'vlm_0123abcd_brand-new-secret';
+    const entry = { id: 'new', user: 'u3', role: 'r', admin: false, app: true, expires_at: null };
+    const map = new Map<string, typeof entry>();
+    const bucket = new Map([[hashApiToken(token), entry]]);
+    const fetched: string[] = [];
+    const fetch = async (h: string) => (fetched.push(h), bucket.get(h));
+    const v = cachedVerifier(counting().inner, { now: () => now, apiTokens: { get: (h) => map.get(h), fetch } });
+    expect(v.cached(token)).toBeUndefined(); // the synchronous path leaves it to verify
+    expect(await v.verify(token)).toMatchObject({ id: 'u3', api_token: 'new' });
+    expect(await v.verify(token)).toMatchObject({ id: 'u3' });
+    expect(fetched).toHaveLength(2); // read again: only the watched map is a copy
+    bucket.clear(); // revoked before the watch brought it
+    await expect(v.verify(token)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    map.set(hashApiToken(token), entry); // the watch caught up: no bucket read
+    expect(v.cached(token)).toMatchObject({ id: 'u3' });
+    expect(fetched).toHaveLength(3);
+  });
+
+  it('a bucket read that fails or hangs counts as an unknown token, within API_TOKEN_FETCH_TIMEOUT_MS', async () => {
+    const token = 'vlm_0123abcd_unknown-secret';
+    const failing = cachedVerifier(counting().inner, { apiTokens: { get: () => undefined, fetch: () => Promise.reject(new Error('NATS down')) } });
+    await expect(failing.verify(token)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    const hanging = cachedVerifier(counting().inner, { apiTokens: { get: () => undefined, fetch: () => new Promise(() => undefined) } });
+    const start = Date.now();
+    await expect(hanging.verify(token)).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+    expect(Date.now() - start).toBeGreaterThanOrEqual(API_TOKEN_FETCH_TIMEOUT_MS - 50);
+    expect(Date.now() - start).toBeLessThan(API_TOKEN_FETCH_TIMEOUT_MS + 1000);
   });
 });

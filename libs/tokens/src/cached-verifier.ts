@@ -1,5 +1,5 @@
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { acceptApiToken, hashApiToken, isApiToken, type ApiTokenLookup } from './api-tokens';
+import { acceptApiToken, findApiToken, hashApiToken, isApiToken, type ApiTokenSource } from './api-tokens';
 import type { AccessTokenClaims } from './claims';
 import type { TokenVerifier } from './token-verifier';
 
@@ -14,7 +14,7 @@ export interface CachedVerifierOptions {
   max?: number;
   now?: () => number;
   /** The API-tokens map (watched from messaging): API tokens are checked against it, never cached here. */
-  apiTokens?: ApiTokenLookup;
+  apiTokens?: ApiTokenSource;
   onTokenUse?: (entry: ApiTokenEntry) => void;
 }
 
@@ -26,14 +26,18 @@ export interface CachedVerifierOptions {
  * read. Failures are never remembered. A remembered token stops being accepted the moment it expires (valid
  * while now < exp, as the verifier), so expiry answers TOKEN_EXPIRED exactly as before. Revocation is not
  * cached: the caller checks the session on every request. API tokens (anything not a JWT), when the API-tokens
- * map is given, are answered from it synchronously (its key is the token's hash): a revoked token is refused as
- * soon as its entry is gone.
+ * map is given, are answered from it (its key is the token's hash): a revoked token is refused as soon as its entry
+ * is gone. A token the map does not have is looked up in the bucket by `verify` (`cached` answers undefined for it),
+ * so a token created a moment ago works at once.
  */
 export function cachedVerifier(inner: TokenVerifier, { max = 10_000, now = Date.now, apiTokens, onTokenUse }: CachedVerifierOptions = {}): CachedVerifier {
   const entries = new Map<string, { claims: AccessTokenClaims; expiresAt: number }>();
-  const apiToken = (token: string) => acceptApiToken(apiTokens!(hashApiToken(token)), now(), onTokenUse);
+  const cachedApiToken = (token: string) => {
+    const entry = apiTokens!.get(hashApiToken(token));
+    return entry === undefined && apiTokens!.fetch ? undefined : acceptApiToken(entry, now(), onTokenUse);
+  };
   const cached = (token: string) => {
-    if (apiTokens && isApiToken(token)) return apiToken(token);
+    if (apiTokens && isApiToken(token)) return cachedApiToken(token);
     const hit = entries.get(token);
     if (!hit) return undefined;
     entries.delete(token);
@@ -47,7 +51,7 @@ export function cachedVerifier(inner: TokenVerifier, { max = 10_000, now = Date.
       return entries.size;
     },
     async verify(token) {
-      if (apiTokens && isApiToken(token)) return apiToken(token);
+      if (apiTokens && isApiToken(token)) return acceptApiToken(await findApiToken(apiTokens, hashApiToken(token)), now(), onTokenUse);
       const hit = cached(token);
       if (hit) return hit;
       const claims = await inner.verify(token);

@@ -24,6 +24,7 @@ export function fakeKeyValueSource() {
           b.watchers.add(w);
           return { stop: async () => void b.watchers.delete(w) };
         },
+        get: async (key: string) => b.values.get(key) as T | undefined,
         put: async (key: string, value: T) => put(name, key, value),
       };
     },

@@ -5,5 +5,5 @@ export interface WatchableMap<T> {
 
 /** Structurally the `keyValue` of @vellum/messaging's `Messaging`. */
 export interface KeyValueSource {
-  keyValue<T>(bucket: string): Promise<WatchableMap<T> & { put(key: string, value: T): Promise<void> }>;
+  keyValue<T>(bucket: string): Promise<WatchableMap<T> & { get(key: string): Promise<T | undefined>; put(key: string, value: T): Promise<void> }>;
 }

@@ -5,7 +5,7 @@ import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, cachedVerifier, isAdminRequest, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, cachedVerifier, isAdminRequest, type ApiTokenSource, type TokenVerifier } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
@@ -23,7 +23,7 @@ export interface CreateAppDeps {
   verifier: TokenVerifier;
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
   /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
-  apiTokens?: ApiTokenLookup;
+  apiTokens?: ApiTokenSource;
   onTokenUse?: (entry: ApiTokenEntry) => void;
   logger: Pick<Logger, 'error' | 'warn' | 'info'>;
   limits?: { limitDefault: number; limitMax?: number };

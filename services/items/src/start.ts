@@ -51,7 +51,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     rules,
     verifier: createTokenVerifier(keys),
     isSessionRevoked: sessions.isRevoked,
-    apiTokens: apiTokens.get,
+    apiTokens,
     onTokenUse: apiTokens.onUse,
     logger,
     trustProxy: config.TRUST_PROXY,

@@ -4,7 +4,7 @@ import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthPro
 import { httpMetrics, Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, cachedVerifier, isAdminRequest, type AccessRuleMap, type ApiTokenLookup, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, cachedVerifier, isAdminRequest, type AccessRuleMap, type ApiTokenSource, type TokenVerifier } from '@vellum/tokens';
 import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import { createSubgraph } from './graphql/subgraph';
@@ -20,7 +20,7 @@ export interface RevisionsAppDeps {
   /** Session-mode tokens die at once on logout. */
   isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
   /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
-  apiTokens?: ApiTokenLookup;
+  apiTokens?: ApiTokenSource;
   onTokenUse?: (entry: ApiTokenEntry) => void;
   /** Extra health probes (messaging, consumer). */
   probes?: Record<string, HealthProbe>;

@@ -50,7 +50,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     logger,
     config,
     isSessionRevoked: sessions.isRevoked,
-    apiTokens: apiTokens.get,
+    apiTokens,
     onTokenUse: apiTokens.onUse,
     probes: {
       messaging: async () => {
