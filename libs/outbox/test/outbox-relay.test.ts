@@ -1,15 +1,8 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
 import { runWithRequestContext } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging, type Delivery } from '@vellum/messaging';
 import { createTestDatabase, type TestDatabase } from '@vellum/testing';
-import { OUTBOX_TABLE_SQL, enqueueOutbox, startOutboxRelay, type OutboxRelay } from '../src';
-
-const migrationsDir = mkdtempSync(path.join(tmpdir(), 'outbox-mig-'));
-mkdirSync(path.join(migrationsDir, '20260101000000_outbox'));
-writeFileSync(path.join(migrationsDir, '20260101000000_outbox', 'migration.sql'), OUTBOX_TABLE_SQL);
+import { OUTBOX_MIGRATIONS_DIR, enqueueOutbox, startOutboxRelay, type OutboxRelay } from '../src';
 
 const destinations = {
   MAIL: { type: 'queue' as const, subjects: ['mail.>'] },
@@ -21,7 +14,7 @@ let db: TestDatabase;
 let pg: Client;
 const relays: OutboxRelay[] = [];
 beforeAll(async () => {
-  db = await createTestDatabase({ migrationsDir });
+  db = await createTestDatabase({ migrationsDir: OUTBOX_MIGRATIONS_DIR });
   pg = new Client({ connectionString: db.url });
   await pg.connect();
 });
