@@ -14,6 +14,15 @@ const oneLine = (e: unknown) => {
   return `${err.message}${reason}${err.extensions?.code ? ` [${err.extensions.code}]` : ''}`.replace(/\s*\n\s*/g, ' ');
 };
 
+/** What a use case refuses (policy, duplicate e-mail…) becomes the command's error, on one line. */
+async function asCliError<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    throw new CliError(oneLine(e));
+  }
+}
+
 async function roleId(ctx: AuthContext, role: string | undefined, admin: boolean): Promise<string | null> {
   if (admin) {
     const r = await ctx.db.role.findFirst({ where: { admin_access: true }, orderBy: { name: 'asc' } });
@@ -39,12 +48,8 @@ function createCommand(admin: boolean): Command {
       return withAuthContext(io.env, async (ctx) => {
         const role = await roleId(ctx, values.role as string | undefined, admin);
         const input = { email, password, role, ...(values.status ? { status: values.status } : {}) };
-        try {
-          const u = await usersUseCase.create(ctx, parseBody(userSchema, input), systemActor);
-          io.out(`created ${u.id} ${email}${admin ? ' (administrator)' : ''}`);
-        } catch (e) {
-          throw new CliError(oneLine(e));
-        }
+        const u = await asCliError(() => usersUseCase.create(ctx, parseBody(userSchema, input), systemActor));
+        io.out(`created ${u.id} ${email}${admin ? ' (administrator)' : ''}`);
         return 0;
       });
     },
@@ -63,11 +68,7 @@ const setPassword: Command = {
     return withAuthContext(io.env, async (ctx) => {
       const user = await userRepository.findByEmail(ctx.pg, email);
       if (!user) throw new CliError(`no user with e-mail "${email}"`);
-      try {
-        await usersUseCase.update(ctx, user.id, { password }, systemActor);
-      } catch (e) {
-        throw new CliError(oneLine(e));
-      }
+      await asCliError(() => usersUseCase.update(ctx, user.id, { password }, systemActor));
       io.out(`password set for ${email}`);
       return 0;
     });
