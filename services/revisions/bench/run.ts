@@ -1,11 +1,11 @@
 /* eslint-disable no-restricted-properties -- a bench script reads its own knobs */
 // npm run bench -w @vellum/revisions — seeds 1,000,000 and 10,000 revisions into scratch databases and measures
 // the read paths with autocannon (concurrency 16, loopback, straight against the service).
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { databaseUrl, ensureDatabases } from '@vellum/db';
 import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging } from '@vellum/messaging';
+import { testTokens } from '@vellum/testing';
 import { staticKeySource } from '@vellum/tokens';
 import { loadRevisionsConfig } from '../src/config';
 import { startRevisions } from '../src/start';
@@ -18,16 +18,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const SIZES = (process.env.BENCH_SIZES ?? '1000000,10000').split(',').map(Number);
 const ONLY = process.env.BENCH_ONLY?.split(',').filter(Boolean);
 
-const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256' }] };
-function token(claims: object): string {
-  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'bench' })}.${b64({ iss: 'vellum', iat: now, exp: now + 3600, app_access: true, ...claims })}`;
-  return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-const admin = token({ id: 'admin', role: 'r-admin', admin_access: true });
-const restricted = token({ id: 'editor', role: 'r-editor', admin_access: false });
+const tokens = testTokens('bench');
+const jwks = tokens.jwks;
+const admin = tokens.sign({ id: 'admin', role: 'r-admin', admin_access: true }, { expiresIn: 3600 });
+const restricted = tokens.sign({ id: 'editor', role: 'r-editor', admin_access: false }, { expiresIn: 3600 });
 
 interface Result {
   name: string;
