@@ -1,5 +1,6 @@
 export { createTestDatabase } from './test-database';
 export type { TestDatabase } from './test-database';
+export { useMigratedDatabase, itMatchesPrismaSchema, type MigratedDatabase } from './migrated-database';
 export { fixedClock } from './clock';
 export type { Clock, FixedClock } from './clock';
 export { testNatsUrl, uniqueId } from './env';
