@@ -21,9 +21,7 @@ describe.each([
     p = await startTestPlatform({
       useNats,
       overrides: {
-        EMAIL_SMTP_HOST: smtp.host,
-        EMAIL_SMTP_PORT: String(smtp.port),
-        EMAIL_SMTP_IGNORE_TLS: 'true',
+        ...smtp.env,
         EMAIL_FROM: 'vellum@example.com',
         PASSWORD_RESET_URL_ALLOW_LIST: 'https://app.example.com/reset',
       },

@@ -13,6 +13,26 @@ import { createEmbeddedMessaging } from '../src/embedded-messaging';
 
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
 
+/** Logins fast enough for a test: a short stall, the cheapest Argon2 parameters the platform accepts. */
+export const FAST_LOGINS = { LOGIN_STALL_TIME: '20', ARGON2_MEMORY_KIB: '19456', ARGON2_ITERATIONS: '2' };
+
+/** A `POST /collections` body: an auto-increment integer `id`, then `fields`. */
+export const collectionWithId = (collection: string, fields: { field: string; type: string }[] = []) => ({
+  collection,
+  fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, ...fields],
+});
+
+/** `n` requests, one after the other (`send(i)`): their statuses, and the last answer. */
+export async function sendInTurn(n: number, send: (i: number) => Promise<request.Response>) {
+  const statuses: number[] = [];
+  let last: request.Response | undefined;
+  for (let i = 0; i < n; i++) {
+    last = await send(i);
+    statuses.push(last.status);
+  }
+  return { statuses, last: last! };
+}
+
 export interface TestPlatform extends Platform {
   /** The NATS prefix isolating this platform (NATS runs only). */
   natsPrefix?: string;

@@ -27,9 +27,7 @@ describe.each([
     p = await startTestPlatform({
       useNats,
       overrides: {
-        EMAIL_SMTP_HOST: smtp.host,
-        EMAIL_SMTP_PORT: String(smtp.port),
-        EMAIL_SMTP_IGNORE_TLS: 'true',
+        ...smtp.env,
         EMAIL_SMTP_POOL: 'false',
         EMAIL_RETRY_BACKOFF: '1s,2s,4s',
         EMAIL_MAX_ATTEMPTS: '40',

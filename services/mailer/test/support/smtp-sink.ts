@@ -40,6 +40,11 @@ export class SmtpSink {
     return '127.0.0.1';
   }
 
+  /** The mailer's settings for this sink: its address, plain SMTP (no STARTTLS). */
+  get env(): { EMAIL_SMTP_HOST: string; EMAIL_SMTP_PORT: string; EMAIL_SMTP_IGNORE_TLS: 'true' } {
+    return { EMAIL_SMTP_HOST: this.host, EMAIL_SMTP_PORT: String(this.port), EMAIL_SMTP_IGNORE_TLS: 'true' };
+  }
+
   get listening(): boolean {
     return !!this.server;
   }
