@@ -59,5 +59,25 @@ export function oauthFlow(h: () => Harness) {
     expect(code(r)).toBe('INVALID_CREDENTIALS');
   }
 
-  return { start, callback, throughProvider, me, expectWrongVerifierRefused };
+  /** A state is consumed once: replayed after a success, or after a callback that failed past the state check. */
+  async function expectReplayedStateRefused(provider: string) {
+    const { returned, cookie } = await throughProvider(provider, 'olive');
+    expect((await callback(returned, cookie)).status).toBe(200);
+    const replay = await callback(returned, cookie);
+    expect(replay.status).toBe(401);
+    expect(code(replay)).toBe('INVALID_CREDENTIALS');
+
+    // refused by the consumed state itself, not only by the provider's used code: a first callback that fails
+    // after the state check (foreign iss) uses the state up; the genuine, never-exchanged code is then refused
+    const second = await throughProvider(provider, 'olive');
+    const mixed = new URL(second.returned);
+    mixed.searchParams.set('iss', 'https://evil.example.com');
+    expect(code(await callback(mixed, second.cookie))).toBe('INVALID_CREDENTIALS');
+    expect(code(await callback(second.returned, second.cookie))).toBe('INVALID_CREDENTIALS');
+    // a fresh start works
+    const third = await throughProvider(provider, 'olive');
+    expect((await callback(third.returned, third.cookie)).status).toBe(200);
+  }
+
+  return { start, callback, throughProvider, me, expectReplayedStateRefused, expectWrongVerifierRefused };
 }
