@@ -13,7 +13,7 @@ export const MESSAGING_DATABASE = 'vellum_messaging';
  * auth outbox republishes every mail job not yet marked after a crash, and the mailer skips the ones it finds
  * here, so a mail the SMTP server accepted and the mailer recorded is not sent again.
  */
-export const DURABLE_BUCKETS: readonly string[] = [MAIL_SENT_BUCKET];
+const DURABLE_BUCKETS: readonly string[] = [MAIL_SENT_BUCKET];
 
 export interface DurableBuckets {
   /** Per bucket name, for `createInProcessMessaging({ stores })`. */
