@@ -62,17 +62,7 @@ describeNats('mailer process (main.ts) on NATS', () => {
   });
 
   it('killed (SIGKILL) before its ack: the job is redelivered after the ack wait and the mail arrives once', async () => {
-    let calls = 0;
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    sink.onData = async () => {
-      calls++;
-      if (calls === 1) {
-        await held; // the first attempt never completes: its mailer is killed meanwhile
-        return 'drop';
-      }
-      return 'accept';
-    };
+    const first = sink.holdFirst(); // the first attempt never completes: its mailer is killed meanwhile
     const env = { EMAIL_ACK_WAIT: '2s', EMAIL_SEND_TIMEOUT: '30s', EMAIL_SMTP_TIMEOUT: '30s', EMAIL_CONCURRENCY: '1' };
     const spawnedAt = Date.now();
     const proc = spawnMailer(backend, sink, env);
@@ -80,14 +70,14 @@ describeNats('mailer process (main.ts) on NATS', () => {
     const producer = await backend.connect('producer');
     const j = job();
     await publish(producer, j);
-    await eventually(() => calls === 1, 30_000).catch((err) => {
+    await eventually(() => first.attempts() === 1, 30_000).catch((err) => {
       throw new Error(`the mailer process never reached DATA: ${(err as Error).message}\n${proc.output()}`);
     });
     const killedAt = Date.now();
     const startup = killedAt - spawnedAt;
     child.kill('SIGKILL');
     expect((await exited(child)).signal).toBe('SIGKILL');
-    release();
+    first.release();
 
     const { logger, lines } = memoryLogger();
     const config = testConfig({ EMAIL_SMTP_HOST: sink.host, EMAIL_SMTP_PORT: String(sink.port), ...env });
