@@ -7,8 +7,8 @@ import { MIGRATIONS_DIR, startAuth } from './start';
 
 runServiceProcess({
   name: 'auth',
-  load: () => loadAuthConfig(),
-  nats: () => loadNatsSettings(),
+  load: loadAuthConfig,
+  nats: loadNatsSettings,
   start: startAuth,
   migrationsDir: MIGRATIONS_DIR,
   // Outside the embedded topology the signing key is a secret with no default: an in-memory key would differ

@@ -6,8 +6,8 @@ import { MIGRATIONS_DIR, startItems } from './start';
 
 runServiceProcess({
   name: 'items',
-  load: () => loadItemsConfig(),
-  nats: () => loadNatsSettings(),
+  load: loadItemsConfig,
+  nats: loadNatsSettings,
   start: startItems,
   migrationsDir: MIGRATIONS_DIR,
 });

@@ -5,7 +5,7 @@ import { startMailer } from './start';
 
 runServiceProcess({
   name: 'mailer',
-  load: () => loadMailerConfig(),
-  nats: () => loadNatsSettings(),
+  load: loadMailerConfig,
+  nats: loadNatsSettings,
   start: startMailer,
 });
