@@ -79,5 +79,31 @@ export function oauthFlow(h: () => Harness) {
     expect((await callback(third.returned, third.cookie)).status).toBe(200);
   }
 
-  return { start, callback, throughProvider, me, expectReplayedStateRefused, expectWrongVerifierRefused };
+  /**
+   * Refused, without using the state up: the cookie altered (another verifier; `stateInForgery`: the state put in
+   * readably), a forged signature, no cookie, another state parameter, and what `more` checks. The genuine
+   * state then still works once.
+   */
+  async function expectTamperedStatesRefused(
+    provider: string,
+    opts: { stateInForgery?: boolean; more?: (returned: URL, cookie: string) => Promise<void> } = {},
+  ) {
+    const { returned, cookie } = await throughProvider(provider, 'olive');
+    const [body, sig] = cookie.split('.');
+    const forged = JSON.parse(Buffer.from(body, 'base64url').toString());
+    if (opts.stateInForgery) forged.state = returned.searchParams.get('state');
+    forged.verifier = 'x'.repeat(43);
+    const tampered = `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${sig}`;
+    expect(code(await callback(returned, tampered))).toBe('INVALID_CREDENTIALS');
+    expect(code(await callback(returned, `${body}.${'A'.repeat(43)}`))).toBe('INVALID_CREDENTIALS');
+    expect(code(await callback(returned, undefined))).toBe('INVALID_CREDENTIALS');
+    const otherState = new URL(returned);
+    otherState.searchParams.set('state', 'attacker-state');
+    expect(code(await callback(otherState, cookie))).toBe('INVALID_CREDENTIALS');
+    await opts.more?.(returned, cookie);
+    // none of those consumed the genuine state: it still works once
+    expect((await callback(returned, cookie)).status).toBe(200);
+  }
+
+  return { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused };
 }
