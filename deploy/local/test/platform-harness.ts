@@ -7,6 +7,7 @@ import { dropDatabase } from '@vellum/db';
 import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { uniqueId, testNatsUrl } from '@vellum/testing';
 import type { Env } from '@vellum/config';
+import { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
 import { loadLocalConfig } from '../src/config';
 import { startPlatform, DATABASES, type Platform } from '../src/platform';
 import { createEmbeddedMessaging } from '../src/embedded-messaging';
@@ -93,6 +94,17 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
 }
 
 /** Poll until fn returns a truthy value (bounded). */
+/** A fresh SmtpSink and a platform whose mailer sends to it (plain SMTP), with `overrides`. */
+export async function startTestPlatformWithSmtp(useNats: boolean, overrides: Env): Promise<{ platform: TestPlatform; smtp: SmtpSink }> {
+  const smtp = await SmtpSink.start();
+  try {
+    return { platform: await startTestPlatform({ useNats, overrides: { ...smtp.env, ...overrides } }), smtp };
+  } catch (err) {
+    await smtp.stop();
+    throw err;
+  }
+}
+
 export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000, stepMs = 100): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;
