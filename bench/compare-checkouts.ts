@@ -3,9 +3,9 @@
 // database `npm run bench` leaves), in AB_ROUNDS interleaved rounds (order alternating) of AB_SECONDS per scenario;
 // per round: req/s and the serving process's CPU µs per request of each, and new ÷ base. AB_ONLY filters scenarios.
 //   AB_BASE=/path/to/main-checkout AB_NEW=$PWD node --import tsx bench/compare-checkouts.ts
-import { generateKeyPairSync, sign } from 'node:crypto';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
+import { testTokens } from '@vellum/testing';
 import { autocannon } from './autocannon';
 import { cpuUs } from './proc-cpu';
 
@@ -13,16 +13,10 @@ const [baseTree, newTree] = [process.env.AB_BASE!, process.env.AB_NEW!];
 const DB = process.env.AB_DB ?? 'postgres://root@127.0.0.1:5432/vellum_revisions_bench_100000';
 const SECONDS = Number(process.env.AB_SECONDS ?? 5);
 const ROUNDS = Number(process.env.AB_ROUNDS ?? 3);
-const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256' }] };
-function token(claims: object): string {
-  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'bench' })}.${b64({ iss: 'vellum', iat: now, exp: now + 7200, app_access: true, ...claims })}`;
-  return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
-const admin = token({ id: 'admin', role: 'r-admin', admin_access: true });
-const editor = token({ id: 'editor', role: 'r-editor', admin_access: false });
+const tokens = testTokens('bench');
+const jwks = tokens.jwks;
+const admin = tokens.sign({ id: 'admin', role: 'r-admin', admin_access: true }, { expiresIn: 7200 });
+const editor = tokens.sign({ id: 'editor', role: 'r-editor', admin_access: false }, { expiresIn: 7200 });
 
 async function serve(tree: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-revisions.ts'), tree, DB], { cwd: tree, env: { ...process.env, JWKS: JSON.stringify(jwks) }, stdio: ['ignore', 'pipe', 'inherit'] });

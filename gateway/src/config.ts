@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, loadOptionalMessagingSettings, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, loadOptionalMessagingSettings, processVariables, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
 const corsOrigin = () =>
@@ -14,10 +14,9 @@ const corsOrigin = () =>
     .prefault('false');
 
 const shape = {
+  ...processVariables,
   PORT: int(8055, { min: 0, max: 65535 }),
-  HOST: z.string().default('127.0.0.1'),
   PUBLIC_URL: z.string().url().optional(),
-  LOG_LEVEL: z.string().default('info'),
   /** Upstreams: comma lists of base URLs per service (replicas). AUTH_URL etc. are accepted for one replica. */
   AUTH_URLS: list(),
   AUTH_URL: z.string().url().optional(),
@@ -53,14 +52,6 @@ const shape = {
   CORS_ALLOWED_HEADERS: list(['Content-Type', 'Authorization', 'X-Request-Id']),
   CORS_EXPOSED_HEADERS: list(['Content-Range', 'X-Request-Id', 'Retry-After']),
   CORS_MAX_AGE: int(18000),
-  /** Prometheus metrics on their own listener (GET /metrics), apart from the public port. */
-  METRICS_ENABLED: bool(true),
-  METRICS_PORT: int(9464, { min: 0, max: 65535 }),
-  METRICS_HOST: z.string().default('0.0.0.0'),
-  /** `Authorization: Bearer <HEALTH_TOKEN>` reads the checks of GET /server/health (others get the status only). */
-  HEALTH_TOKEN: z.string().optional(),
-  /** OTLP/HTTP collector: spans are exported when set (OpenTelemetry SDK loaded only then). */
-  OTEL_EXPORTER_OTLP_ENDPOINT: z.string().url().optional(),
   GRAPHQL_INTROSPECTION: bool(true),
   /** GET /server/info: the project basics (Directus settings the SDK reads). */
   PROJECT_NAME: z.string().default('Vellum'),

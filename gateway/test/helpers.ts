@@ -3,6 +3,7 @@ import type { Server, IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express } from 'express';
 import jwt from 'jsonwebtoken';
+import request from 'supertest';
 import { listen } from '@vellum/http';
 import { createGateway, type Gateway, type GatewayDeps } from '../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config';
@@ -102,6 +103,15 @@ export function tokenKit(kid = 'test-key') {
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** `GET path` at `base` answers 503 SERVICE_UNAVAILABLE naming `service`, within `ms` (the response timeout's bound). */
+export async function expectUnavailableWithin(base: string, path: string, service: string, ms: number): Promise<void> {
+  const started = Date.now();
+  const r = await request(base).get(path);
+  expect(r.status).toBe(503);
+  expect(r.body.errors[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', service });
+  expect(Date.now() - started).toBeLessThan(ms);
+}
 
 /** A gateway listening on a free port of 127.0.0.1. */
 export interface ListeningGateway {

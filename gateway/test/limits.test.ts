@@ -1,6 +1,6 @@
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
+import { redisReachable, testRedisUrl } from '@vellum/testing';
 import { sleep, gatewaysOverRevisions } from './helpers';
 
 const make = gatewaysOverRevisions();
@@ -31,27 +31,12 @@ describe('rate limiting (memory store)', () => {
   });
 });
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const redisReachable = () =>
-  new Promise<boolean>((resolve) => {
-    const u = new URL(redisUrl);
-    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
-    s.setTimeout(300);
-    s.once('connect', () => {
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => {
-      s.destroy();
-      resolve(false);
-    });
-  });
+const redisUrl = testRedisUrl();
 
 describe('rate limiting (redis store, shared by gateway replicas)', () => {
   let available = false;
   beforeAll(async () => {
-    available = await redisReachable();
+    available = await redisReachable(redisUrl);
     if (!available) {
       console.warn(`\n!!! REDIS RATE-LIMIT TEST SKIPPED: no Redis at ${redisUrl} (set REDIS_URL to run it) !!!\n`);
     }

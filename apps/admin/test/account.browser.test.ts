@@ -27,6 +27,13 @@ describeBrowser('admin app: account pages', () => {
     await page.getByLabel('Password', { exact: true }).fill(password);
     await page.getByRole('button', { name: 'Sign in' }).click();
   };
+  /** The reset page's form: the new password, its confirmation (the same unless given), submitted. */
+  const setNewPassword = async (page: import('playwright-core').Page, password: string, confirmation = password) => {
+    await page.getByLabel('New password', { exact: true }).fill(password);
+    await page.getByLabel('Confirm the new password').fill(confirmation);
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+  };
+  const newUser = (prefix: string, password: string) => createUser(suite.platform.url, ADMIN, { prefix, password });
 
   it('signs in and out with a session cookie the page cannot read', async () => {
     const app = await openContext(suite.browser, suite.platform.url);
@@ -86,7 +93,7 @@ describeBrowser('admin app: account pages', () => {
   }, 60_000);
 
   it('resets a password from the mailed link; a used and an expired link each say so', async () => {
-    const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'reset', password: 'the-old-password-1' });
+    const { email } = await newUser('reset', 'the-old-password-1');
 
     const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
@@ -104,9 +111,7 @@ describeBrowser('admin app: account pages', () => {
     await see(page.getByText('At least 8 characters'));
     await checkPage(app, 'reset-password');
     // A confirmation that differs: the error is tied to its field, which gets the focus.
-    await page.getByLabel('New password', { exact: true }).fill('the-new-password-1');
-    await page.getByLabel('Confirm the new password').fill('the-new-password-2');
-    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await setNewPassword(page, 'the-new-password-1', 'the-new-password-2');
     const confirm = page.getByLabel('Confirm the new password');
     await expectFieldError(confirm, 'The two passwords differ.');
     await checkPage(app, 'reset-password-mismatch');
@@ -119,9 +124,7 @@ describeBrowser('admin app: account pages', () => {
 
     // The same link again: used.
     await page.goto(link);
-    await page.getByLabel('New password', { exact: true }).fill('another-password-1');
-    await page.getByLabel('Confirm the new password').fill('another-password-1');
-    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await setNewPassword(page, 'another-password-1');
     await see(page.getByRole('alert').filter({ hasText: /already used/ }));
     await checkPage(app, 'reset-password-used');
 
@@ -129,15 +132,13 @@ describeBrowser('admin app: account pages', () => {
     const issuer = new TokenIssuer(loadSigningKeys({ AUTH_KEYS_DIR: path.join(suite.platform.dataDir, 'keys') }));
     const expired = issuer.signReset({ id: randomUUID(), email, password: null }, 60_000, new Date(Date.now() - 2 * 3600_000));
     await page.goto(`/admin/reset-password?token=${expired}`);
-    await page.getByLabel('New password', { exact: true }).fill('another-password-1');
-    await page.getByLabel('Confirm the new password').fill('another-password-1');
-    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await setNewPassword(page, 'another-password-1');
     await see(page.getByRole('alert').filter({ hasText: /has expired/ }));
     await app.close();
   }, 90_000);
 
   it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
-    const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'profile', password: 'profile-password-1' });
+    const { email } = await newUser('profile', 'profile-password-1');
     const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
     const { page } = app;
     await signIn(page, email, 'profile-password-1');

@@ -14,7 +14,7 @@ export const MESSAGING_DATABASE = 'vellum_messaging';
  * here, so a mail the SMTP server accepted and the mailer recorded is not sent again. They are kept for the
  * mailer's EMAIL_SENT_IDS_TTL (the bucket's maximum age), then pruned.
  */
-export const DURABLE_BUCKETS: readonly string[] = [MAIL_SENT_BUCKET];
+const DURABLE_BUCKETS: readonly string[] = [MAIL_SENT_BUCKET];
 
 export interface DurableBuckets {
   /** Per bucket name, for `createInProcessMessaging({ stores })`. */

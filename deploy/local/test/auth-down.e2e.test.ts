@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startTestPlatform, eventually, type TestPlatform } from './platform-harness';
+import { collectionWithId, startTestPlatform, eventually, type TestPlatform } from './platform-harness';
 
 // Issue 8, point 3: the revisions service (and the gateway in front of it) keep answering from their last copy
 // of the access rules and keys while the auth service is down — the same filtered answer as before, not an error.
@@ -15,19 +15,12 @@ describe('revisions while the auth service is down', () => {
   it('keeps filtering by the last copy of the rules, with tokens verified from the cached keys', async () => {
     const api = request(p.url);
     const admin = (await p.login()).access_token;
-    await api
-      .post('/collections')
-      .set(as(admin))
-      .send({
-        collection: 'notes',
-        fields: [
-          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-          { field: 'title', type: 'string' },
-          { field: 'secret', type: 'string' },
-        ],
-      })
-      .expect(200);
-    await api.post('/collections').set(as(admin)).send({ collection: 'hidden', fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }] }).expect(200);
+    const notes = collectionWithId('notes', [
+      { field: 'title', type: 'string' },
+      { field: 'secret', type: 'string' },
+    ]);
+    await api.post('/collections').set(as(admin)).send(notes).expect(200);
+    await api.post('/collections').set(as(admin)).send(collectionWithId('hidden')).expect(200);
     await api.post('/items/notes').set(as(admin)).send([{ title: 'a', secret: 's1' }, { title: 'b', secret: 's2' }]).expect(200);
     await api.post('/items/hidden').set(as(admin)).send({}).expect(200);
 

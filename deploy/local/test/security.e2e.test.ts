@@ -2,7 +2,7 @@
 // failed-login budget (17.1 + 17.2), and every process answers the HTTP parser's 414/431 in the envelope (17.3).
 import request from 'supertest';
 import { hugeFilterRequest, hugeHeadersRequest, parseRawResponse, rawHttpExchange } from '@vellum/testing';
-import { ADMIN, startTestPlatform, type TestPlatform } from './platform-harness';
+import { ADMIN, sendInTurn, startTestPlatform, type TestPlatform } from './platform-harness';
 
 let p: TestPlatform;
 beforeAll(async () => {
@@ -11,18 +11,15 @@ beforeAll(async () => {
 afterAll(() => p?.close());
 
 it('failed logins with a rotating X-Forwarded-For still spend the socket address budget → 429 with Retry-After', async () => {
-  const statuses: number[] = [];
-  let last: request.Response | undefined;
-  for (let i = 0; i < 8; i++) {
-    last = await request(p.url)
+  const { statuses, last } = await sendInTurn(8, (i) =>
+    request(p.url)
       .post('/auth/login')
       .set('X-Forwarded-For', `203.0.113.${i + 1}`)
-      .send({ email: `nobody-${i}@example.com`, password: 'wrong-password' });
-    statuses.push(last.status);
-  }
+      .send({ email: `nobody-${i}@example.com`, password: 'wrong-password' }),
+  );
   expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
-  expect(last!.body.errors[0].extensions.code).toBe('REQUESTS_EXCEEDED');
-  expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+  expect(last.body.errors[0].extensions.code).toBe('REQUESTS_EXCEEDED');
+  expect(Number(last.headers['retry-after'])).toBeGreaterThan(0);
   // the budget is the client's: the right password from it is refused too, until the window ends
   expect((await request(p.url).post('/auth/login').send({ email: ADMIN.email, password: ADMIN.password })).status).toBe(429);
 });

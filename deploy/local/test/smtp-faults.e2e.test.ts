@@ -1,10 +1,10 @@
 import request from 'supertest';
 import { testNatsUrl } from '@vellum/testing';
-import { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
+import type { SmtpSink } from '../../../services/mailer/test/support/smtp-sink';
 import type { DeadLetterSource } from '../src/dead-letters/dead-letter-source';
 import { natsDeadLetters } from '../src/dead-letters/nats-source';
 import { outboxDeadLetters } from '../src/dead-letters/outbox-source';
-import { eventually, startTestPlatform, type TestPlatform } from './platform-harness';
+import { eventually, startTestPlatformWithSmtp, type TestPlatform } from './platform-harness';
 
 // Issue 15, "done when" 3, and issue 23.4: a real SMTP server answering 4xx for 30 s → the mail is retried with
 // backoff and arrives once; answering 5xx → the job is a dead letter, visible where `npm run dead-letters` looks
@@ -23,21 +23,14 @@ describe.each([
   let deadLetters: DeadLetterSource;
   beforeAll(async () => {
     if (skip) return;
-    smtp = await SmtpSink.start();
-    p = await startTestPlatform({
-      useNats,
-      overrides: {
-        EMAIL_SMTP_HOST: smtp.host,
-        EMAIL_SMTP_PORT: String(smtp.port),
-        EMAIL_SMTP_IGNORE_TLS: 'true',
-        EMAIL_SMTP_POOL: 'false',
-        EMAIL_RETRY_BACKOFF: '1s,2s,4s',
-        EMAIL_MAX_ATTEMPTS: '40',
-        EMAIL_ACK_WAIT: '4s',
-        EMAIL_SEND_TIMEOUT: '3s',
-        PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
-      },
-    });
+    ({ platform: p, smtp } = await startTestPlatformWithSmtp(useNats, {
+      EMAIL_SMTP_POOL: 'false',
+      EMAIL_RETRY_BACKOFF: '1s,2s,4s',
+      EMAIL_MAX_ATTEMPTS: '40',
+      EMAIL_ACK_WAIT: '4s',
+      EMAIL_SEND_TIMEOUT: '3s',
+      PASSWORD_RESET_URL_ALLOW_LIST: RESET_URL,
+    }));
     deadLetters = useNats
       ? await natsDeadLetters({ servers: testNatsUrl()!, prefix: p.natsPrefix! })
       : await outboxDeadLetters({ auth: p.databaseUrls.auth, items: p.databaseUrls.items });

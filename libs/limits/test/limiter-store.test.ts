@@ -1,17 +1,8 @@
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
+import { redisReachable, testRedisUrl } from '@vellum/testing';
 import { createLimiterStore, type LimiterStore } from '../src';
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const reachable = (url: string) =>
-  new Promise<boolean>((resolve) => {
-    const u = new URL(url);
-    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
-    s.setTimeout(300);
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => (s.destroy(), resolve(false)));
-  });
+const redisUrl = testRedisUrl();
 const until = async (ok: () => Promise<boolean>, ms = 3000) => {
   const end = Date.now() + ms;
   while (!(await ok())) {
@@ -57,7 +48,7 @@ describe('memory', () => {
 describe('redis (shared by replicas)', () => {
   let available = false;
   beforeAll(async () => {
-    available = await reachable(redisUrl);
+    available = await redisReachable(redisUrl);
     if (!available) console.warn(`\n!!! REDIS LIMITER TESTS SKIPPED: no Redis at ${redisUrl} !!!\n`);
   });
   const redisStore = async () => {

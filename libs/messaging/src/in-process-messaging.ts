@@ -28,6 +28,13 @@ export interface InProcessMessagingOptions {
  * consumer has finished with a message, and keep their own copy until then. Key-value buckets survive it only
  * when given a store (`stores`).
  */
+/** What a work queue and an event stream both offer, over their in-process stream. */
+const publishing = (s: InProcessStream): Omit<WorkQueue, 'consume'> & Omit<EventStream, 'subscribe'> => ({
+  publish: (subject, data, o) => s.publish(subject, data, o),
+  deadLetters: (limit) => s.deadLetters(limit),
+  replayDeadLetter: (id) => s.replayDeadLetter(id),
+});
+
 export function createInProcessMessaging(options: InProcessMessagingOptions = {}): Messaging {
   const streams = new Map<string, InProcessStream>();
   const buckets = new Map<string, Promise<InProcessBucket>>();
@@ -55,21 +62,11 @@ export function createInProcessMessaging(options: InProcessMessagingOptions = {}
     persistent: false,
     async workQueue(name, opts): Promise<WorkQueue> {
       const s = stream(name, 'workqueue', opts);
-      return {
-        publish: (subject, data, o) => s.publish(subject, data, o),
-        consume: (o) => s.consume(o),
-        deadLetters: (limit) => s.deadLetters(limit),
-        replayDeadLetter: (id) => s.replayDeadLetter(id),
-      };
+      return { ...publishing(s), consume: (o) => s.consume(o) };
     },
     async eventStream(name, opts): Promise<EventStream> {
       const s = stream(name, 'limits', opts);
-      return {
-        publish: (subject, data, o) => s.publish(subject, data, o),
-        subscribe: (o) => s.consume(o),
-        deadLetters: (limit) => s.deadLetters(limit),
-        replayDeadLetter: (id) => s.replayDeadLetter(id),
-      };
+      return { ...publishing(s), subscribe: (o) => s.consume(o) };
     },
     async keyValue<T>(bucket: string, o: KeyValueOptions = {}): Promise<KeyValueMap<T>> {
       if (closed) throw new Error('messaging is closed');

@@ -1,4 +1,4 @@
-export { OUTBOX_TABLE_SQL, OUTBOX_CHANNEL } from './outbox-table';
+export { OUTBOX_CHANNEL, OUTBOX_MIGRATIONS_DIR } from './outbox-table';
 export { enqueueOutbox, outboxRow, type OutboxMessage, type OutboxRow, type PrismaLike, type PgLike } from './enqueue';
 export { DEAD_LETTER_PREFIX } from './settle-tracker';
 export { startOutboxRelay, type OutboxRelay, type OutboxRelayOptions, type OutboxDestination, type RelayLogger } from './outbox-relay';

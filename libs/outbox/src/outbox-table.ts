@@ -1,9 +1,13 @@
+import path from 'node:path';
+
 /** The notification channel the outbox trigger signals on every insert. */
 export const OUTBOX_CHANNEL = 'vellum_outbox';
 
 /**
- * DDL of the `outbox` table: include it verbatim in the service's migration. `seq` gives the publish order,
- * `id` is the message id (consumers and the broker dedupe on it). A statement-level trigger NOTIFYs the relay.
+ * The `outbox` table is migration SQL, in one place: `libs/outbox/migrations/20260101000000_outbox/migration.sql`.
+ * A service includes it verbatim in its own (hand-written) migration; `libs/outbox/test/outbox-ddl.test.ts` checks
+ * that every service migration creating the table does. `seq` gives the publish order, `id` is the message id
+ * (consumers and the broker dedupe on it). A statement-level trigger NOTIFYs the relay on OUTBOX_CHANNEL.
  *
  * The matching Prisma model:
  * ```prisma
@@ -22,26 +26,4 @@ export const OUTBOX_CHANNEL = 'vellum_outbox';
  * }
  * ```
  */
-export const OUTBOX_TABLE_SQL = `
-CREATE TABLE "outbox" (
-    "id" UUID NOT NULL,
-    "seq" BIGSERIAL NOT NULL,
-    "destination" TEXT NOT NULL,
-    "subject" TEXT NOT NULL,
-    "payload" JSONB,
-    "headers" JSONB NOT NULL DEFAULT '{}',
-    "created_at" TIMESTAMPTZ(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "published_at" TIMESTAMPTZ(3),
-    "attempts" INTEGER NOT NULL DEFAULT 0,
-    "last_error" TEXT,
-    CONSTRAINT "outbox_pkey" PRIMARY KEY ("id")
-);
-CREATE UNIQUE INDEX "outbox_seq_key" ON "outbox"("seq");
-CREATE INDEX "outbox_unpublished_idx" ON "outbox"("seq") WHERE "published_at" IS NULL;
-CREATE FUNCTION "outbox_notify"() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM pg_notify('${OUTBOX_CHANNEL}', '');
-  RETURN NULL;
-END $$;
-CREATE TRIGGER "outbox_notify" AFTER INSERT ON "outbox" FOR EACH STATEMENT EXECUTE FUNCTION "outbox_notify"();
-`.trim();
+export const OUTBOX_MIGRATIONS_DIR = path.join(__dirname, '..', 'migrations');

@@ -1,15 +1,8 @@
-import { mkdtempSync, mkdirSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { Client } from 'pg';
 import { runWithRequestContext } from '@vellum/logger';
 import { createInProcessMessaging, type Messaging, type Delivery } from '@vellum/messaging';
 import { createTestDatabase, type TestDatabase } from '@vellum/testing';
-import { OUTBOX_TABLE_SQL, enqueueOutbox, startOutboxRelay, type OutboxRelay } from '../src';
-
-const migrationsDir = mkdtempSync(path.join(tmpdir(), 'outbox-mig-'));
-mkdirSync(path.join(migrationsDir, '20260101000000_outbox'));
-writeFileSync(path.join(migrationsDir, '20260101000000_outbox', 'migration.sql'), OUTBOX_TABLE_SQL);
+import { OUTBOX_MIGRATIONS_DIR, enqueueOutbox, startOutboxRelay, type OutboxRelay } from '../src';
 
 const destinations = {
   MAIL: { type: 'queue' as const, subjects: ['mail.>'] },
@@ -21,7 +14,7 @@ let db: TestDatabase;
 let pg: Client;
 const relays: OutboxRelay[] = [];
 beforeAll(async () => {
-  db = await createTestDatabase({ migrationsDir });
+  db = await createTestDatabase({ migrationsDir: OUTBOX_MIGRATIONS_DIR });
   pg = new Client({ connectionString: db.url });
   await pg.connect();
 });
@@ -46,6 +39,20 @@ async function collect(messaging: Messaging) {
   await q.consume({ durable: 'test', concurrency: 1, handler: async (d) => void got.push(d) });
   return got;
 }
+/** In-process messaging, what its MAIL queue receives, and a relay publishing into it. */
+async function relayIntoQueue() {
+  const messaging = createInProcessMessaging();
+  const got = await collect(messaging);
+  const relay = await start(messaging);
+  return { messaging, got, relay };
+}
+/** `write` in a transaction of the test's connection, committed. */
+async function committed<T>(write: () => Promise<T>): Promise<T> {
+  await pg.query('BEGIN');
+  const result = await write();
+  await pg.query('COMMIT');
+  return result;
+}
 const until = async (cond: () => boolean, ms = 5000) => {
   const end = Date.now() + ms;
   while (!cond()) {
@@ -56,13 +63,11 @@ const until = async (cond: () => boolean, ms = 5000) => {
 
 describe('outbox relay', () => {
   it('publishes a message committed while the relay was down, with the row id as message id, then marks it', async () => {
-    await pg.query('BEGIN');
-    const [id] = await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { hello: 1 }, headers: { 'x-request-id': 'r1' } });
-    await pg.query('COMMIT');
+    const [id] = await committed(() =>
+      enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { hello: 1 }, headers: { 'x-request-id': 'r1' } }),
+    );
     // nothing running: a crash between commit and publish
-    const messaging = createInProcessMessaging();
-    const got = await collect(messaging);
-    const relay = await start(messaging);
+    const { messaging, got, relay } = await relayIntoQueue();
     await relay.idle();
     await until(() => got.length === 1);
     expect(got[0]).toMatchObject({ id, subject: 'mail.send', data: { hello: 1 }, headers: { 'x-request-id': 'r1' } });
@@ -77,18 +82,14 @@ describe('outbox relay', () => {
       enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { n: 1 } }),
     );
     await pg.query('COMMIT');
-    const messaging = createInProcessMessaging();
-    const got = await collect(messaging);
-    await start(messaging);
+    const { messaging, got } = await relayIntoQueue();
     await until(() => got.length === 1);
     expect(got[0]).toMatchObject({ id, headers: { 'x-request-id': 'req-42', traceparent: '00-abc-def-01' } });
     await messaging.close();
   });
 
   it('publishes nothing for a rolled-back transaction', async () => {
-    const messaging = createInProcessMessaging();
-    const got = await collect(messaging);
-    const relay = await start(messaging);
+    const { messaging, got, relay } = await relayIntoQueue();
     await pg.query('BEGIN');
     await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { x: 1 } });
     await pg.query('ROLLBACK');
@@ -100,9 +101,7 @@ describe('outbox relay', () => {
   });
 
   it('is woken by NOTIFY (no polling), publishes in order, and writes KV entries', async () => {
-    const messaging = createInProcessMessaging();
-    const got = await collect(messaging);
-    await start(messaging);
+    const { messaging, got } = await relayIntoQueue();
     await pg.query('BEGIN');
     await enqueueOutbox(
       pg,
@@ -115,9 +114,7 @@ describe('outbox relay', () => {
     const kv = await messaging.keyValue('kv_test');
     await new Promise((r) => setTimeout(r, 50));
     expect(await kv.get('k1')).toEqual({ v: 1 });
-    await pg.query('BEGIN');
-    await enqueueOutbox(pg, { destination: 'kv_test', subject: 'k1', payload: null });
-    await pg.query('COMMIT');
+    await committed(() => enqueueOutbox(pg, { destination: 'kv_test', subject: 'k1', payload: null }));
     const end = Date.now() + 3000;
     while ((await kv.get('k1')) !== undefined && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
     expect(await kv.get('k1')).toBeUndefined();
@@ -148,9 +145,7 @@ describe('outbox relay', () => {
     };
     const r1 = await start(flaky, { backoffMs: [20, 40] });
     const r2 = await start(flaky, { backoffMs: [20, 40] });
-    await pg.query('BEGIN');
-    await enqueueOutbox(pg, Array.from({ length: 50 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } })));
-    await pg.query('COMMIT');
+    await committed(() => enqueueOutbox(pg, Array.from({ length: 50 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } }))));
     await new Promise((r) => setTimeout(r, 150));
     expect(got).toHaveLength(0);
     const { rows } = await pg.query('SELECT max(attempts)::int AS a, max(last_error) AS e FROM outbox');
@@ -166,12 +161,8 @@ describe('outbox relay', () => {
   });
 
   it('stop() drains what is pending', async () => {
-    const messaging = createInProcessMessaging();
-    const got = await collect(messaging);
-    const relay = await start(messaging);
-    await pg.query('BEGIN');
-    await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { last: true } });
-    await pg.query('COMMIT');
+    const { messaging, got, relay } = await relayIntoQueue();
+    await committed(() => enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { last: true } }));
     await relay.stop();
     expect((await pg.query('SELECT count(*)::int AS n FROM outbox WHERE published_at IS NULL')).rows[0].n).toBe(0);
     await until(() => got.length === 1);
@@ -185,9 +176,7 @@ describe('outbox relay', () => {
       // first life: the consumer takes the job but never finishes (the process is killed mid-handler)
       const first = createInProcessMessaging({ consumers: { MAIL: ['mailer'] } });
       const relay1 = await start(first);
-      await pg.query('BEGIN');
-      const [id] = await enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { n: 1 } });
-      await pg.query('COMMIT');
+      const [id] = await committed(() => enqueueOutbox(pg, { destination: 'MAIL', subject: 'mail.send', payload: { n: 1 } }));
       // published before any member joined: the declared group is waited for all the same
       await new Promise((r) => setTimeout(r, 200));
       expect(await unpublished()).toBe(1);
@@ -222,9 +211,7 @@ describe('outbox relay', () => {
       const s = await messaging.eventStream('ITEMS', { subjects: ['items.>'] });
       await s.subscribe({ durable: 'revisions', handler: (d) => d.term('malformed event') });
       const relay = await start(messaging);
-      await pg.query('BEGIN');
-      const [id] = await enqueueOutbox(pg, { destination: 'ITEMS', subject: 'items.x.create', payload: { bad: true } });
-      await pg.query('COMMIT');
+      const [id] = await committed(() => enqueueOutbox(pg, { destination: 'ITEMS', subject: 'items.x.create', payload: { bad: true } }));
       await relay.idle();
       const { rows } = await pg.query('SELECT published_at, last_error FROM outbox WHERE id = $1', [id]);
       expect(rows[0].published_at).toBeInstanceOf(Date);

@@ -1,8 +1,9 @@
 export { createTestDatabase } from './test-database';
 export type { TestDatabase } from './test-database';
+export { useMigratedDatabase, itMatchesPrismaSchema, type MigratedDatabase } from './migrated-database';
 export { fixedClock } from './clock';
 export type { Clock, FixedClock } from './clock';
-export { testNatsUrl, uniqueId } from './env';
+export { testNatsUrl, testRedisUrl, redisReachable, uniqueId } from './env';
 export { freePort } from '@vellum/http';
 export { parsePrismaSchema, expectedUdt, diffDatabaseAgainstPrismaSchema } from './prisma-schema';
 export type { PrismaColumn, PrismaTable } from './prisma-schema';

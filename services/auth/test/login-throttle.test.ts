@@ -1,12 +1,11 @@
 // Issue 17.2: failed logins per address and per (address, account), 429 REQUESTS_EXCEEDED with Retry-After,
 // audited, reset by a success; counted in memory or shared by auth replicas through Redis.
-import net from 'node:net';
 import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { createLimiterStore, type LimiterStore } from '@vellum/limits';
 import { createApp } from '../src/app';
 import { ADMIN, code, harness, type Harness } from './helpers';
-import { silentLogger } from '@vellum/testing';
+import { redisReachable, silentLogger, testRedisUrl } from '@vellum/testing';
 
 const LIMITS = {
   TRUST_PROXY: 'loopback', // the test plays the gateway: X-Forwarded-For names the client
@@ -72,16 +71,7 @@ describe('memory store (one auth process)', () => {
   throttles(() => harness(LIMITS));
 });
 
-const redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
-const reachable = () =>
-  new Promise<boolean>((resolve) => {
-    const u = new URL(redisUrl);
-    const s = net.connect({ host: u.hostname, port: Number(u.port || 6379) });
-    s.setTimeout(300);
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-    s.once('timeout', () => (s.destroy(), resolve(false)));
-  });
+const redisUrl = testRedisUrl();
 const redisStore = async (prefix: string): Promise<LimiterStore> => {
   const store = createLimiterStore({ redisUrl, prefix });
   const end = Date.now() + 3000;
@@ -97,7 +87,7 @@ describe('redis store (shared by auth replicas)', () => {
   const prefix = `vellum-test:${randomUUID()}:`;
   const stores: LimiterStore[] = [];
   beforeAll(async () => {
-    available = await reachable();
+    available = await redisReachable(redisUrl);
     if (!available) console.warn(`\n!!! REDIS LOGIN-LIMIT TESTS SKIPPED: no Redis at ${redisUrl} (set REDIS_URL) !!!\n`);
   });
   afterAll(async () => {

@@ -1,35 +1,15 @@
 import request from 'supertest';
-import { OAUTH_STATE_COOKIE } from '../src/domain/oauth-state';
 import { ADMIN, code, cookiesOf, harness, type Harness } from './helpers';
-import { loginAtProvider, startOidcProvider, type RunningProvider } from './oidc/oidc-harness';
+import { callbackOf, client, oauthFlow, providersEnv, PUBLIC_URL } from './oidc/oauth-flow';
+import { startOidcProvider, type RunningProvider } from './oidc/oidc-harness';
 
 // The whole OpenID Connect code flow against a real provider (npm oidc-provider, in a child process on loopback).
-
-const PUBLIC_URL = 'http://vellum.local:8055';
-const callbackOf = (p: string) => `${PUBLIC_URL}/auth/login/${p}/callback`;
-const client = (id: string) => ({
-  client_id: id,
-  client_secret: `${id}-secret`,
-  redirect_uris: [callbackOf(id)],
-  response_types: ['code'],
-  grant_types: ['authorization_code'],
-  token_endpoint_auth_method: 'client_secret_basic',
-});
 
 let idp: RunningProvider;
 let h: Harness;
 beforeAll(async () => {
   idp = await startOidcProvider({ clients: [client('idp'), client('closed'), client('linker')] });
-  const env: Record<string, string> = { AUTH_PROVIDERS: 'idp,closed,linker', PUBLIC_URL };
-  for (const p of ['idp', 'closed', 'linker']) {
-    const P = p.toUpperCase();
-    Object.assign(env, {
-      [`AUTH_${P}_DRIVER`]: 'openid',
-      [`AUTH_${P}_CLIENT_ID`]: p,
-      [`AUTH_${P}_CLIENT_SECRET`]: `${p}-secret`,
-      [`AUTH_${P}_ISSUER_URL`]: idp.issuer,
-    });
-  }
+  const env = providersEnv(['idp', 'closed', 'linker'], () => ({ DRIVER: 'openid', ISSUER_URL: idp.issuer }));
   env.AUTH_IDP_ALLOW_PUBLIC_REGISTRATION = 'true';
   env.AUTH_IDP_LABEL = 'Our IdP';
   env.AUTH_IDP_REDIRECT_ALLOW_LIST = 'https://studio.example.com/after-login';
@@ -41,23 +21,8 @@ afterAll(async () => {
   await idp?.stop();
 });
 
-async function start(provider: string, redirect?: string) {
-  const r = await request(h.app).get(`/auth/login/${provider}${redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`}`);
-  expect(r.status).toBe(302);
-  const cookie = cookiesOf(r)[OAUTH_STATE_COOKIE];
-  expect(cookie).toBeTruthy();
-  return { location: r.headers.location as string, cookie, setCookie: (r.headers['set-cookie'] as unknown as string[]).join('\n') };
-}
-const callback = (url: URL, cookie: string | undefined) => {
-  const r = request(h.app).get(url.pathname + url.search);
-  return cookie === undefined ? r : r.set('Cookie', `${OAUTH_STATE_COOKIE}=${cookie}`);
-};
-/** start → provider login → the callback URL the provider sends the browser to (with code, state, iss). */
-async function throughProvider(provider: string, login: string, redirect?: string) {
-  const s = await start(provider, redirect);
-  return { ...s, returned: await loginAtProvider(s.location, login) };
-}
-const me = (token: string) => request(h.app).get('/users/me').set('Authorization', `Bearer ${token}`);
+const { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused } =
+  oauthFlow(() => h);
 
 describe('OAuth / OpenID login against a real provider', () => {
   it('lists the providers (GET /auth/oauth, GET /auth)', async () => {
@@ -120,49 +85,15 @@ describe('OAuth / OpenID login against a real provider', () => {
   });
 
   it('replayed state → refused (the state id is consumed once)', async () => {
-    const { returned, cookie } = await throughProvider('idp', 'olive');
-    expect((await callback(returned, cookie)).status).toBe(200);
-    const replay = await callback(returned, cookie);
-    expect(replay.status).toBe(401);
-    expect(code(replay)).toBe('INVALID_CREDENTIALS');
-
-    // refused by the consumed state itself, not only by the provider's used code: a first callback that fails
-    // after the state check (foreign iss) uses the state up; the genuine, never-exchanged code is then refused
-    const second = await throughProvider('idp', 'olive');
-    const mixed = new URL(second.returned);
-    mixed.searchParams.set('iss', 'https://evil.example.com');
-    expect(code(await callback(mixed, second.cookie))).toBe('INVALID_CREDENTIALS');
-    expect(code(await callback(second.returned, second.cookie))).toBe('INVALID_CREDENTIALS');
-    // a fresh start works
-    const third = await throughProvider('idp', 'olive');
-    expect((await callback(third.returned, third.cookie)).status).toBe(200);
+    await expectReplayedStateRefused('idp');
   });
 
   it('tampered state → refused: altered cookie, missing cookie, state parameter not the cookie\'s', async () => {
-    const { returned, cookie } = await throughProvider('idp', 'olive');
-    const [body, sig] = cookie.split('.');
-    const forged = JSON.parse(Buffer.from(body, 'base64url').toString());
-    forged.state = returned.searchParams.get('state');
-    forged.verifier = 'x'.repeat(43);
-    const tampered = `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${sig}`;
-    expect(code(await callback(returned, tampered))).toBe('INVALID_CREDENTIALS');
-    expect(code(await callback(returned, `${body}.${'A'.repeat(43)}`))).toBe('INVALID_CREDENTIALS');
-    expect(code(await callback(returned, undefined))).toBe('INVALID_CREDENTIALS');
-    const otherState = new URL(returned);
-    otherState.searchParams.set('state', 'attacker-state');
-    expect(code(await callback(otherState, cookie))).toBe('INVALID_CREDENTIALS');
-    // none of those consumed the genuine state: it still works once
-    expect((await callback(returned, cookie)).status).toBe(200);
+    await expectTamperedStatesRefused('idp', { stateInForgery: true });
   });
 
   it('wrong PKCE verifier → the provider refuses the code exchange → refused', async () => {
-    const { returned, cookie } = await throughProvider('idp', 'olive');
-    const st = h.built.ctx.oauth.states.open(cookie, new Date())!;
-    // a correctly signed state whose verifier is not the one the challenge was made from (an intercepted code)
-    const wrong = h.built.ctx.oauth.states.seal({ ...st, id: `${st.id}-2`, verifier: 'w'.repeat(64) });
-    const r = await callback(returned, wrong);
-    expect(r.status).toBe(401);
-    expect(code(r)).toBe('INVALID_CREDENTIALS');
+    await expectWrongVerifierRefused('idp');
   });
 
   it('foreign iss in the authorization response (mix-up) → refused', async () => {

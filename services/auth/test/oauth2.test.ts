@@ -3,22 +3,13 @@ import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { OAUTH_STATE_COOKIE } from '../src/domain/oauth-state';
 import { code, cookiesOf, harness, type Harness } from './helpers';
-import { loginAtProvider, startOidcProvider, type RunningProvider } from './oidc/oidc-harness';
+import { callbackOf, client, oauthFlow, providersEnv, PUBLIC_URL } from './oidc/oauth-flow';
+import { startOidcProvider, type RunningProvider } from './oidc/oidc-harness';
 
 // The `oauth2` driver (explicit AUTHORIZE/ACCESS/PROFILE URLs, no discovery, no ID token checks) against a real
 // OAuth 2 server: npm oidc-provider in a child process, addressed only by its authorization (/auth), token (/token)
 // and userinfo (/me) endpoints. Its userinfo endpoint wants an access token with the `openid` scope, hence SCOPE.
 
-const PUBLIC_URL = 'http://vellum.local:8055';
-const callbackOf = (p: string) => `${PUBLIC_URL}/auth/login/${p}/callback`;
-const client = (id: string) => ({
-  client_id: id,
-  client_secret: `${id}-secret`,
-  redirect_uris: [callbackOf(id)],
-  response_types: ['code'],
-  grant_types: ['authorization_code'],
-  token_endpoint_auth_method: 'client_secret_basic',
-});
 // byemail: the default IDENTIFIER_KEY of the driver (email); bysub: IDENTIFIER_KEY=sub, MODE=cookie;
 // noid: an IDENTIFIER_KEY the profile lacks; badprofile: a PROFILE_URL that answers 502 (with a JSON error body)
 const PROVIDERS = ['byemail', 'bysub', 'noid', 'badprofile'];
@@ -28,20 +19,14 @@ let h: Harness;
 let failingProfile: Server;
 beforeAll(async () => {
   idp = await startOidcProvider({ clients: PROVIDERS.map(client) });
-  const env: Record<string, string> = { AUTH_PROVIDERS: PROVIDERS.join(','), PUBLIC_URL };
-  for (const p of PROVIDERS) {
-    const P = p.toUpperCase();
-    Object.assign(env, {
-      [`AUTH_${P}_DRIVER`]: 'oauth2',
-      [`AUTH_${P}_CLIENT_ID`]: p,
-      [`AUTH_${P}_CLIENT_SECRET`]: `${p}-secret`,
-      [`AUTH_${P}_AUTHORIZE_URL`]: `${idp.issuer}/auth`,
-      [`AUTH_${P}_ACCESS_URL`]: `${idp.issuer}/token`,
-      [`AUTH_${P}_PROFILE_URL`]: `${idp.issuer}/me`,
-      [`AUTH_${P}_SCOPE`]: 'openid email profile',
-      [`AUTH_${P}_ALLOW_PUBLIC_REGISTRATION`]: 'true',
-    });
-  }
+  const env = providersEnv(PROVIDERS, () => ({
+    DRIVER: 'oauth2',
+    AUTHORIZE_URL: `${idp.issuer}/auth`,
+    ACCESS_URL: `${idp.issuer}/token`,
+    PROFILE_URL: `${idp.issuer}/me`,
+    SCOPE: 'openid email profile',
+    ALLOW_PUBLIC_REGISTRATION: 'true',
+  }));
   env.AUTH_BYSUB_IDENTIFIER_KEY = 'sub';
   env.AUTH_BYSUB_MODE = 'cookie';
   env.AUTH_NOID_IDENTIFIER_KEY = 'login_name';
@@ -60,22 +45,8 @@ afterAll(async () => {
   await new Promise((resolve) => (failingProfile ? failingProfile.close(resolve) : resolve(undefined)));
 });
 
-async function start(provider: string, redirect?: string) {
-  const r = await request(h.app).get(`/auth/login/${provider}${redirect === undefined ? '' : `?redirect=${encodeURIComponent(redirect)}`}`);
-  expect(r.status).toBe(302);
-  const cookie = cookiesOf(r)[OAUTH_STATE_COOKIE];
-  expect(cookie).toBeTruthy();
-  return { location: r.headers.location as string, cookie };
-}
-const callback = (url: URL, cookie: string | undefined) => {
-  const r = request(h.app).get(url.pathname + url.search);
-  return cookie === undefined ? r : r.set('Cookie', `${OAUTH_STATE_COOKIE}=${cookie}`);
-};
-async function throughProvider(provider: string, login: string, redirect?: string) {
-  const s = await start(provider, redirect);
-  return { ...s, returned: await loginAtProvider(s.location, login) };
-}
-const me = (token: string) => request(h.app).get('/users/me').set('Authorization', `Bearer ${token}`);
+const { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused } =
+  oauthFlow(() => h);
 const users = (provider: string) =>
   h.sql(`SELECT email, external_identifier FROM users WHERE provider = $1 ORDER BY external_identifier`, [provider]);
 
@@ -167,47 +138,22 @@ describe('oauth2 driver (explicit endpoints) against a real OAuth 2 server', () 
   });
 
   it('replayed state → refused, also when the provider never saw the code (state consumed once)', async () => {
-    const { returned, cookie } = await throughProvider('byemail', 'olive');
-    expect((await callback(returned, cookie)).status).toBe(200);
-    const replay = await callback(returned, cookie);
-    expect(replay.status).toBe(401);
-    expect(code(replay)).toBe('INVALID_CREDENTIALS');
-
-    const second = await throughProvider('byemail', 'olive');
-    const mixed = new URL(second.returned);
-    mixed.searchParams.set('iss', 'https://evil.example.com'); // refused after the state check: uses the state up
-    expect(code(await callback(mixed, second.cookie))).toBe('INVALID_CREDENTIALS');
-    expect(code(await callback(second.returned, second.cookie))).toBe('INVALID_CREDENTIALS');
-    const third = await throughProvider('byemail', 'olive');
-    expect((await callback(third.returned, third.cookie)).status).toBe(200);
+    await expectReplayedStateRefused('byemail');
   });
 
   it('tampered state → refused: altered cookie, forged signature, missing cookie, another state, another provider', async () => {
-    const { returned, cookie } = await throughProvider('byemail', 'olive');
-    const [body, sig] = cookie.split('.');
-    const forged = JSON.parse(Buffer.from(body, 'base64url').toString());
-    forged.verifier = 'x'.repeat(43);
-    expect(code(await callback(returned, `${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${sig}`))).toBe('INVALID_CREDENTIALS');
-    expect(code(await callback(returned, `${body}.${'A'.repeat(43)}`))).toBe('INVALID_CREDENTIALS');
-    expect(code(await callback(returned, undefined))).toBe('INVALID_CREDENTIALS');
-    const otherState = new URL(returned);
-    otherState.searchParams.set('state', 'attacker-state');
-    expect(code(await callback(otherState, cookie))).toBe('INVALID_CREDENTIALS');
-    // the byemail state presented at bysub's callback
-    const elsewhere = new URL(returned);
-    elsewhere.pathname = '/auth/login/bysub/callback';
-    expect(code(await callback(elsewhere, cookie))).toBe('INVALID_CREDENTIALS');
-    // none of those consumed the genuine state: it still works once
-    expect((await callback(returned, cookie)).status).toBe(200);
+    await expectTamperedStatesRefused('byemail', {
+      // the byemail state presented at bysub's callback
+      more: async (returned, cookie) => {
+        const elsewhere = new URL(returned);
+        elsewhere.pathname = '/auth/login/bysub/callback';
+        expect(code(await callback(elsewhere, cookie))).toBe('INVALID_CREDENTIALS');
+      },
+    });
   });
 
   it('wrong PKCE verifier (a correctly sealed state) → the token endpoint refuses → 401', async () => {
-    const { returned, cookie } = await throughProvider('byemail', 'olive');
-    const st = h.built.ctx.oauth.states.open(cookie, new Date())!;
-    const wrong = h.built.ctx.oauth.states.seal({ ...st, id: `${st.id}-2`, verifier: 'w'.repeat(64) });
-    const r = await callback(returned, wrong);
-    expect(r.status).toBe(401);
-    expect(code(r)).toBe('INVALID_CREDENTIALS');
+    await expectWrongVerifierRefused('byemail');
   });
 
   it('a profile without the identifier key, or a profile URL that fails (non-2xx JSON) → refused, no user created', async () => {

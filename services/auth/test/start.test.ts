@@ -4,16 +4,12 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { ACCESS_BUCKET, ITEMS_STREAM, ITEMS_SUBJECTS, REVOKED_SESSIONS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createInProcessMessaging, type Delivery } from '@vellum/messaging';
-import { createTestDatabase, type TestDatabase, silentLogger } from '@vellum/testing';
+import { silentLogger, useMigratedDatabase } from '@vellum/testing';
 import { loadAuthConfig } from '../src/config';
 import { loadSigningKeys } from '../src/data/signing-keys';
 import { MIGRATIONS_DIR, startAuth } from '../src/start';
 
-let db: TestDatabase;
-beforeAll(async () => {
-  db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
-});
-afterAll(() => db.drop());
+const db = useMigratedDatabase(MIGRATIONS_DIR);
 
 const until = async (cond: () => boolean | Promise<boolean>, ms = 5000) => {
   const end = Date.now() + ms;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import request from 'supertest';
 import { ITEMS_STREAM, ITEMS_SUBJECTS, itemChangeEventSchema, type ItemChangeEvent } from '@vellum/contracts';
 import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
-import { createTestDatabase, type TestDatabase, silentLogger } from '@vellum/testing';
+import { silentLogger, useMigratedDatabase } from '@vellum/testing';
 import { createTokenVerifier } from '@vellum/tokens';
 import { AccessRules, createApp, createItemsPool, createPrisma, loadItemsConfig, startItems } from '../src';
 import { MIGRATIONS, testKeys } from './helpers';
@@ -27,11 +27,7 @@ async function collect(messaging: Messaging, durable: string) {
 }
 
 describe('startItems with the shared in-process messaging', () => {
-  let db: TestDatabase;
-  beforeAll(async () => {
-    db = await createTestDatabase({ migrationsDir: MIGRATIONS });
-  });
-  afterAll(() => db.drop());
+  const db = useMigratedDatabase(MIGRATIONS);
 
   it('publishes each committed write to the ITEMS stream through the outbox relay', async () => {
     const messaging = createInProcessMessaging();

@@ -202,23 +202,13 @@ describe.each(backends())('mailer with %s messaging and a real SMTP server', (ki
 
   it('a mailer that never acknowledges (hung on the send): the job is redelivered after the ack wait and arrives once', async () => {
     const env = { EMAIL_ACK_WAIT: '1s', EMAIL_SEND_TIMEOUT: '20s', EMAIL_SMTP_TIMEOUT: '20s', EMAIL_CONCURRENCY: '1' };
-    let calls = 0;
-    let secondAccepted!: () => void;
-    const accepted = new Promise<void>((r) => (secondAccepted = r));
-    sink.onData = async () => {
-      calls++;
-      if (calls === 1) {
-        await accepted; // the first attempt hangs until the redelivered one got through, then its connection dies
-        return 'drop';
-      }
-      setImmediate(secondAccepted);
-      return 'accept';
-    };
+    // the first attempt hangs until the redelivered one got through, then its connection dies
+    const first = sink.holdFirst({ releaseWhenNextAccepted: true });
     const a = await mailer(env);
     const producer = await backend.connect('producer');
     const j = job();
     await publish(producer, j);
-    await eventually(() => calls === 1);
+    await eventually(() => first.attempts() === 1);
     const b = await mailer(env);
     const [mail] = await sink.waitFor(1, 10_000);
     expect(mail.jobId).toBe(j.id);

@@ -22,9 +22,7 @@ function spawnMailer(backend: Backend, sink: SmtpSink, env: Record<string, strin
       PATH: process.env.PATH,
       NATS_URL: natsUrl,
       NATS_PREFIX: backend.prefix,
-      EMAIL_SMTP_HOST: sink.host,
-      EMAIL_SMTP_PORT: String(sink.port),
-      EMAIL_SMTP_IGNORE_TLS: 'true',
+      ...sink.env,
       EMAIL_FROM: 'no-reply@vellum.test',
       LOG_LEVEL: 'info',
       PORT: '0',
@@ -64,17 +62,7 @@ describeNats('mailer process (main.ts) on NATS', () => {
   });
 
   it('killed (SIGKILL) before its ack: the job is redelivered after the ack wait and the mail arrives once', async () => {
-    let calls = 0;
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
-    sink.onData = async () => {
-      calls++;
-      if (calls === 1) {
-        await held; // the first attempt never completes: its mailer is killed meanwhile
-        return 'drop';
-      }
-      return 'accept';
-    };
+    const first = sink.holdFirst(); // the first attempt never completes: its mailer is killed meanwhile
     const env = { EMAIL_ACK_WAIT: '2s', EMAIL_SEND_TIMEOUT: '30s', EMAIL_SMTP_TIMEOUT: '30s', EMAIL_CONCURRENCY: '1' };
     const spawnedAt = Date.now();
     const proc = spawnMailer(backend, sink, env);
@@ -82,14 +70,14 @@ describeNats('mailer process (main.ts) on NATS', () => {
     const producer = await backend.connect('producer');
     const j = job();
     await publish(producer, j);
-    await eventually(() => calls === 1, 30_000).catch((err) => {
+    await eventually(() => first.attempts() === 1, 30_000).catch((err) => {
       throw new Error(`the mailer process never reached DATA: ${(err as Error).message}\n${proc.output()}`);
     });
     const killedAt = Date.now();
     const startup = killedAt - spawnedAt;
     child.kill('SIGKILL');
     expect((await exited(child)).signal).toBe('SIGKILL');
-    release();
+    first.release();
 
     const { logger, lines } = memoryLogger();
     const config = testConfig({ EMAIL_SMTP_HOST: sink.host, EMAIL_SMTP_PORT: String(sink.port), ...env });

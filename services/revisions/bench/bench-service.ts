@@ -2,12 +2,11 @@
 // The revisions service alone for the bench scripts: a scratch database seeded with N revisions, the service on a
 // free port with in-process messaging, JWTs signed by a key of the bench's own, and roles put straight into the
 // access-rules bucket (no auth service).
-import { generateKeyPairSync, sign } from 'node:crypto';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { databaseUrl, ensureDatabases } from '@vellum/db';
 import { createLogger } from '@vellum/logger';
 import { createInProcessMessaging } from '@vellum/messaging';
-import { staticKeySource } from '@vellum/tokens';
+import { testTokens } from '@vellum/testing';
 import { autocannon, type LoadResult } from '../../../bench/autocannon';
 import { loadRevisionsConfig } from '../src/config';
 import { startRevisions } from '../src/start';
@@ -17,17 +16,11 @@ export const SERVER = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABAS
 export const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 
-const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'bench', alg: 'ES256' }] };
+const tokens = testTokens('bench');
 
-/** An access token of the bench's key for `role` (admin when `admin`). */
-export function benchToken(role: string, admin = false): string {
-  const b64 = (o: object) => Buffer.from(JSON.stringify(o)).toString('base64url');
-  const now = Math.floor(Date.now() / 1000);
-  const claims = { iss: 'vellum', iat: now, exp: now + 3600, app_access: true, id: `user-${role}`, role, admin_access: admin };
-  const data = `${b64({ alg: 'ES256', typ: 'JWT', kid: 'bench' })}.${b64(claims)}`;
-  return `${data}.${sign('sha256', Buffer.from(data), { key: privateKey, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;
-}
+/** An access token of the bench's key for `role` (admin when `admin`), valid an hour. */
+export const benchToken = (role: string, admin = false): string =>
+  tokens.sign({ id: `user-${role}`, role, admin_access: admin }, { expiresIn: 3600 });
 
 export interface BenchService {
   url: string;
@@ -44,7 +37,7 @@ export async function startBenchService(database: string, n: number, log: (m: st
   const messaging = createInProcessMessaging();
   const config = loadRevisionsConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', DB_POOL_MAX: process.env.BENCH_POOL ?? '10' });
   // staticKeySource re-imports the JWK on every call; auth's remoteKeySource caches — do the same here.
-  const key = await staticKeySource(jwks).get('bench');
+  const key = await tokens.keySource.get('bench');
   const service = await startRevisions(config, { logger, messaging, keySource: { get: async (kid) => (kid === 'bench' ? key : undefined) } });
   await seedRevisions(url, n, log, collection);
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);

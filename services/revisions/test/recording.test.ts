@@ -1,7 +1,6 @@
-import { Client } from 'pg';
 import { ITEMS_STREAM, ITEMS_SUBJECTS, itemChangeSubject, type ItemChangeEvent } from '@vellum/contracts';
 import { connectNatsMessaging, createInProcessMessaging, type Messaging, type Subscription } from '@vellum/messaging';
-import { createTestDatabase, testNatsUrl, uniqueId, type TestDatabase } from '@vellum/testing';
+import { testNatsUrl, uniqueId, useMigratedDatabase } from '@vellum/testing';
 import { EventWriter } from '../src/data/event.writer';
 import { createPool } from '../src/data/pool';
 import { startItemEventsConsumer } from '../src/events/item-events.consumer';
@@ -59,18 +58,8 @@ async function waitFor(check: () => Promise<boolean>, timeoutMs: number, what: s
 
 function suite(name: string, connect: () => Promise<Messaging>, items: number, versions: number) {
   describe(name, () => {
-    let db: TestDatabase;
-    let admin: Client;
-    beforeAll(async () => {
-      db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
-      admin = new Client({ connectionString: db.url });
-      await admin.connect();
-    });
-    afterAll(async () => {
-      await admin.end();
-      await db.drop();
-    });
-    const count = async (table = 'revisions') => Number((await admin.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
+    const db = useMigratedDatabase(MIGRATIONS_DIR);
+    const count = async (table = 'revisions') => Number((await db.pg.query(`SELECT count(*)::int AS n FROM ${table}`)).rows[0].n);
 
     it(`records ${items * versions} events exactly once despite duplicates, disorder, a stop and a crash`, async () => {
       const { events, expected } = history(items, versions);
@@ -108,7 +97,7 @@ function suite(name: string, connect: () => Promise<Messaging>, items: number, v
 
       // 2. a crash: every database connection of the consumer is killed under it mid-transaction
       await waitFor(async () => (await count()) >= Math.max(atStop + 1, events.length * 0.5), 60_000, 'a half');
-      await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+      await db.pg.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
 
       await publishing;
       await waitFor(async () => (await count()) >= events.length, 120_000, 'every event');
@@ -117,7 +106,7 @@ function suite(name: string, connect: () => Promise<Messaging>, items: number, v
 
       expect(await count()).toBe(events.length);
       expect(await count('activity')).toBe(events.length);
-      const { rows } = await admin.query<{ event_id: string; delta: unknown; data: unknown; parent_event: string | null; parent: string | null; id: string }>(
+      const { rows } = await db.pg.query<{ event_id: string; delta: unknown; data: unknown; parent_event: string | null; parent: string | null; id: string }>(
         `SELECT r.event_id, r.delta, r.data, p.event_id AS parent_event, r.parent FROM revisions r LEFT JOIN revisions p ON p.id = r.parent`,
       );
       let wrong = 0;
@@ -127,7 +116,7 @@ function suite(name: string, connect: () => Promise<Messaging>, items: number, v
         if (!ok || JSON.stringify(sortKeys(row.data)) !== JSON.stringify(sortKeys(exp.data)) || row.parent_event !== exp.parent) wrong++;
       }
       expect(wrong).toBe(0);
-      const counters = await admin.query(`SELECT entity, sum(count)::int AS n FROM record_counts GROUP BY entity ORDER BY entity`);
+      const counters = await db.pg.query(`SELECT entity, sum(count)::int AS n FROM record_counts GROUP BY entity ORDER BY entity`);
       expect(counters.rows).toEqual([
         { entity: 'activity', n: events.length },
         { entity: 'revisions', n: events.length },

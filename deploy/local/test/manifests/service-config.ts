@@ -17,32 +17,18 @@ export interface ServiceInfo {
   /** Loads the whole configuration main.ts reads (service config + NATS), throwing like main.ts would. */
   load(env: Env): Obj;
 }
+/** A service whose config is its own loadConfig plus the NATS settings main.ts reads. */
+const service = (dir: string, port: number, loadConfig: (env: Env) => object, loadNats: (env: Env) => unknown): ServiceInfo => ({
+  dir,
+  port,
+  load: (env) => ({ ...loadConfig(env), nats: loadNats(env) }),
+});
 export const SERVICES: Record<string, ServiceInfo> = {
-  auth: {
-    dir: 'services/auth',
-    port: 8056,
-    load: (env) => ({ ...loadAuthConfig(env), nats: authNats(env) }),
-  },
-  revisions: {
-    dir: 'services/revisions',
-    port: 8057,
-    load: (env) => ({ ...loadRevisionsConfig(env), nats: revisionsNats(env) }),
-  },
-  items: {
-    dir: 'services/items',
-    port: 8058,
-    load: (env) => ({ ...loadItemsConfig(env), nats: itemsNats(env) }),
-  },
-  mailer: {
-    dir: 'services/mailer',
-    port: 8059,
-    load: (env) => ({ ...loadMailerConfig(env), nats: mailerNats(env) }),
-  },
-  gateway: {
-    dir: 'gateway',
-    port: 8055,
-    load: (env) => ({ ...loadGatewayConfig(env), nats: gatewayNats(env) }),
-  },
+  auth: service('services/auth', 8056, loadAuthConfig, authNats),
+  revisions: service('services/revisions', 8057, loadRevisionsConfig, revisionsNats),
+  items: service('services/items', 8058, loadItemsConfig, itemsNats),
+  mailer: service('services/mailer', 8059, loadMailerConfig, mailerNats),
+  gateway: service('gateway', 8055, loadGatewayConfig, gatewayNats),
 };
 
 /** @vellum/config's shape pieces a service's config spreads into its own. */

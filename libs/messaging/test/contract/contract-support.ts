@@ -33,7 +33,7 @@ export async function deadLettersOf(source: {
 }
 
 /** Bounds a stop() so that a test whose handler hangs fails instead of hanging the run. */
-export const stopWithin = (s: Subscription, ms = 5000): Promise<void> =>
+const stopWithin = (s: Subscription, ms = 5000): Promise<void> =>
   Promise.race([
     s.stop(),
     sleep(ms).then(() => Promise.reject(new Error(`stop() did not finish within ${ms} ms`))),

@@ -5,7 +5,7 @@ import type { AuthContext } from '../domain/context';
 import { usersUseCase } from '../domain/users.use-case';
 import { systemActor } from '../domain/auth-messages';
 import { withAuthContext } from './auth-context';
-import { CliError, required, type Command } from './command';
+import { CliError, required, type CliIo, type Command, type Values } from './command';
 
 /** The message of a contract error (the API's envelope) or of anything else, on one line. */
 const oneLine = (e: unknown) => {
@@ -13,6 +13,15 @@ const oneLine = (e: unknown) => {
   const reason = err.extensions?.reason ? ` (${err.extensions.reason})` : '';
   return `${err.message}${reason}${err.extensions?.code ? ` [${err.extensions.code}]` : ''}`.replace(/\s*\n\s*/g, ' ');
 };
+
+/** What a use case refuses (policy, duplicate e-mail…) becomes the command's error, on one line. */
+async function asCliError<T>(step: () => Promise<T>): Promise<T> {
+  try {
+    return await step();
+  } catch (e) {
+    throw new CliError(oneLine(e));
+  }
+}
 
 async function roleId(ctx: AuthContext, role: string | undefined, admin: boolean): Promise<string | null> {
   if (admin) {
@@ -26,28 +35,30 @@ async function roleId(ctx: AuthContext, role: string | undefined, admin: boolean
   return r.id;
 }
 
+const credentialOptions = { email: { type: 'string' }, password: { type: 'string' } } as const;
+
+/** The required --email and --password, then `step` with the auth context. */
+async function withCredentials(values: Values, io: CliIo, step: (ctx: AuthContext, email: string, password: string) => Promise<number>): Promise<number> {
+  const email = required(values, 'email');
+  const password = required(values, 'password');
+  return withAuthContext(io.env, (ctx) => step(ctx, email, password));
+}
+
 function createCommand(admin: boolean): Command {
   return {
     name: admin ? 'create-admin' : 'create-user',
     summary: admin ? 'create a user with the administrator role' : 'create a user (active unless --status says otherwise)',
     usage: admin ? '--email <e-mail> --password <password>' : '--email <e-mail> --password <password> [--role <id|name>] [--status <status>]',
     help: 'The password must meet the password policy (AUTH_PASSWORD_POLICY). Goes through the same checks, hashing and events as POST /users.',
-    options: { email: { type: 'string' }, password: { type: 'string' }, ...(admin ? {} : { role: { type: 'string' }, status: { type: 'string' } }) },
-    async run(values, io) {
-      const email = required(values, 'email');
-      const password = required(values, 'password');
-      return withAuthContext(io.env, async (ctx) => {
+    options: { ...credentialOptions, ...(admin ? {} : { role: { type: 'string' }, status: { type: 'string' } }) },
+    run: (values, io) =>
+      withCredentials(values, io, async (ctx, email, password) => {
         const role = await roleId(ctx, values.role as string | undefined, admin);
         const input = { email, password, role, ...(values.status ? { status: values.status } : {}) };
-        try {
-          const u = await usersUseCase.create(ctx, parseBody(userSchema, input), systemActor);
-          io.out(`created ${u.id} ${email}${admin ? ' (administrator)' : ''}`);
-        } catch (e) {
-          throw new CliError(oneLine(e));
-        }
+        const u = await asCliError(() => usersUseCase.create(ctx, parseBody(userSchema, input), systemActor));
+        io.out(`created ${u.id} ${email}${admin ? ' (administrator)' : ''}`);
         return 0;
-      });
-    },
+      }),
   };
 }
 
@@ -56,22 +67,15 @@ const setPassword: Command = {
   summary: "reset a user's password (ends none of their sessions; use the API to suspend)",
   usage: '--email <e-mail> --password <new password>',
   help: 'The password must meet the password policy. Writes an audit event like PATCH /users/:id.',
-  options: { email: { type: 'string' }, password: { type: 'string' } },
-  async run(values, io) {
-    const email = required(values, 'email');
-    const password = required(values, 'password');
-    return withAuthContext(io.env, async (ctx) => {
+  options: credentialOptions,
+  run: (values, io) =>
+    withCredentials(values, io, async (ctx, email, password) => {
       const user = await userRepository.findByEmail(ctx.pg, email);
       if (!user) throw new CliError(`no user with e-mail "${email}"`);
-      try {
-        await usersUseCase.update(ctx, user.id, { password }, systemActor);
-      } catch (e) {
-        throw new CliError(oneLine(e));
-      }
+      await asCliError(() => usersUseCase.update(ctx, user.id, { password }, systemActor));
       io.out(`password set for ${email}`);
       return 0;
-    });
-  },
+    }),
 };
 
 const list: Command = {

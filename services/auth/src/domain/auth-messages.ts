@@ -58,6 +58,17 @@ export function mail(job: MailJob): OutboxMessage {
   return { id: job.id, destination: MAIL_QUEUE, subject: MAIL_SUBJECT, payload: job };
 }
 
+/** A mail whose link opens `page` with `token` in its `token` parameter (password reset, invitation). */
+export function tokenLinkMail(
+  job: { template: MailJob['template']; to: string; page: string; token: string; data: Omit<MailJob['data'], 'url'> },
+  now: Date,
+): OutboxMessage {
+  const link = new URL(job.page);
+  link.searchParams.set('token', job.token);
+  const data = { url: link.toString(), ...job.data };
+  return mail({ v: 1, id: randomUUID(), template: job.template, to: job.to, data, created_at: now.toISOString() });
+}
+
 export function accessRules(roleId: string | null, access: RoleAccess | null): OutboxMessage {
   return { destination: ACCESS_BUCKET, subject: roleId ?? PUBLIC_ROLE_KEY, payload: access };
 }

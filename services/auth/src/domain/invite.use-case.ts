@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@vellum/errors';
-import type { InviteRequest, MailJob } from '@vellum/contracts';
+import type { InviteRequest } from '@vellum/contracts';
 import { isUniqueViolation, type Tx } from '../data/prisma';
-import { itemChange, mail, type Actor } from './auth-messages';
+import { itemChange, tokenLinkMail, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import type { AuthContext, ClientInfo } from './context';
 import { isAllowedResetUrl } from './password-request.use-case';
@@ -54,17 +54,9 @@ async function inviteOne(ctx: AuthContext, tx: Tx, email: string, input: InviteI
     await enqueue(tx, itemChange('vellum_users', 'create', user.id, presentUser(user), actor, now));
   }
   const token = ctx.tokens.signInvite({ id: user.id, email: user.email!, password: user.password }, ctx.config.USER_INVITE_TOKEN_TTL, now);
-  const link = new URL(input.inviteUrl ?? new URL('/admin/accept-invite', ctx.config.PUBLIC_URL).toString());
-  link.searchParams.set('token', token);
-  const job: MailJob = {
-    v: 1,
-    id: randomUUID(),
-    template: 'user-invitation',
-    to: user.email!,
-    data: { url: link.toString(), project: ctx.config.PROJECT_NAME, ...(user.first_name ? { name: user.first_name } : {}) },
-    created_at: now.toISOString(),
-  };
-  await enqueue(tx, mail(job));
+  const page = input.inviteUrl ?? new URL('/admin/accept-invite', ctx.config.PUBLIC_URL).toString();
+  const data = { project: ctx.config.PROJECT_NAME, ...(user.first_name ? { name: user.first_name } : {}) };
+  await enqueue(tx, tokenLinkMail({ template: 'user-invitation', to: user.email!, page, token, data }, now));
 }
 
 /**

@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@vellum/errors';
-import type { MailJob } from '@vellum/contracts';
 import { userRepository } from '../data/user.repository';
-import { mail } from './auth-messages';
+import { tokenLinkMail } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import type { AuthContext } from './context';
 import { stallUntil } from './stall';
@@ -46,17 +45,10 @@ export async function requestPasswordReset(ctx: AuthContext, email: string, rese
       now,
     );
     if (!eligible) return;
-    const link = new URL(resetUrl ?? new URL('/admin/reset-password', ctx.config.PUBLIC_URL).toString());
-    link.searchParams.set('token', token);
-    const job: MailJob = {
-      v: 1,
-      id: randomUUID(),
-      template: 'password-reset',
-      to: user.email!,
-      data: { url: link.toString(), ...(user.first_name ? { name: user.first_name } : {}) },
-      created_at: now.toISOString(),
-    };
-    await ctx.db.$transaction((tx) => enqueue(tx, mail(job)));
+    const page = resetUrl ?? new URL('/admin/reset-password', ctx.config.PUBLIC_URL).toString();
+    const data = user.first_name ? { name: user.first_name } : {};
+    const message = tokenLinkMail({ template: 'password-reset', to: user.email!, page, token, data }, now);
+    await ctx.db.$transaction((tx) => enqueue(tx, message));
   } finally {
     await stallUntil(started, ctx.config.LOGIN_STALL_TIME);
   }

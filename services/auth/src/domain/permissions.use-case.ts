@@ -5,7 +5,7 @@ import { enqueue } from '../data/outbox.repository';
 import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
 import { presentPermission } from './presenters';
-import { readAuthList, readAuthOne } from './read-auth-list.use-case';
+import { authReads } from './read-auth-list.use-case';
 
 /** A validated payload (`permissionSchema` / `permissionUpdateSchema`) → Prisma data; `fields` may be a comma list. */
 function toData(data: PermissionInput | PermissionUpdateInput) {
@@ -35,16 +35,7 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
 }
 
 export const permissionsUseCase = {
-  list(ctx: AuthContext, query: unknown) {
-    return readAuthList(ctx, 'permissions', query);
-  },
-
-  /** `query`: only its `fields` is used. */
-  async get(ctx: AuthContext, id: string, query: unknown = {}) {
-    const p = await readAuthOne(ctx, 'permissions', String(parseId(id)), query);
-    if (!p) throw errors.forbidden();
-    return p;
-  },
+  ...authReads('permissions', (id) => String(parseId(id))),
 
   async create(ctx: AuthContext, body: PermissionInput, actor: Actor) {
     const data = toData(body);

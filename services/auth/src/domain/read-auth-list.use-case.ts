@@ -1,3 +1,4 @@
+import { errors } from '@vellum/errors';
 import { parseQuery, planQuery, type Plan, type Query } from '@vellum/query';
 import type { AuthContext } from './context';
 import { authQuerySchema, type AuthEntity } from './auth-query-schema';
@@ -49,4 +50,21 @@ export async function readAuthOne(ctx: AuthContext, entity: AuthEntity, id: stri
   const p = planQuery(authQuerySchema, entity, parse(ctx, fields), { now: ctx.clock.now() });
   const { rows } = await ctx.pg.query(p.one(id));
   return rows.length ? p.shape(rows)[0] : undefined;
+}
+
+/**
+ * The `list` and `get` of the use case over `entity` (users, roles, permissions). `get`: only the query's `fields`
+ * is used; a row that does not exist is 403. `toId` checks and normalises the id first (permissions: a number).
+ */
+export function authReads(entity: AuthEntity, toId: (id: string) => string = (id) => id) {
+  return {
+    list(ctx: AuthContext, query: unknown) {
+      return readAuthList(ctx, entity, query);
+    },
+    async get(ctx: AuthContext, id: string, query: unknown = {}) {
+      const row = await readAuthOne(ctx, entity, toId(id), query);
+      if (!row) throw errors.forbidden();
+      return row;
+    },
+  };
 }

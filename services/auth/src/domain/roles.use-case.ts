@@ -8,19 +8,10 @@ import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
 import { presentRole } from './presenters';
-import { readAuthList, readAuthOne } from './read-auth-list.use-case';
+import { authReads } from './read-auth-list.use-case';
 
 export const rolesUseCase = {
-  list(ctx: AuthContext, query: unknown) {
-    return readAuthList(ctx, 'roles', query);
-  },
-
-  /** `query`: only its `fields` is used. */
-  async get(ctx: AuthContext, id: string, query: unknown = {}) {
-    const r = await readAuthOne(ctx, 'roles', id, query);
-    if (!r) throw errors.forbidden();
-    return r;
-  },
+  ...authReads('roles'),
 
   async create(ctx: AuthContext, data: RoleInput, actor: Actor) {
     const now = ctx.clock.now();

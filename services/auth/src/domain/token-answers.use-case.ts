@@ -35,7 +35,7 @@ const header = (r: PresentedRequest, name: string) => {
  * Cookie-carried credentials must not be usable cross-site: a `Sec-Fetch-Site: cross-site` request or an Origin
  * other than PUBLIC_URL's is refused with 403 FORBIDDEN.
  */
-export function assertSameSite(ctx: AuthContext, r: PresentedRequest): void {
+function assertSameSite(ctx: AuthContext, r: PresentedRequest): void {
   if (header(r, 'sec-fetch-site') === 'cross-site') throw errors.forbidden();
   const origin = header(r, 'origin');
   if (origin && origin !== new URL(ctx.config.PUBLIC_URL).origin) throw errors.forbidden();

@@ -19,6 +19,9 @@ export const newRefreshToken = () => randomBytes(32).toString('base64url');
 export const passwordFingerprint = (passwordHash: string | null) =>
   createHash('sha256').update(`vellum-reset:${passwordHash ?? ''}`).digest('base64url').slice(0, 22);
 
+/** Whom a reset or invitation token is for (`password`: the current hash, null while invited). */
+type ScopedUser = { id: string; email: string; password: string | null };
+
 export class TokenIssuer {
   constructor(private readonly keys: SigningKeys) {}
 
@@ -75,36 +78,38 @@ export class TokenIssuer {
     }
   }
 
-  signReset(user: { id: string; email: string; password: string | null }, ttlMs: number, now: Date): string {
-    const iat = Math.floor(now.getTime() / 1000);
-    return jwt.sign(
-      { scope: RESET_SCOPE, id: user.id, email: user.email, fp: passwordFingerprint(user.password), iat, exp: iat + Math.floor(ttlMs / 1000) },
-      this.keys.privateKey,
-      { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER },
-    );
+  signReset(user: ScopedUser, ttlMs: number, now: Date): string {
+    return this.signScoped(RESET_SCOPE, user, ttlMs, now);
   }
 
   /** Expired → TOKEN_EXPIRED; forged/garbage → INVALID_TOKEN; wrong scope → FORBIDDEN. */
   verifyReset(token: string, now: Date): { id: string; fp: string } {
-    const p = this.decode(token, { now });
-    if (p.scope !== RESET_SCOPE || typeof p.id !== 'string' || typeof p.fp !== 'string') throw errors.forbidden();
-    return { id: p.id, fp: p.fp };
+    return this.verifyScoped(RESET_SCOPE, token, now);
   }
 
   /** An invitation token: scope "invite", bound to the user's current password hash (none while invited). */
-  signInvite(user: { id: string; email: string; password: string | null }, ttlMs: number, now: Date): string {
+  signInvite(user: ScopedUser, ttlMs: number, now: Date): string {
+    return this.signScoped(INVITE_SCOPE, user, ttlMs, now);
+  }
+
+  /** Expired → TOKEN_EXPIRED; forged/garbage → INVALID_TOKEN; wrong scope → FORBIDDEN. */
+  verifyInvite(token: string, now: Date): { id: string; fp: string } {
+    return this.verifyScoped(INVITE_SCOPE, token, now);
+  }
+
+  /** A single-purpose token for `user`, bound to a fingerprint of their password hash (used up by changing it). */
+  private signScoped(scope: string, user: ScopedUser, ttlMs: number, now: Date): string {
     const iat = Math.floor(now.getTime() / 1000);
     return jwt.sign(
-      { scope: INVITE_SCOPE, id: user.id, email: user.email, fp: passwordFingerprint(user.password), iat, exp: iat + Math.floor(ttlMs / 1000) },
+      { scope, id: user.id, email: user.email, fp: passwordFingerprint(user.password), iat, exp: iat + Math.floor(ttlMs / 1000) },
       this.keys.privateKey,
       { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER },
     );
   }
 
-  /** Expired → TOKEN_EXPIRED; forged/garbage → INVALID_TOKEN; wrong scope → FORBIDDEN. */
-  verifyInvite(token: string, now: Date): { id: string; fp: string } {
+  private verifyScoped(scope: string, token: string, now: Date): { id: string; fp: string } {
     const p = this.decode(token, { now });
-    if (p.scope !== INVITE_SCOPE || typeof p.id !== 'string' || typeof p.fp !== 'string') throw errors.forbidden();
+    if (p.scope !== scope || typeof p.id !== 'string' || typeof p.fp !== 'string') throw errors.forbidden();
     return { id: p.id, fp: p.fp };
   }
 }

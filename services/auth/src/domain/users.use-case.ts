@@ -10,7 +10,7 @@ import type { AuthContext } from './context';
 import { checkPasswordPolicy } from './password-policy';
 import { isUuid } from './payload';
 import { presentUser } from './presenters';
-import { readAuthList, readAuthOne } from './read-auth-list.use-case';
+import { authReads } from './read-auth-list.use-case';
 
 /**
  * A validated payload (`userSchema` / `userSelfSchema` of @vellum/contracts) → Prisma data, hashing the password
@@ -46,16 +46,7 @@ async function revokeAll(tx: Tx, userId: string, now: Date) {
 }
 
 export const usersUseCase = {
-  list(ctx: AuthContext, query: unknown) {
-    return readAuthList(ctx, 'users', query);
-  },
-
-  /** `query`: only its `fields` is used. */
-  async get(ctx: AuthContext, id: string, query: unknown = {}) {
-    const u = await readAuthOne(ctx, 'users', id, query);
-    if (!u) throw errors.forbidden();
-    return u;
-  },
+  ...authReads('users'),
 
   async create(ctx: AuthContext, body: UserInput, actor: Actor) {
     const data = await toData(ctx, body);

@@ -1,7 +1,9 @@
 import type { Request } from 'express';
+import { errors } from '@vellum/errors';
 import { clientInfo } from '@vellum/http';
 import type { Actor } from '../domain/auth-messages';
 import type { ClientInfo } from '../domain/context';
+import { isUuid } from '../domain/payload';
 import type { PresentedRequest } from '../domain/token-answers.use-case';
 
 export const client = (req: Request): ClientInfo => clientInfo(req);
@@ -14,3 +16,21 @@ export const actorOf = (req: Request): Actor => ({
   role: req.accountability?.role ?? null,
   ...clientInfo(req),
 });
+
+/**
+ * Whose sessions or API tokens a route is about: one's own under `/users/me` (authenticated), any user's under
+ * `/users/:id` (admin; a malformed id is a missing user: 403, as `GET /users/:id`).
+ */
+export const userScopes = [
+  { base: '/users/me', access: 'authenticated', user: (req: Request) => req.accountability!.user!, own: true },
+  {
+    base: '/users/:id',
+    access: 'admin',
+    user: (req: Request) => {
+      const id = String(req.params.id);
+      if (!isUuid(id)) throw errors.forbidden();
+      return id;
+    },
+    own: false,
+  },
+] as const;

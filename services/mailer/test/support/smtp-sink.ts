@@ -40,6 +40,31 @@ export class SmtpSink {
     return '127.0.0.1';
   }
 
+  /** The mailer's settings for this sink: its address, plain SMTP (no STARTTLS). */
+  get env(): { EMAIL_SMTP_HOST: string; EMAIL_SMTP_PORT: string; EMAIL_SMTP_IGNORE_TLS: 'true' } {
+    return { EMAIL_SMTP_HOST: this.host, EMAIL_SMTP_PORT: String(this.port), EMAIL_SMTP_IGNORE_TLS: 'true' };
+  }
+
+  /**
+   * A mailer that dies (or hangs) mid-send: the first DATA waits until `release()` and then loses its connection;
+   * every later one is accepted (`releaseWhenNextAccepted`: the first is released then). `attempts()`: DATA so far.
+   */
+  holdFirst(opts: { releaseWhenNextAccepted?: boolean } = {}): { attempts: () => number; release: () => void } {
+    let calls = 0;
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    this.onData = async () => {
+      calls++;
+      if (calls === 1) {
+        await held;
+        return 'drop';
+      }
+      if (opts.releaseWhenNextAccepted) setImmediate(release);
+      return 'accept';
+    };
+    return { attempts: () => calls, release };
+  }
+
   get listening(): boolean {
     return !!this.server;
   }

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { api, ok, type ApiToken } from '../../api/client';
 import { useRoles } from '../../data/roles';
 import { ConfirmButton } from '../../ui/confirm-button';
@@ -6,6 +6,7 @@ import { when } from '../../ui/dates';
 import { fieldId } from '../../ui/field';
 import { Alert, Empty } from '../../ui/page';
 import { Table } from '../../ui/table';
+import { useAction } from '../../ui/use-action';
 import { useAsync } from '../../ui/use-async';
 import { ApiTokenForm } from './api-token-form';
 
@@ -16,24 +17,17 @@ import { ApiTokenForm } from './api-token-form';
 export function ApiTokensPanel({ user }: { user?: string }) {
   const heading = useMemo(() => fieldId('tokens-h'), []);
   const roles = useRoles();
-  const [notice, setNotice] = useState<string>();
-  const [error, setError] = useState<string>();
   const tokens = useAsync(
     async () => (user ? await ok(api.GET('/users/{id}/tokens', { params: { path: { id: user } } })) : await ok(api.GET('/users/me/tokens'))).data as ApiToken[],
     [user],
   );
   const roleName = (id: string | null | undefined) => (id ? (roles.value?.find((r) => r.id === id)?.name ?? id) : 'the user’s role');
-  const revoke = async (t: ApiToken) => {
-    setNotice(undefined);
-    setError(undefined);
-    try {
-      await ok(user ? api.DELETE('/users/{id}/tokens/{token}', { params: { path: { id: user, token: t.id } } }) : api.DELETE('/users/me/tokens/{token}', { params: { path: { token: t.id } } }));
-      setNotice(`Token ${t.name} is revoked.`);
-      tokens.reload();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const { notice, error, run } = useAction(tokens.reload);
+  const revoke = (t: ApiToken) =>
+    run(
+      () => ok(user ? api.DELETE('/users/{id}/tokens/{token}', { params: { path: { id: user, token: t.id } } }) : api.DELETE('/users/me/tokens/{token}', { params: { path: { token: t.id } } })),
+      `Token ${t.name} is revoked.`,
+    );
   const list = tokens.value;
   return (
     <section aria-labelledby={heading}>

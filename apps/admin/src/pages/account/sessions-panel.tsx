@@ -1,10 +1,11 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useMemo } from 'preact/hooks';
 import { api, ok, type Session } from '../../api/client';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { deviceOf, when } from '../../ui/dates';
 import { fieldId } from '../../ui/field';
 import { Alert, Empty } from '../../ui/page';
 import { Table } from '../../ui/table';
+import { useAction } from '../../ui/use-action';
 import { useAsync } from '../../ui/use-async';
 
 /**
@@ -14,23 +15,11 @@ import { useAsync } from '../../ui/use-async';
  */
 export function SessionsPanel({ user }: { user?: string }) {
   const heading = useMemo(() => fieldId('sessions-h'), []);
-  const [notice, setNotice] = useState<string>();
-  const [error, setError] = useState<string>();
   const sessions = useAsync(
     async () => (user ? await ok(api.GET('/users/{id}/sessions', { params: { path: { id: user } } })) : await ok(api.GET('/users/me/sessions'))).data as Session[],
     [user],
   );
-  const act = async (call: () => Promise<unknown>, done: string) => {
-    setNotice(undefined);
-    setError(undefined);
-    try {
-      await call();
-      setNotice(done);
-      sessions.reload();
-    } catch (err) {
-      setError((err as Error).message);
-    }
-  };
+  const { notice, error, run: act } = useAction(sessions.reload);
   const end = (s: Session) =>
     act(
       () => ok(user ? api.DELETE('/users/{id}/sessions/{session}', { params: { path: { id: user, session: s.id } } }) : api.DELETE('/users/me/sessions/{session}', { params: { path: { session: s.id } } })),
@@ -54,25 +43,7 @@ export function SessionsPanel({ user }: { user?: string }) {
       {list && list.length > 0 && (
         <Table caption="Sessions, newest first" hideCaption columns={['Device', 'Address', 'Signed in', 'Last used', 'Expires', 'Actions']}>
           {list.map((s) => (
-            <tr key={s.id} data-current={s.current ? 'true' : undefined}>
-              <td title={s.user_agent ?? undefined}>
-                {deviceOf(s.user_agent)}
-                {s.current && <strong> (this session)</strong>}
-              </td>
-              <td>{s.ip ?? '—'}</td>
-              <td>{when(s.created)}</td>
-              <td>{when(s.last_used)}</td>
-              <td>{when(s.expires)}</td>
-              <td>
-                {s.current && !user ? (
-                  'Use “Sign out” at the top'
-                ) : (
-                  <button type="button" class="secondary" aria-label={`Sign out this session (${deviceOf(s.user_agent)}, signed in ${when(s.created)})`} onClick={() => end(s)}>
-                    Sign out this session
-                  </button>
-                )}
-              </td>
-            </tr>
+            <SessionRow key={s.id} s={s} own={!user} onEnd={end} />
           ))}
         </Table>
       )}
@@ -85,5 +56,30 @@ export function SessionsPanel({ user }: { user?: string }) {
         />
       )}
     </section>
+  );
+}
+
+/** One session: its device, address and times; "Sign out this session" (one's own current one: the top's Sign out). */
+function SessionRow({ s, own, onEnd }: { s: Session; own: boolean; onEnd: (s: Session) => void }) {
+  return (
+    <tr data-current={s.current ? 'true' : undefined}>
+      <td title={s.user_agent ?? undefined}>
+        {deviceOf(s.user_agent)}
+        {s.current && <strong> (this session)</strong>}
+      </td>
+      <td>{s.ip ?? '—'}</td>
+      <td>{when(s.created)}</td>
+      <td>{when(s.last_used)}</td>
+      <td>{when(s.expires)}</td>
+      <td>
+        {s.current && own ? (
+          'Use “Sign out” at the top'
+        ) : (
+          <button type="button" class="secondary" aria-label={`Sign out this session (${deviceOf(s.user_agent)}, signed in ${when(s.created)})`} onClick={() => onEnd(s)}>
+            Sign out this session
+          </button>
+        )}
+      </td>
+    </tr>
   );
 }

@@ -1,0 +1,1 @@
+export { runServiceProcess, type ServiceProcess, type ServiceDeps } from './run-service-process';
