@@ -1,7 +1,8 @@
 /* eslint-disable no-restricted-properties -- a benchmark script reads its own knobs from the environment */
 // Login throughput vs raw argon2id verify/s at the same parameters, then p99 under twice the sustainable load.
 //   node --import tsx services/auth/bench/login.bench.ts
-// Env: BENCH_DATABASE_URL (a server admin URL; default TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/postgres),
+// Env: BENCH_THREADS=1 (CPU per request of each thread of this process, floor and login),
+//      BENCH_DATABASE_URL (a server admin URL; default TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/postgres),
 //      BENCH_SECONDS (default 5), BENCH_ROUNDS (default 5), LOGIN_STALL_TIME for phase 2 (default 500),
 //      BENCH_PROFILE=/tmp/dir: a CPU profile of the server's main thread during the capacity phase,
 //      HASH_CONCURRENCY / HASH_QUEUE_LIMIT: the server's hashing limiter (default: the number of CPUs / 32 × that).
@@ -12,6 +13,7 @@
 // Raw verify and login are measured in BENCH_ROUNDS interleaved rounds (raw, login, raw, login, …) and the median
 // of the per-round ratios is the result: on this shared VM the same argon2 work costs up to ~40% more CPU from one
 // minute to the next, so a raw rate and a login rate measured minutes apart are not comparable.
+import { readdirSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { cpus, loadavg } from 'node:os';
 import { hash, verify, type Algorithm } from '@node-rs/argon2';
@@ -26,6 +28,7 @@ import { loadAuthConfig } from '../src/config';
 import { createPrisma } from '../src/data/prisma';
 import { bootstrap } from '../src/domain/bootstrap';
 import { MIGRATIONS_DIR } from '../src/start';
+import { procTimes } from '../../../bench/proc-cpu';
 import { cpuSnapshot, cpuSpent, type CpuSpent } from './cpu-meter';
 import { profiled } from './profile';
 
@@ -36,6 +39,20 @@ const params = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 as
 const workers = cpus().length;
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const ms = (us: number) => (us / 1000).toFixed(2);
+/** BENCH_THREADS=1: CPU µs of each of this process's threads (by tid) — which threads besides argon2's do the work. */
+const threadCpu = () =>
+  new Map(
+    readdirSync(`/proc/${process.pid}/task`).map((tid) => {
+      const [u, s] = procTimes(`/proc/${process.pid}/task/${tid}/stat`);
+      return [Number(tid), u + s] as const;
+    }),
+  );
+const threadLine = (a: Map<number, number>, b: Map<number, number>, n: number) =>
+  [...b]
+    .map(([tid, us]) => [tid, us - (a.get(tid) ?? 0)] as const)
+    .filter(([, us]) => us > 0)
+    .map(([tid, us]) => `${tid === process.pid ? 'main' : tid} ${ms(us / n)}`)
+    .join(', ');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 async function rawVerifyRate(): Promise<{ rate: number; cpuPerVerify: number }> {
@@ -147,6 +164,9 @@ async function main() {
   await s1.measure({ connections: workers * 4, seconds: 2 }); // warm-up: JIT, pool connections, prepared statements
   const floor = await serveFloor();
   const floorRatios: number[] = [];
+  const loginToFloor: number[] = [];
+  const floorCpu: CpuSpent = { process: 0, main: 0, mainKernel: 0, pool: 0, db: 0 };
+  let floorN = 0;
   const ratios: number[] = [];
   const rates: number[] = [];
   let rawCpu = 0;
@@ -156,13 +176,24 @@ async function main() {
   let generatorCpu = 0;
   for (let round = 1; round <= rounds; round++) {
     const raw = await rawVerifyRate();
+    const f0 = cpuSnapshot([]);
+    const t0 = process.env.BENCH_THREADS ? threadCpu() : undefined;
     const fl = await autocannon(`${floor.url}/auth/login`, { connections: workers * 4, seconds, method: 'POST', body });
+    const fc = cpuSpent(f0, cpuSnapshot([]));
+    const t1 = t0 && threadCpu();
+    for (const k of Object.keys(floorCpu) as (keyof CpuSpent)[]) floorCpu[k] += fc[k];
+    floorN += fl.total;
     floorRatios.push(fl.total / seconds / raw.rate);
     const { r: cap, cpu: c } = await profiled(round === 1 ? process.env.BENCH_PROFILE : undefined, 'login-capacity', () =>
       s1.measure({ connections: workers * 4, seconds }),
     );
+    if (t0 && t1) {
+      console.log(`  threads, ms CPU per floor request: ${threadLine(t0, t1, fl.total)}`);
+      console.log(`  threads, ms CPU per login: ${threadLine(t1, threadCpu(), cap.total)}`);
+    }
     const rate = cap.total / seconds;
     ratios.push(rate / raw.rate);
+    loginToFloor.push(rate / (fl.total / seconds));
     rates.push(rate);
     rawCpu += raw.cpuPerVerify * raw.rate;
     rawN += raw.rate;
@@ -172,7 +203,9 @@ async function main() {
     console.log(
       `round ${round}: raw argon2id verify ${raw.rate.toFixed(1)} /s (${workers} in parallel, ${ms(raw.cpuPerVerify)} ms CPU each); ` +
         `floor (HTTP + verify only) ${(fl.total / seconds).toFixed(1)} req/s = ${floorRatios[round - 1]!.toFixed(2)}×; ` +
-        `login (json, correct password) ${rate.toFixed(1)} req/s = ${(rate / raw.rate).toFixed(2)}×; ` +
+        `login (json, correct password) ${rate.toFixed(1)} req/s = ${(rate / raw.rate).toFixed(2)}× (÷ floor ${loginToFloor[round - 1]!.toFixed(2)}×); ` +
+        `CPU per floor request ${ms(fc.process / fl.total)} ms (main ${ms(fc.main / fl.total)}), per login ${ms((c.process + c.db) / cap.total)} ms ` +
+        `(pool ${ms(c.pool / cap.total)}, main ${ms(c.main / cap.total)}, PostgreSQL ${ms(c.db / cap.total)}); ` +
         `p50 ${cap.p50} ms, p99 ${cap.p99} ms, non-2xx ${cap.non2xx}, errors ${cap.errors}; load average ${load()}`,
     );
   }
@@ -182,7 +215,8 @@ async function main() {
   console.log(`login ÷ raw verify, median of ${rounds} interleaved rounds: ${median(ratios).toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
   console.log(
     `floor (HTTP + verify only, no database or token) ÷ raw verify: ${median(floorRatios).toFixed(2)}× (rounds: ${floorRatios.map((r) => r.toFixed(2)).join(', ')}); ` +
-      `login ÷ floor: ${(median(ratios) / median(floorRatios)).toFixed(2)}×`,
+      `login ÷ floor: ${(median(ratios) / median(floorRatios)).toFixed(2)}× (median of the rounds' own login ÷ floor: ${median(loginToFloor).toFixed(2)}×, ` +
+      `rounds: ${loginToFloor.map((r) => r.toFixed(2)).join(', ')})`,
   );
   const perLogin = (cpu.process + cpu.db) / n;
   const perVerify = rawCpu / rawN;
@@ -190,6 +224,11 @@ async function main() {
     `CPU per login: ${ms(perLogin)} ms = argon2 pool ${ms(cpu.pool / n)} + main thread ${ms(cpu.main / n)} (kernel ${ms(cpu.mainKernel / n)})` +
       ` + PostgreSQL ${ms(cpu.db / n)} (raw verify ${ms(perVerify)}: CPU-bound ratio ${(perVerify / perLogin).toFixed(2)}×);` +
       ` the load generator ${ms(generatorCpu / n)} ms per request`,
+  );
+  const perFloor = floorCpu.process / floorN;
+  console.log(
+    `CPU per floor request: ${ms(perFloor)} ms = argon2 pool ${ms(floorCpu.pool / floorN)} + main thread ${ms(floorCpu.main / floorN)}` +
+      ` (floor ÷ login CPU: ${(perFloor / perLogin).toFixed(2)}×)`,
   );
 
   // Phase 2: twice the sustainable rate, with the real stall time; excess must be shed (503), latency bounded

@@ -5,6 +5,13 @@ import type { AuthConfig } from '../config';
 
 export type ThrottleScope = 'address' | 'account';
 
+/** One login attempt's counter keys (the account's is a hash: made once) and whether its account count was above 0. */
+export interface ThrottledAttempt {
+  address: string;
+  account: string;
+  accountCounted: boolean;
+}
+
 type Settings = Pick<AuthConfig, 'AUTH_LOGIN_FAILURES_PER_ADDRESS' | 'AUTH_LOGIN_FAILURES_PER_ACCOUNT' | 'AUTH_LOGIN_FAILURE_WINDOW'>;
 
 /**
@@ -27,23 +34,28 @@ export class LoginThrottle {
   }
 
   /** Throws 429 REQUESTS_EXCEEDED (Retry-After) when the address or the (address, account) budget is spent. */
-  async check(ip: string | null, email: string): Promise<void> {
-    const [address, account] = await Promise.all([this.address?.peek(addressKey(ip)), this.account?.peek(accountKey(ip, email))]);
+  async check(ip: string | null, email: string): Promise<ThrottledAttempt> {
+    const keys = { address: addressKey(ip), account: accountKey(ip, email) };
+    const [address, account] = await Promise.all([this.address?.peek(keys.address), this.account?.peek(keys.account)]);
     const refused = [address && refusal(this.address!, address), account && refusal(this.account!, account)].filter((r) => r !== undefined);
     if (refused.length) throw refused.reduce((a, b) => (a.resetAt >= b.resetAt ? a : b)).error;
+    return { ...keys, accountCounted: (account?.consumed ?? 0) > 0 };
   }
 
   /** Counts a failed login; returns the budget this very failure spent (audited once), if any. */
-  async failed(ip: string | null, email: string): Promise<ThrottleScope | undefined> {
-    const [address, account] = await Promise.all([this.address?.consume(addressKey(ip)), this.account?.consume(accountKey(ip, email))]);
+  async failed(attempt: ThrottledAttempt): Promise<ThrottleScope | undefined> {
+    const [address, account] = await Promise.all([this.address?.consume(attempt.address), this.account?.consume(attempt.account)]);
     if (address && address.consumed === this.address!.points) return 'address';
     if (account && account.consumed === this.account!.points) return 'account';
     return undefined;
   }
 
-  /** A successful login: the (address, account) count starts again. */
-  async succeeded(ip: string | null, email: string): Promise<void> {
-    await this.account?.reset(accountKey(ip, email));
+  /**
+   * A successful login: the (address, account) count starts again. Nothing to reset (no store round trip, e.g.
+   * Redis) when the check found none; a failure counted meanwhile by a parallel attempt then stays counted.
+   */
+  async succeeded(attempt: ThrottledAttempt): Promise<void> {
+    if (attempt.accountCounted) await this.account?.reset(attempt.account);
   }
 }
 

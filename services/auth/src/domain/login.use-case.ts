@@ -8,6 +8,7 @@ import { enqueue } from '../data/outbox.repository';
 import type { Session } from '../data/prisma';
 import type { AuthContext, ClientInfo, Mode } from './context';
 import { isLocked, recordLoginFailure } from './login-failures';
+import type { ThrottledAttempt } from './login-throttle';
 import { claimOtpStep, verifyUserOtp } from './tfa.use-case';
 import { issueTokens, sessionExpiry, type IssuedTokens } from './issue-tokens';
 import { presentUser } from './presenters';
@@ -32,15 +33,15 @@ const actorOf = (user: string | null, c: ClientInfo): Actor => ({ user, ip: c.ip
 export async function login(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<IssuedTokens> {
   const started = performance.now();
   try {
-    await ctx.loginThrottle.check(client.ip, input.email);
+    const throttled = await ctx.loginThrottle.check(client.ip, input.email);
     let tokens: IssuedTokens;
     try {
       tokens = await attempt(ctx, input, client);
     } catch (e) {
-      if (countsAsFailure(e, input)) await throttleFailure(ctx, input, client);
+      if (countsAsFailure(e, input)) await throttleFailure(ctx, throttled, client);
       throw e;
     }
-    await ctx.loginThrottle.succeeded(client.ip, input.email);
+    await ctx.loginThrottle.succeeded(throttled);
     return tokens;
   } finally {
     await stallUntil(started, ctx.config.LOGIN_STALL_TIME);
@@ -52,8 +53,8 @@ const countsAsFailure = (e: unknown, input: LoginInput) =>
   e instanceof AppError && (e.code === 'INVALID_CREDENTIALS' || (e.code === 'INVALID_OTP' && Boolean(input.otp)));
 
 /** Counts the failure per address and (address, account); the failure that spends a budget is audited. */
-async function throttleFailure(ctx: AuthContext, input: LoginInput, client: ClientInfo): Promise<void> {
-  const spent = await ctx.loginThrottle.failed(client.ip, input.email);
+async function throttleFailure(ctx: AuthContext, throttled: ThrottledAttempt, client: ClientInfo): Promise<void> {
+  const spent = await ctx.loginThrottle.failed(throttled);
   if (!spent) return;
   ctx.logger.warn({ ip: client.ip, scope: spent }, 'failed logins exceeded their budget: further logins refused (429) until the window ends');
   await enqueueOutbox(ctx.pg, audit('login_throttled', null, actorOf(null, client), ctx.clock.now()));

@@ -3,6 +3,7 @@ import jwt from 'jsonwebtoken';
 import { errors } from '@vellum/errors';
 import { ISSUER, type AccessTokenClaims } from '@vellum/tokens';
 import type { SigningKeys } from '../data/signing-keys';
+import { es256Sign } from './es256-signer';
 
 /** What auth puts into an access token: the contract's claims (@vellum/tokens) before iss/iat/exp are added. */
 export type AccessClaimsInput = Omit<AccessTokenClaims, 'iss' | 'iat' | 'exp'>;
@@ -39,7 +40,8 @@ export class TokenIssuer {
     if (claims.session) payload.session = claims.session;
     if (claims.sid) payload.sid = claims.sid;
     if (claims.enforce_tfa) payload.enforce_tfa = true;
-    return jwt.sign(payload, this.keys.privateKey, { algorithm: 'ES256', keyid: this.keys.kid, issuer: ISSUER });
+    payload.iss = ISSUER; // last, where jsonwebtoken's `issuer` option put it
+    return es256Sign(this.keys, payload); // every login and refresh: without jsonwebtoken's per-call work
   }
 
   /**
