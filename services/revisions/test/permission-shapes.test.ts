@@ -6,8 +6,8 @@ import { RecordsReader } from '../src/domain/records-reader';
 import { access, createHarness, itemEvent, type Harness } from './helpers';
 
 /**
- * Issue 18.1: a role reading a few collections lists them per collection over the (collection, id) index and merges
- * the keys (PlanOptions.partitions), from revision_blocks for a deep page. Every page, cursor and count must be what
+ * Issue 18.1: a deep page of a role reading a few collections reads them per collection over the (collection, id)
+ * index and merges the keys (PlanOptions.partitions), from revision_blocks. Every page, cursor and count must be what
  * the plain SQL (the row filter over the primary key, plain OFFSET) gives, read in the same snapshot — for roles of
  * one, two and four collections (merged), six (not merged), field-restricted ones, none, and with query filters
  * (where the merge does not apply).
@@ -104,9 +104,10 @@ describe('every permission shape, merged per collection, answers as the plain SQ
                 }
               }
       expect(plainTexts.some((t) => t.includes(MERGED))).toBe(false);
-      // merged: the roles of one to four collections, without a filter (4 roles × 2 sorts × 12 offsets × 3 limits
-      // × 2 readers, and their cursor pages); never for admin, six collections, none, or with a filter
-      expect(merged).toBeGreaterThanOrEqual(4 * 2 * 12 * 3 * 2);
+      // merged: the deep pages (the reader with deferredJoinOffset 0) of the roles of one to four collections,
+      // without a filter (4 roles × 2 sorts × 12 offsets × 3 limits, and their cursor pages); never for admin, six
+      // collections, none, with a filter, or a shallow page (the reader with deferredJoinOffset 1000)
+      expect(merged).toBeGreaterThanOrEqual(4 * 2 * 12 * 3);
       expect(cases).toBe(ROLES.length * 2 * 3 * 12 * 3 * 2);
       await client.query('COMMIT');
     } finally {
@@ -115,7 +116,7 @@ describe('every permission shape, merged per collection, answers as the plain SQ
   });
 
   it('reads the rare oldest collection without the others: merged, index only, and field-restricted values reduced', async () => {
-    const reader = new RecordsReader(h.pool, rules, { limitDefault: 100 });
+    const reader = new RecordsReader(h.pool, rules, { limitDefault: 100, deferredJoinOffset: 0 });
     const rare = await reader.list('revisions', who('r-rare'), reader.parse({ sort: '-id', limit: 25, fields: ['id', 'collection'], meta: 'total_count' }));
     const ids = (await h.pool.query<{ id: string }>(`SELECT id FROM revisions WHERE collection = 'rare' ORDER BY id DESC`)).rows.map((r) => Number(r.id));
     expect(rare.data.map((r) => r.id)).toEqual(ids);

@@ -116,8 +116,8 @@ export class RecordsReader {
     const { collections, fieldsJson, reducer } = vis;
     opts.rowFilter = (table, alias, params) =>
       table.name === 'revisions' ? `${alias}."collection" = ANY(${params.add(collections, 'text[]')})` : null;
-    // a few readable collections: one branch each over the (collection, id) index, merged in id order (no scan of
-    // the rows of other collections; the same rows as the row filter above). Each branch costs ~0.1–0.25 ms of
+    // a few readable collections: a deep page reads one branch each over the (collection, id) index, merged in id
+    // order (no scan of the rows of other collections; the same rows as the row filter above). Each branch costs ~0.1–0.25 ms of
     // planning, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.
     if (collections.length > 0 && collections.length <= (this.limits.mergeMaxCollections ?? MERGE_MAX_COLLECTIONS))
       opts.partitions = (table, alias, params) =>
