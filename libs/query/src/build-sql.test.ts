@@ -37,6 +37,24 @@ describe('listSql', () => {
     expect(s.text).toContain(' WHERE r."id" <= (SELECT "lo" FROM "seek") ORDER BY r."id" DESC LIMIT $2::int8 OFFSET (SELECT "skip" FROM "seek")) AS d');
     expect(s.values).toEqual([3, 5]);
   });
+  it('merges the keys of each partition of the row filter for a key-ordered list without filter or search', () => {
+    const partitions: PlanOptions['partitions'] = (t, alias, params) =>
+      t.name === 'revisions' ? ['a', 'b'].map((c) => `${alias}."collection" = ${params.add(c, 'text')}`) : null;
+    const branch = (p: number, limit: string, bound = '') =>
+      `(SELECT r."id" AS "_d" FROM "revisions" AS r WHERE (r."collection" = $${p}::text)${bound} ORDER BY r."id" DESC LIMIT ${limit})`;
+    expect(list({ sort: '-id', limit: '5', offset: '3' }, { partitions }).text).not.toContain(' AS u '); // shallow: plain
+    const shallow = list({ sort: '-id', limit: '5', offset: '3' }, { partitions, deferredJoinOffset: 0 });
+    expect(shallow.text).toContain(`JOIN (SELECT "_d" FROM (${branch(1, '$5::int8')} UNION ALL ${branch(2, '$5::int8')}) AS u ORDER BY "_d" DESC LIMIT $3::int8 OFFSET $4::int8) AS d ON d."_d" = r."id"${JOIN} ORDER BY r."id" DESC`);
+    expect(shallow.values).toEqual(['a', 'b', 5, 3, 8]);
+    const seek = list({ sort: '-id', limit: '5', offset: '2000' }, { partitions, seek: () => 'SELECT 7 AS "lo", 2 AS "skip"' });
+    const bound = ' AND r."id" <= (SELECT "lo" FROM "seek")';
+    const lim = '($3::int8 + (SELECT "skip" FROM "seek"))';
+    expect(seek.text).toMatch(/^WITH "seek" AS \(SELECT 7 AS "lo", 2 AS "skip"\) SELECT /);
+    expect(seek.text).toContain(`(${branch(1, lim, bound)} UNION ALL ${branch(2, lim, bound)}) AS u ORDER BY "_d" DESC LIMIT $3::int8 OFFSET (SELECT "skip" FROM "seek")`);
+    // not with a filter, a search, another order or no limit
+    for (const raw of [{ sort: '-id', filter: { item: { _eq: 'x' } } }, { sort: '-id', search: 'x' }, { sort: 'item' }, { sort: '-id', limit: '-1' }])
+      expect(list(raw, { partitions, deferredJoinOffset: 0 }).text).not.toContain(' AS u ');
+  });
   it('pages after a cursor', () => {
     const after = Buffer.from(JSON.stringify({ k: '9', d: 0 })).toString('base64url');
     expect(list({ after, limit: '2' })).toEqual({ text: `${COLS}${JOIN} WHERE r."id" > $1::int8 ORDER BY r."id" ASC LIMIT $2::int8`, values: ['9', 2] });

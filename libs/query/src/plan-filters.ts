@@ -73,10 +73,10 @@ export interface CursorBound {
  * ` WHERE …` (or nothing): the root's row filter (permissions), then — `withFilter` — the query's filter and
  * search, then the cursor bound.
  */
-export function whereSql(s: Statement, withFilter: boolean, cursor?: CursorBound): string {
+export function whereSql(s: Statement, withFilter: boolean, cursor?: CursorBound, withRowFilter = true): string {
   const { opts, query, root, rootPk } = s.ctx;
   const parts: string[] = [];
-  const rf = opts.rowFilter?.(root, ROOT, s.params);
+  const rf = withRowFilter ? opts.rowFilter?.(root, ROOT, s.params) : null;
   if (rf) parts.push(`(${rf})`);
   if (withFilter && query.filter) {
     const f = filterSql(s, query.filter, root, ROOT, '', 0);

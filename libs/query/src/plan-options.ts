@@ -68,6 +68,15 @@ export interface PlanOptions {
    * only offer it when its counters count exactly what the list's WHERE matches. Null = not for this query.
    */
   seek?: (ctx: { desc: boolean; offset: number; params: Params }) => string | null;
+  /**
+   * The row filter of a table as disjoint conditions whose union is exactly what `rowFilter` lets through, each read
+   * in primary-key order by an index (e.g. `collection = $c` per readable collection over an index on
+   * (collection, id)). A deep page (deferredJoinOffset) of a list ordered by the primary key alone, without filter
+   * or search, then reads its keys from
+   * each condition in key order and merges them (Merge Append): no scan of rows the row filter drops. The caller
+   * must only offer it when the union equals the row filter. Null (or fewer than one) = not for this table.
+   */
+  partitions?: (table: TableSchema, alias: string, params: Params) => string[] | null;
 }
 
 export interface Plan {

@@ -35,14 +35,14 @@ async function writeBatch(n: number): Promise<void> {
 const jumpIds = (to: number) => h.pool.query(`SELECT setval('revisions_id_seq', $1::int8)`, [to]);
 
 /** A reader that runs every statement on `client` and records the statements' text. */
-function readerOn(client: PoolClient, deferredJoinOffset: number, texts: string[]): RecordsReader {
+function readerOn(client: PoolClient, deferredJoinOffset: number, texts: string[], mergeMaxCollections?: number): RecordsReader {
   const pool = {
     query: (q: { text: string } | string, values?: unknown[]) => {
       texts.push(typeof q === 'string' ? q : q.text);
       return client.query(q as string, values);
     },
   } as unknown as Pool;
-  return new RecordsReader(pool, rules, { limitDefault: 100, deferredJoinOffset });
+  return new RecordsReader(pool, rules, { limitDefault: 100, deferredJoinOffset, mergeMaxCollections });
 }
 
 interface Case {
@@ -59,7 +59,7 @@ async function compare(cases: Case[]): Promise<number> {
     const seekTexts: string[] = [];
     const plainTexts: string[] = [];
     const viaBlocks = readerOn(client, 0, seekTexts);
-    const plain = readerOn(client, Number.MAX_SAFE_INTEGER, plainTexts);
+    const plain = readerOn(client, Number.MAX_SAFE_INTEGER, plainTexts, 0);
     for (const c of cases) {
       const before = seekTexts.length;
       const a = await viaBlocks.list('revisions', callers[c.who], viaBlocks.parse(c.q));
