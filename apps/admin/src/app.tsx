@@ -69,8 +69,7 @@ function Nav({ me, path }: { me: Me; path: string }) {
           type="button"
           class="secondary"
           onClick={async () => {
-            await signOut();
-            navigate('/login', { replace: true });
+            await signOut(() => navigate('/login', { replace: true }));
           }}
         >
           Sign out

@@ -45,8 +45,14 @@ export async function loadMe(): Promise<Me | null> {
   return me;
 }
 
-export async function signOut(): Promise<void> {
+/**
+ * Ends the session; `leave` runs before the app learns it is signed out, so the page it sends the user to is in
+ * place first (otherwise the page being left re-renders signed out and redirects to sign-in with `?next=` back to
+ * itself — CI saw that race win).
+ */
+export async function signOut(leave?: () => void): Promise<void> {
   await api.POST('/auth/logout', { body: { mode: 'session' } }).catch(() => undefined);
+  leave?.();
   me = null;
   emit();
 }
