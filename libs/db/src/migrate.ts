@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
+import { inTransaction } from './transaction';
 
 /** The advisory lock key `prisma migrate` uses, so this runner and Prisma's also exclude each other. */
 export const MIGRATION_LOCK_KEY = 72707369;
@@ -176,18 +177,17 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
       const done: string[] = [];
       for (const m of pending) {
         const started = Date.now();
-        await db.query('BEGIN');
         try {
-          await db.query(m.sql);
-          await db.query(
-            `INSERT INTO "_prisma_migrations"
-               (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
-             VALUES ($1, $2, clock_timestamp(), $3, NULL, NULL, now(), 1)`,
-            [randomUUID(), m.checksum, m.name],
-          );
-          await db.query('COMMIT');
+          await inTransaction(db, async () => {
+            await db.query(m.sql);
+            await db.query(
+              `INSERT INTO "_prisma_migrations"
+                 (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
+               VALUES ($1, $2, clock_timestamp(), $3, NULL, NULL, now(), 1)`,
+              [randomUUID(), m.checksum, m.name],
+            );
+          });
         } catch (err) {
-          await db.query('ROLLBACK').catch(() => undefined);
           const e = err as Error & { position?: string };
           e.message = `migration ${m.name} failed and was rolled back: ${e.message}`;
           throw e;

@@ -16,6 +16,8 @@ function fakePool(rows: unknown[], failOn?: RegExp) {
       return { rows: sql.includes('SELECT') ? rows : [] };
     }),
     release: jest.fn(),
+    on: jest.fn(),
+    off: jest.fn(),
   };
   const pool = { connect: jest.fn(async () => client), query: jest.fn(async () => ({ rows: [] })) };
   return { pool: pool as unknown as Pool, client, statements };

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { withTransaction } from '@vellum/db';
 import { claimRows } from './claim-rows';
 import { markFailed, markPublished } from './mark-rows';
 import { publishRows, type PublishOptions } from './publish-rows';
@@ -19,21 +20,13 @@ export interface BatchOptions extends Omit<PublishOptions, 'handOver'> {
 export async function relayBatch(opts: BatchOptions): Promise<number> {
   const { pool, tracker } = opts;
   await tracker.mark();
-  const client = await pool.connect();
-  let outcome;
-  try {
-    await client.query('BEGIN');
+  const outcome = await withTransaction(pool, async (client) => {
     const rows = await claimRows(client, opts.batchSize, tracker.awaiting);
-    outcome = await publishRows(rows, { ...opts, handOver: opts.settles ? (id) => tracker.handOver(id) : null });
-    await markPublished(client, outcome.done);
-    if (outcome.failure) await markFailed(client, outcome.failure.id, outcome.failure.err);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
+    const published = await publishRows(rows, { ...opts, handOver: opts.settles ? (id) => tracker.handOver(id) : null });
+    await markPublished(client, published.done);
+    if (published.failure) await markFailed(client, published.failure.id, published.failure.err);
+    return published;
+  });
   if (outcome.failure) {
     tracker.failed(outcome.failure.id);
     throw outcome.failure.err;

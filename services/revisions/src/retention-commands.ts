@@ -1,5 +1,6 @@
 // `main.ts prune` and `main.ts import-archive <manifest.json>…` (in an image: node services/revisions/dist/main.js …):
 // run retention now with the service's configuration, or put archived rows back. Exit 0 done, 1 failed, 2 usage.
+import { withTransaction } from '@vellum/db';
 import type { Logger } from '@vellum/logger';
 import { loadRevisionsConfig, retentionPolicy } from './config';
 import { createPool } from './data/pool';
@@ -53,23 +54,16 @@ export async function runRetentionCommand(
     } else {
       for (const manifestPath of args) {
         const { manifest, lines } = await readArchive(manifestPath);
-        const client = await pool.connect();
-        try {
-          await client.query('BEGIN');
-          let imported = 0;
+        const imported = await withTransaction(pool, async (client) => {
+          let n = 0;
           for (let i = 0; i < lines.length; i += IMPORT_CHUNK)
-            imported += await importRows(client, manifest.entity, lines.slice(i, i + IMPORT_CHUNK));
-          await client.query('COMMIT');
-          logger.info(
-            { file: manifest.file, rows: manifest.rows, imported },
-            `import-archive: ${imported} of ${manifest.rows} ${manifest.entity} rows imported (the rest were present)`,
-          );
-        } catch (e) {
-          await client.query('ROLLBACK').catch(() => undefined);
-          throw e;
-        } finally {
-          client.release();
-        }
+            n += await importRows(client, manifest.entity, lines.slice(i, i + IMPORT_CHUNK));
+          return n;
+        });
+        logger.info(
+          { file: manifest.file, rows: manifest.rows, imported },
+          `import-archive: ${imported} of ${manifest.rows} ${manifest.entity} rows imported (the rest were present)`,
+        );
       }
     }
     await pool.end();

@@ -41,18 +41,3 @@ export function createItemsPool(connectionString: string, max = 10): Pool {
 
 export type Queryable = Pick<PoolClient, 'query'>;
 
-/** BEGIN … COMMIT on one connection; ROLLBACK when `fn` throws. */
-export async function withTransaction<T>(pool: Pool, fn: (db: PoolClient) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
-  try {
-    await client.query('BEGIN');
-    const result = await fn(client);
-    await client.query('COMMIT');
-    return result;
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
-}

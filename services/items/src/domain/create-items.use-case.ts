@@ -1,6 +1,6 @@
 import { errors } from '@vellum/errors';
 import { loadCollection } from '../data/catalogue.repository';
-import { withTransaction } from '../data/items-pool';
+import { withTransaction } from '@vellum/db';
 import { itemsRepository } from '../data/items.repository';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';

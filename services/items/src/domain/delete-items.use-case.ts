@@ -1,6 +1,6 @@
 import { errors } from '@vellum/errors';
 import { loadCollection } from '../data/catalogue.repository';
-import { withTransaction } from '../data/items-pool';
+import { withTransaction } from '@vellum/db';
 import { itemsRepository } from '../data/items.repository';
 import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, type ChangeContext } from './item-change';

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
+import { withTransaction } from '@vellum/db';
 import { pendingEvents } from './pending-events.repository';
 import { addBlockCounts, addCounts } from './record-counts.repository';
 
@@ -101,15 +102,8 @@ export class EventWriter {
   constructor(private readonly pool: Pool) {}
 
   async write(events: RecordableEvent[], force: ReadonlySet<string> = new Set()): Promise<WriteOutcome[]> {
-    const client = await this.pool.connect();
-    let broken = false;
-    // A connection dying between statements (database restart, failover) must fail this batch, not the process.
-    const onError = () => {
-      broken = true;
-    };
-    client.on('error', onError);
-    try {
-      await client.query('BEGIN');
+    // A connection dying between statements (database restart, failover) fails this batch, not the process.
+    return withTransaction(this.pool, async (client) => {
       const keys = [...new Set(events.filter((e) => e.kind === 'item').map((e) => itemLockKey(e.collection, (e as ItemChangeEvent).item)))].sort();
       if (keys.length) await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k', [keys]);
       const outcomes: WriteOutcome[] = new Array(events.length);
@@ -150,17 +144,8 @@ export class EventWriter {
       await addCounts(client, 'revisions', revisions);
       await addCounts(client, 'activity', activities);
       await addBlockCounts(client, revisionIds);
-      await client.query('COMMIT');
       return outcomes;
-    } catch (err) {
-      await client.query('ROLLBACK').catch(() => {
-        broken = true;
-      });
-      throw err;
-    } finally {
-      client.off('error', onError);
-      client.release(broken);
-    }
+    });
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { inTransaction, isBroken } from '@vellum/db';
 import { lastIdBefore, pruneBatch, type RetainedEntity } from '../data/retention.repository';
 import { ArchiveWriter, type ArchiveManifest } from './archive-file';
 
@@ -55,7 +56,6 @@ async function pruneEntity(
   opts: RunRetentionOptions,
 ): Promise<EntityReport> {
   const client = await pool.connect();
-  let broken = false;
   try {
     const untilId = await lastIdBefore(client, entity, cutoff);
     const archive = policy.archiveDir
@@ -64,24 +64,14 @@ async function pruneEntity(
     let afterId = 0;
     let pruned = 0;
     while (afterId < untilId && !opts.stopping?.()) {
-      await client.query('BEGIN');
-      try {
-        const rows = await pruneBatch(client, entity, {
-          afterId,
-          untilId,
-          cutoff,
-          limit: policy.batchSize,
-          keepLast: policy.keepLast,
-        });
-        await archive?.append(rows);
-        await client.query('COMMIT');
-        pruned += rows.length;
-        if (rows.length < policy.batchSize) break;
-        afterId = rows[rows.length - 1]!.id;
-      } catch (err) {
-        await client.query('ROLLBACK').catch(() => (broken = true));
-        throw err;
-      }
+      const rows = await inTransaction(client, async () => {
+        const batch = await pruneBatch(client, entity, { afterId, untilId, cutoff, limit: policy.batchSize, keepLast: policy.keepLast });
+        await archive?.append(batch);
+        return batch;
+      });
+      pruned += rows.length;
+      if (rows.length < policy.batchSize) break;
+      afterId = rows[rows.length - 1]!.id;
     }
     return {
       pruned,
@@ -89,6 +79,6 @@ async function pruneEntity(
       ...(archive?.manifest() ? { archive: archive.manifest() } : {}),
     };
   } finally {
-    client.release(broken);
+    client.release(isBroken(client));
   }
 }

@@ -1,0 +1,73 @@
+// withTransaction / inTransaction against a real PostgreSQL: commit, rollback, and a connection killed mid-transaction.
+import { randomBytes } from 'node:crypto';
+import { Pool } from 'pg';
+import { databaseUrl, dropDatabase, ensureDatabases, inTransaction, isBroken, withTransaction } from '../src';
+
+const adminUrl = process.env.TEST_DATABASE_URL;
+if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set (run through the root jest config)');
+const name = `vellum_dbtest_${randomBytes(6).toString('hex')}`;
+let pool: Pool;
+
+beforeAll(async () => {
+  await ensureDatabases(adminUrl, [name]);
+  pool = new Pool({ connectionString: databaseUrl(adminUrl, name), max: 2 });
+  await pool.query('CREATE TABLE t (v int PRIMARY KEY)');
+});
+afterAll(async () => {
+  await pool.end();
+  await dropDatabase(adminUrl, name);
+});
+beforeEach(() => pool.query('TRUNCATE t'));
+const values = async () => (await pool.query<{ v: number }>('SELECT v FROM t ORDER BY v')).rows.map((r) => r.v);
+
+describe('withTransaction', () => {
+  it('commits what fn wrote and returns its result', async () => {
+    const out = await withTransaction(pool, async (c) => {
+      await c.query('INSERT INTO t VALUES (1), (2)');
+      return 'done';
+    });
+    expect(out).toBe('done');
+    expect(await values()).toEqual([1, 2]);
+  });
+
+  it('rolls back everything when fn throws, and rethrows its error', async () => {
+    const boom = new Error('boom');
+    await expect(
+      withTransaction(pool, async (c) => {
+        await c.query('INSERT INTO t VALUES (1)');
+        throw boom;
+      }),
+    ).rejects.toBe(boom);
+    expect(await values()).toEqual([]);
+    expect(pool.totalCount - pool.idleCount).toBe(0); // the connection went back
+  });
+
+  it('a connection killed mid-transaction fails the call, not the process, and is not reused', async () => {
+    let pid = 0;
+    const call = withTransaction(pool, async (c) => {
+      pid = (await c.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')).rows[0]!.pid;
+      await c.query('INSERT INTO t VALUES (7)');
+      await pool.query('SELECT pg_terminate_backend($1)', [pid]);
+      await c.query('SELECT 1');
+    });
+    await expect(call).rejects.toThrow();
+    const after = await pool.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    expect(after.rows[0]!.pid).not.toBe(pid);
+    expect(await values()).toEqual([]);
+  });
+});
+
+describe('inTransaction on a held connection', () => {
+  it('runs several transactions in turn; a failed one leaves the connection usable', async () => {
+    const client = await pool.connect();
+    try {
+      await inTransaction(client, () => client.query('INSERT INTO t VALUES (1)'));
+      await expect(inTransaction(client, () => client.query('INSERT INTO t VALUES (1)'))).rejects.toThrow(/duplicate key/);
+      await inTransaction(client, () => client.query('INSERT INTO t VALUES (2)'));
+      expect(isBroken(client)).toBe(false);
+    } finally {
+      client.release();
+    }
+    expect(await values()).toEqual([1, 2]);
+  });
+});
