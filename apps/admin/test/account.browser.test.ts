@@ -34,10 +34,14 @@ describeBrowser('admin app: account pages', () => {
     await page.getByRole('button', { name: 'Set the new password' }).click();
   };
   const newUser = (prefix: string, password: string) => createUser(suite.platform.url, ADMIN, { prefix, password });
+  /** A fresh browser context on the platform at `start` (the app's start page when none). */
+  const open = async (start?: string) => {
+    const app = await openContext(suite.browser, suite.platform.url, start);
+    return { app, page: app.page };
+  };
 
   it('signs in and out with a session cookie the page cannot read', async () => {
-    const app = await openContext(suite.browser, suite.platform.url);
-    const { page } = app;
+    const { app, page } = await open();
     await page.goto('/admin/profile');
     await page.waitForURL(/\/admin\/login\?next=%2Fprofile/);
     await checkPage(app, 'sign-in');
@@ -77,8 +81,7 @@ describeBrowser('admin app: account pages', () => {
     const { secret } = (await user.post('/users/me/tfa/generate', { password })).body.data as { secret: string };
     expect((await user.post('/users/me/tfa/enable', { secret, otp: totp(secret) })).status).toBe(204);
 
-    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
-    const { page } = app;
+    const { app, page } = await open('/admin/login');
     await signIn(page, email, password);
     await see(page.getByRole('heading', { level: 1, name: 'Enter your one-time code' }));
     await checkPage(app, 'sign-in-otp');
@@ -95,8 +98,7 @@ describeBrowser('admin app: account pages', () => {
   it('resets a password from the mailed link; a used and an expired link each say so', async () => {
     const { email } = await newUser('reset', 'the-old-password-1');
 
-    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
-    const { page } = app;
+    const { app, page } = await open('/admin/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Reset your password' }));
     await checkPage(app, 'forgot-password');
@@ -139,8 +141,7 @@ describeBrowser('admin app: account pages', () => {
 
   it('profile: changes the password (current one required), enrols TFA from the QR code drawn in the page, disables it', async () => {
     const { email } = await newUser('profile', 'profile-password-1');
-    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
-    const { page } = app;
+    const { app, page } = await open('/admin/login');
     await signIn(page, email, 'profile-password-1');
     await page.getByRole('link', { name: 'Profile' }).click();
     await see(page.getByRole('heading', { level: 1, name: 'Profile' }));
@@ -180,8 +181,7 @@ describeBrowser('admin app: account pages', () => {
   }, 90_000);
 
   it('works from the keyboard alone: skip link, sign in, the main navigation, sign out', async () => {
-    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
-    const { page } = app;
+    const { app, page } = await open('/admin/login');
     await see(page.getByRole('heading', { level: 1, name: 'Sign in' }));
     const focused = () => page.evaluate(() => document.activeElement?.getAttribute('id') ?? document.activeElement?.textContent?.trim());
     // The page's heading has the focus; before it, the skip link; after it, the first field.
@@ -216,8 +216,7 @@ describeBrowser('admin app: account pages', () => {
   }, 60_000);
 
   it('says so when the API does not answer, and recovers on retry', async () => {
-    const app = await openContext(suite.browser, suite.platform.url);
-    const { page } = app;
+    const { app, page } = await open();
     // The session check meets a 503 (what the gateway answers while auth is down), then the API is back.
     const outage = JSON.stringify({ errors: [{ message: 'Service "auth" is unavailable.', extensions: { code: 'SERVICE_UNAVAILABLE' } }] });
     await page.route('**/users/me?*', (route) => route.fulfill({ status: 503, contentType: 'application/json', body: outage }));

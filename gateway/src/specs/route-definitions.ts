@@ -36,6 +36,19 @@ const list = { query: true, responses: { '200': 'List' } };
 const fields = { query: 'fields' as const };
 const none = { responses: { '204': null } };
 
+/** The six admin routes of a §4 collection (`/roles`, `/permissions`): list, search, create, read, update, delete. */
+function adminCollection(name: string, schema: string, noun: string, body: { create: RequestBodyName; update: RequestBodyName }): RouteDefinition[] {
+  const [many, one, path] = [{ '200': `List:${schema}` }, { '200': `One:${schema}` }, `/${name}`];
+  return [
+    r('get', path, name, 'admin', `List ${name} (the query language)`, { ...list, responses: many }),
+    r('search', path, name, 'admin', `Query ${name} with the query in the body`, { body: 'SearchRequest', responses: many }),
+    r('post', path, name, 'admin', `Create a ${noun} (or several)`, { body: body.create, responses: one }),
+    r('get', `${path}/{id}`, name, 'admin', `One ${noun}`, { ...fields, responses: one }),
+    r('patch', `${path}/{id}`, name, 'admin', `Update a ${noun}`, { body: body.update, responses: one }),
+    r('delete', `${path}/{id}`, name, 'admin', `Delete a ${noun}`, none),
+  ];
+}
+
 export const ROUTES: RouteDefinition[] = [
   // §3 authentication
   r('post', '/auth/login', 'auth', 'public', 'Log in', { body: 'LoginRequest', responses: { '200': 'Tokens' } }),
@@ -74,18 +87,8 @@ export const ROUTES: RouteDefinition[] = [
   r('get', '/users/{id}', 'users', 'admin', 'One user', { ...fields, responses: { '200': 'One:User' } }),
   r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'UserUpdateRequest', responses: { '200': 'One:User' } }),
   r('delete', '/users/{id}', 'users', 'admin', 'Delete a user', none),
-  r('get', '/roles', 'roles', 'admin', 'List roles (the query language)', { ...list, responses: { '200': 'List:Role' } }),
-  r('search', '/roles', 'roles', 'admin', 'Query roles with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Role' } }),
-  r('post', '/roles', 'roles', 'admin', 'Create a role (or several)', { body: 'RolesCreateRequest', responses: { '200': 'One:Role' } }),
-  r('get', '/roles/{id}', 'roles', 'admin', 'One role', { ...fields, responses: { '200': 'One:Role' } }),
-  r('patch', '/roles/{id}', 'roles', 'admin', 'Update a role', { body: 'RoleUpdateRequest', responses: { '200': 'One:Role' } }),
-  r('delete', '/roles/{id}', 'roles', 'admin', 'Delete a role', none),
-  r('get', '/permissions', 'permissions', 'admin', 'List permissions (the query language)', { ...list, responses: { '200': 'List:Permission' } }),
-  r('search', '/permissions', 'permissions', 'admin', 'Query permissions with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Permission' } }),
-  r('post', '/permissions', 'permissions', 'admin', 'Create a permission (or several)', { body: 'PermissionsCreateRequest', responses: { '200': 'One:Permission' } }),
-  r('get', '/permissions/{id}', 'permissions', 'admin', 'One permission', { ...fields, responses: { '200': 'One:Permission' } }),
-  r('patch', '/permissions/{id}', 'permissions', 'admin', 'Update a permission', { body: 'PermissionUpdateRequest', responses: { '200': 'One:Permission' } }),
-  r('delete', '/permissions/{id}', 'permissions', 'admin', 'Delete a permission', none),
+  ...adminCollection('roles', 'Role', 'role', { create: 'RolesCreateRequest', update: 'RoleUpdateRequest' }),
+  ...adminCollection('permissions', 'Permission', 'permission', { create: 'PermissionsCreateRequest', update: 'PermissionUpdateRequest' }),
   // §5 revisions
   r('get', '/revisions', 'revisions', 'public', 'List revisions the caller may read', { ...list, responses: { '200': 'List:Revision' } }),
   r('search', '/revisions', 'revisions', 'public', 'Query revisions with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Revision' } }),

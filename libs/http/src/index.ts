@@ -6,7 +6,7 @@ export { serverRoutes, type ServerRoutesOptions } from './server-routes';
 export { createServiceApp, finishServiceApp, noConditionalRequests, parseQueryOnce, requestIdMiddleware, requestContextMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, readyHandler, pingHandler, cachedHealth, bearerIs, worst, HEALTH_CONTENT_TYPE, type HealthEndpointOptions, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
-export { listen, type RunningService, type Listening } from './listen';
+export { listen, runningService, type RunningService, type Listening } from './listen';
 export { freePort } from './free-port';
 export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';
@@ -14,3 +14,4 @@ export { startObservability, type ObservabilityConfig, type ProcessObservability
 export { RawJson, rawJson, stringifyJson, sendJson } from './json-text';
 export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, type FastRouteOptions } from './fast-routes';
+export type { ServiceApp, ServiceAppDeps } from './service-app';

@@ -15,6 +15,16 @@ export interface RunningService {
   stop(): Promise<void>;
 }
 
+/**
+ * `service` with a stop() that runs once: a second call (a second signal, a test's cleanup after a failed stop)
+ * waits for the same stop instead of closing pools and servers twice.
+ */
+export function runningService<T extends RunningService>(service: T): T {
+  const stop = service.stop.bind(service);
+  let stopped: Promise<void> | undefined;
+  return { ...service, stop: () => (stopped ??= stop()) };
+}
+
 export interface Listening {
   server: Server;
   url: string;

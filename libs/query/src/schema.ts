@@ -45,6 +45,23 @@ export type QuerySchema = Record<string, TableSchema>;
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
+/** A field written as its type alone when it needs no option. */
+export type FieldSpec = FieldType | FieldSchema;
+
+/**
+ * A table whose logical name is its SQL table's (the common case), its fields in the order `*` shows them, each
+ * written as its type when it needs no option: `tableOf('roles', 'id', { id: 'uuid', icon: unsearchable('string') })`.
+ */
+export function tableOf(name: string, primaryKey: string, fields: Record<string, FieldSpec>): TableSchema {
+  const full = Object.fromEntries(Object.entries(fields).map(([f, spec]) => [f, typeof spec === 'string' ? { type: spec } : spec]));
+  return { name, table: name, primaryKey, fields: full };
+}
+
+/** A field `search` passes over. */
+export const unsearchable = (type: FieldType): FieldSchema => ({ type, searchable: false });
+/** A secret field (see `FieldSchema.concealed`). */
+export const concealed = (type: FieldType): FieldSchema => ({ type, concealed: true });
+
 /** Checks a schema once (identifiers, relations, primary keys) so the planner may trust it. Returns it frozen. */
 export function defineSchema(schema: QuerySchema): QuerySchema {
   for (const [name, t] of Object.entries(schema)) {

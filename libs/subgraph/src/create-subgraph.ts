@@ -1,4 +1,5 @@
-import type { Request, RequestHandler, Response } from 'express';
+import { Router, type Request, type RequestHandler, type Response } from 'express';
+import { route, type RouteTable } from '@vellum/http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -36,4 +37,15 @@ export function createSubgraph(sdl: string, resolvers: object): Subgraph {
     context: async ({ req, res }) => ({ req, res }),
   }) as RequestHandler;
   return { server, middleware };
+}
+
+/**
+ * POST and GET /graphql behind `authenticate` (which sets the caller's accountability, public when anonymous):
+ * operations carry their own rules, checked by the resolvers.
+ */
+export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler): Router & RouteTable {
+  const routes = Router() as Router & RouteTable;
+  route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);
+  route(routes, 'get', '/graphql', 'public', authenticate, subgraph.middleware);
+  return routes;
 }

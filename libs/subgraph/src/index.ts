@@ -1,1 +1,1 @@
-export { createSubgraph, type Subgraph, type SubgraphContext } from './create-subgraph';
+export { createSubgraph, graphqlRoutes, type Subgraph, type SubgraphContext } from './create-subgraph';

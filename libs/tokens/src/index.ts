@@ -26,3 +26,4 @@ export type { KeyValueSource, WatchableMap } from './key-value-source';
 export { watchRevokedSessions, type RevokedSessions } from './revoked-sessions';
 export { AccessRuleMap, watchAccessRules, type WatchAccessRulesOptions } from './access-rules';
 export { isAdminRequest, requestClaims, type RequestClaimsOptions } from './is-admin-request';
+export type { TokenCheckDeps } from './token-check-deps';

@@ -1,11 +1,13 @@
 import type { Request } from 'express';
 import type { AccessTokenClaims } from './claims';
 import { extractAccessToken, DEFAULT_SESSION_COOKIE } from './extract-access-token';
+import { isTokenRevoked, type RevocationCheck } from './revocation';
 import type { TokenVerifier } from './token-verifier';
 
 export interface RequestClaimsOptions {
   sessionCookieName?: string;
-  isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
+  /** A revoked session (session mode) or session family (`sid`) makes the token count as none. */
+  isSessionRevoked?: RevocationCheck;
 }
 
 /**
@@ -18,7 +20,7 @@ export function requestClaims(verifier: TokenVerifier, opts: RequestClaimsOption
       const found = extractAccessToken(req, opts.sessionCookieName ?? DEFAULT_SESSION_COOKIE);
       if (!found) return undefined;
       const claims = await verifier.verify(found.token);
-      if (claims.session && opts.isSessionRevoked && (await opts.isSessionRevoked(claims.session))) return undefined;
+      if (opts.isSessionRevoked && (await isTokenRevoked(claims, opts.isSessionRevoked))) return undefined;
       return claims;
     } catch {
       return undefined;

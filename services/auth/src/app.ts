@@ -1,9 +1,8 @@
-import type { Express } from 'express';
-import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { graphqlRoutes } from '@vellum/subgraph';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
 import { createLimiterStore, rateLimit, requestLimiter, type LimiterStore } from '@vellum/limits';
 import { httpMetrics, observePool, Registry } from '@vellum/metrics';
-import type { Logger } from '@vellum/logger';
-import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens } from '@vellum/tokens';
+import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens, type RevocationCheck } from '@vellum/tokens';
 import type { Pool } from 'pg';
 import { Router } from 'express';
 import type { AuthConfig } from './config';
@@ -31,29 +30,20 @@ import { sessionsRoutes } from './http/sessions.routes';
 import { tfaRoutes } from './http/tfa.routes';
 import { loginCounter } from './http/login-metrics';
 
-export interface AuthAppDeps {
+export interface AuthAppDeps extends ServiceAppDeps {
   db: Db;
   /** Plain SQL on the login hot path (default: the `pg` pool under `db`, see `createPrisma`). */
   pg?: Pool;
   config: AuthConfig;
-  logger: Logger;
   keys?: SigningKeys;
   clock?: Clock;
   hasher?: PasswordHasher;
-  /** Extra health probes (messaging, outbox relay). */
-  probes?: Record<string, HealthProbe>;
-  /** The process's metrics registry (default: a private one). */
-  metrics?: Registry;
   /** Where failed logins are counted; default from config (AUTH_LOGIN_LIMIT_STORE / REDIS_URL). Not closed by close(). */
   limiterStore?: LimiterStore;
 }
 
-export interface AuthApp {
-  app: Express;
+export interface AuthApp extends ServiceApp {
   ctx: AuthContext;
-  routes: RouteTable['routes'];
-  /** The cached health report (what /server/health answers). */
-  health(): Promise<HealthReport>;
   /** Stops the GraphQL server and closes the failed-login counters' store (when it opened it). */
   close(): Promise<void>;
 }
@@ -98,7 +88,9 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     ...deps.probes,
   };
   const verifier = createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] }));
-  const isSessionRevoked = async (id: string) => !(await sessionRepository.isLive(db, id, ctx.clock.now()));
+  // A session row (session mode) or a session family (`sid`, every token since sessions are listed) that ended.
+  const isSessionRevoked: RevocationCheck = async (id, kind) =>
+    !(await (kind === 'family' ? sessionRepository.isFamilyLive(db, id, ctx.clock.now()) : sessionRepository.isLive(db, id, ctx.clock.now())));
   const server = Router() as Router & RouteTable;
   const health = serverRoutes(server, probes, {
     healthToken: config.HEALTH_TOKEN,
@@ -124,8 +116,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
       onUse: tokenUseReporter((id, use) => apiTokensUseCase.recordUse(ctx, id, new Date(use.at)), undefined, () => ctx.clock.now().getTime()),
     }),
     sessionCookieName: config.SESSION_COOKIE_NAME,
-    isSessionRevoked: async (id, kind) =>
-      !(await (kind === 'family' ? sessionRepository.isFamilyLive(db, id, ctx.clock.now()) : sessionRepository.isLive(db, id, ctx.clock.now()))),
+    isSessionRevoked,
   });
   const admin = adminRoutes(ctx);
   const tfa = tfaRoutes(ctx);
@@ -140,10 +131,8 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   app.use(admin);
 
   const graphql = createSubgraph(ctx);
-  const gqlRoutes = Router() as Router & RouteTable;
   // GraphQL operations carry their own rules (auth mutations public, users_me needs a user, entities filtered).
-  route(gqlRoutes, 'post', '/graphql', 'public', authenticated, graphql.middleware);
-  route(gqlRoutes, 'get', '/graphql', 'public', authenticated, graphql.middleware);
+  const gqlRoutes = graphqlRoutes(graphql, authenticated);
   app.use(gqlRoutes);
 
   stalled.after();

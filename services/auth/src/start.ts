@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
+import { listen, runningService, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { observeOutbox, type Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
@@ -58,20 +58,18 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
   const uses = await watchTokenUses(built.ctx, messaging);
   const server = await listen(built.app, config.PORT, config.HOST, local);
   logger.info({ url: server.url }, 'auth service listening');
-  let stopped: Promise<void> | undefined;
-  return {
+  return runningService({
     name: 'auth',
     url: server.url,
     ctx: built.ctx,
     health: built.health,
-    stop: () =>
-      (stopped ??= (async () => {
-        await server.close();
-        await uses.stop();
-        unobserve();
-        await built.close();
-        await relay.stop();
-        await db.$disconnect();
-      })()),
-  };
+    async stop() {
+      await server.close();
+      await uses.stop();
+      unobserve();
+      await built.close();
+      await relay.stop();
+      await db.$disconnect();
+    },
+  });
 }

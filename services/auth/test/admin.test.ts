@@ -1,12 +1,11 @@
 import request from 'supertest';
 import { itemChangeEventSchema, roleAccessSchema } from '@vellum/contracts';
-import { ADMIN, code, harness, loginAs, type Harness } from './helpers';
+import { ADMIN, code, adminHarness, loginAs, type Harness } from './helpers';
 
 let h: Harness;
 let admin: string;
 beforeAll(async () => {
-  h = await harness();
-  admin = (await loginAs(h.app)).body.data.access_token;
+  ({ h, admin } = await adminHarness());
 });
 afterAll(() => h.close());
 

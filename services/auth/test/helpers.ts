@@ -24,7 +24,14 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(env: Record<string, string> = {}, opts: { clock?: FixedClock; limiterStore?: LimiterStore; logger?: Logger; metrics?: Registry } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  clock?: FixedClock;
+  limiterStore?: LimiterStore;
+  logger?: Logger;
+  metrics?: Registry;
+}
+
+export async function harness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
   const config = loadAuthConfig({
     DATABASE_URL: db.url,
@@ -61,6 +68,12 @@ export async function harness(env: Record<string, string> = {}, opts: { clock?: 
 }
 
 export const testClock = () => fixedClock(new Date());
+
+/** A harness and the bootstrap administrator's access token: `({ h, admin } = await adminHarness(…))` in a beforeAll. */
+export async function adminHarness(env: Record<string, string> = {}, opts: HarnessOptions = {}): Promise<{ h: Harness; admin: string }> {
+  const h = await harness(env, opts);
+  return { h, admin: (await loginAs(h.app)).body.data.access_token as string };
+}
 
 export async function loginAs(app: AuthApp['app'], email = ADMIN.email, password = ADMIN.password, mode = 'json') {
   const r = await request(app).post('/auth/login').send({ email, password, mode });

@@ -1,14 +1,13 @@
 import request from 'supertest';
 import { mailJobSchema, type MailJob } from '@vellum/contracts';
-import { code, harness, loginAs, testClock, type Harness } from './helpers';
+import { code, adminHarness, testClock, type Harness } from './helpers';
 
 let h: Harness;
 let admin: string;
 let roleId: string;
 const clock = testClock();
 beforeAll(async () => {
-  h = await harness({ USER_INVITE_URL_ALLOW_LIST: 'https://app.example.com/invite', PROJECT_NAME: 'Acme' }, { clock });
-  admin = (await loginAs(h.app)).body.data.access_token;
+  ({ h, admin } = await adminHarness({ USER_INVITE_URL_ALLOW_LIST: 'https://app.example.com/invite', PROJECT_NAME: 'Acme' }, { clock }));
   roleId = (await request(h.app).post('/roles').set('Authorization', `Bearer ${admin}`).send({ name: 'Writer' })).body.data.id;
 });
 afterAll(() => h.close());

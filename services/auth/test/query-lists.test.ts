@@ -1,5 +1,5 @@
 import request from 'supertest';
-import { ADMIN, code, harness, loginAs, type Harness } from './helpers';
+import { ADMIN, code, adminHarness, loginAs, type Harness } from './helpers';
 
 // Issue 23 point 1: GET/SEARCH /users, /roles, /permissions speak the query language of /revisions and /items
 // (libs/query) against the real database; secrets are never readable, filterable, sortable or searchable.
@@ -7,8 +7,7 @@ let h: Harness;
 let admin: string;
 const roles: Record<string, string> = {};
 beforeAll(async () => {
-  h = await harness();
-  admin = (await loginAs(h.app)).body.data.access_token;
+  ({ h, admin } = await adminHarness());
   for (const name of ['Reader', 'Editor']) roles[name] = (await post('/roles', { name, description: `${name}s of the site` })).body.data.id;
   const people: [string, string, string, string, string][] = [
     ['ann@site.io', 'Ann', 'Smith', 'Reader', 'active'],

@@ -1,14 +1,13 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { timeStep, totpAt } from '../src/domain/totp';
-import { ADMIN, code, harness, loginAs, testClock, type Harness } from './helpers';
+import { ADMIN, code, adminHarness, loginAs, testClock, type Harness } from './helpers';
 
 let h: Harness;
 let admin: string;
 const clock = testClock();
 beforeAll(async () => {
-  h = await harness({ AUTH_LOGIN_ATTEMPTS: '4', AUTH_LOCK_DURATION: '1m' }, { clock });
-  admin = (await loginAs(h.app)).body.data.access_token;
+  ({ h, admin } = await adminHarness({ AUTH_LOGIN_ATTEMPTS: '4', AUTH_LOCK_DURATION: '1m' }, { clock }));
 });
 afterAll(() => h.close());
 

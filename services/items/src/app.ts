@@ -1,11 +1,10 @@
-import { Router, type Express } from 'express';
+import { Router } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
 import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
-import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, cachedVerifier, isAdminRequest, type ApiTokenSource, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, cachedVerifier, isAdminRequest, type TokenCheckDeps } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
@@ -14,32 +13,20 @@ import type { ItemsDeps } from './domain/items-deps';
 import { collectionsRoutes } from './http/collections.routes';
 import { itemsRoutes } from './http/items.routes';
 
-export interface CreateAppDeps {
+export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
   /** Pool for the collections' tables (createItemsPool). */
   pool: Pool;
   /** Prisma for the catalogue. */
   prisma: Db;
   rules: AccessRules;
-  verifier: TokenVerifier;
-  isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
-  /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
-  apiTokens?: ApiTokenSource;
-  onTokenUse?: (entry: ApiTokenEntry) => void;
   logger: Pick<Logger, 'error' | 'warn' | 'info'>;
   limits?: { limitDefault: number; limitMax?: number };
   /** TRUST_PROXY (default: nobody). */
   trustProxy?: TrustProxy;
-  now?: () => Date;
-  /** Extra health probes (messaging, outbox relay). */
-  healthProbes?: Record<string, HealthProbe>;
-  /** `Authorization: Bearer <token>` reads the health checks. */
-  healthToken?: string;
-  /** The process's metrics registry (default: a private one). */
-  metrics?: Registry;
 }
 
 /** The items service's express app (never listens). */
-export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTable['routes']; health(): Promise<HealthReport> } {
+export function createApp(deps: CreateAppDeps): ServiceApp {
   const itemsDeps: ItemsDeps = {
     pool: deps.pool,
     rules: deps.rules,
@@ -51,7 +38,7 @@ export function createApp(deps: CreateAppDeps): { app: Express; routes: RouteTab
       await deps.pool.query('SELECT 1');
       return 'ok';
     },
-    ...deps.healthProbes,
+    ...deps.probes,
   };
   const registry = deps.metrics ?? new Registry();
   const app = createServiceApp({ service: 'items', logger: deps.logger, observe: httpMetrics(registry, 'items').observe, trustProxy: deps.trustProxy });

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type LocalServices, type RunningService } from '@vellum/http';
+import { listen, runningService, type LocalServices, type RunningService } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
@@ -56,7 +56,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     logger,
     trustProxy: config.TRUST_PROXY,
     limits: { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined },
-    healthProbes: {
+    probes: {
       messaging: async () => messaging.health(),
       outbox: async () => relay.health(),
     },
@@ -68,7 +68,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     : [];
   const listening = await listen(app, config.PORT, config.HOST, local);
   logger.info({ url: listening.url }, 'items listening');
-  return {
+  return runningService({
     name: 'items',
     url: listening.url,
     health,
@@ -79,5 +79,5 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
       await Promise.allSettled([access.stop(), sessions.stop(), apiTokens.stop()]);
       await Promise.allSettled([pool.end(), prisma.$disconnect()]);
     },
-  };
+  });
 }

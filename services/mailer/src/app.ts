@@ -1,22 +1,14 @@
-import { Router, type Express } from 'express';
-import type { Logger } from '@vellum/logger';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { Router } from 'express';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
 import { httpMetrics, type Registry } from '@vellum/metrics';
 
-export interface MailerAppDeps {
-  logger: Logger;
+export interface MailerAppDeps extends ServiceAppDeps {
   metrics: Registry;
   /** Readiness: the queue connection (messaging) and anything else the composition root adds. */
   probes: Record<string, HealthProbe>;
-  /** `Authorization: Bearer <token>` reads the health checks. */
-  healthToken?: string;
 }
 
-export interface MailerApp {
-  app: Express;
-  routes: RouteTable['routes'];
-  health(): Promise<HealthReport>;
-}
+export type MailerApp = ServiceApp;
 
 /** The worker's small HTTP face: ping, ready, health (metrics are on the metrics port). Never listens. */
 export function createApp({ logger, metrics, probes, healthToken }: MailerAppDeps): MailerApp {

@@ -1,4 +1,4 @@
-import { listen, type HealthProbe, type RunningService } from '@vellum/http';
+import { listen, runningService, type HealthProbe, type RunningService } from '@vellum/http';
 import { observeConsumer, Registry } from '@vellum/metrics';
 import { MAIL_QUEUE } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
@@ -92,20 +92,18 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
   const http = server;
   logger.info({ url: http.url, transport: transport.kind }, 'mailer listening');
 
-  let stopped: Promise<void> | undefined;
-  return {
+  return runningService({
     name: 'mailer',
     url: http.url,
     metrics,
     registry,
     transport,
     health: built.health,
-    stop: () =>
-      (stopped ??= (async () => {
-        unobserve();
-        await consuming.stop(); // finishes the jobs in hand
-        await http.close(5000);
-        await transport.close();
-      })()),
-  };
+    async stop() {
+      unobserve();
+      await consuming.stop(); // finishes the jobs in hand
+      await http.close(5000);
+      await transport.close();
+    },
+  });
 }

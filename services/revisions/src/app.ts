@@ -1,42 +1,23 @@
-import { Router, type Express } from 'express';
+import { graphqlRoutes } from '@vellum/subgraph';
+import { Router } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, route, serverRoutes, type HealthProbe, type HealthReport, type RouteTable } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
 import { httpMetrics, Registry } from '@vellum/metrics';
-import type { Logger } from '@vellum/logger';
-import type { ApiTokenEntry } from '@vellum/contracts';
-import { authenticate, cachedVerifier, isAdminRequest, type AccessRuleMap, type ApiTokenSource, type TokenVerifier } from '@vellum/tokens';
+import { authenticate, cachedVerifier, isAdminRequest, type AccessRuleMap, type TokenCheckDeps } from '@vellum/tokens';
 import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import { createSubgraph } from './graphql/subgraph';
 import { recordsRoutes } from './http/records.routes';
 
-export interface RevisionsAppDeps {
+export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
   pool: Pool;
   /** Role → access rules (watched from ACCESS_BUCKET; `AccessRuleMap.of` in tests). */
   rules: Pick<AccessRuleMap, 'get'>;
-  verifier: TokenVerifier;
-  logger: Logger;
   config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> & Partial<Pick<RevisionsConfig, 'TRUST_PROXY'>>;
-  /** Session-mode tokens die at once on logout. */
-  isSessionRevoked?: (sessionId: string) => boolean | Promise<boolean>;
-  /** The API-tokens map (watched from messaging): API tokens are verified against it, with no call to auth. */
-  apiTokens?: ApiTokenSource;
-  onTokenUse?: (entry: ApiTokenEntry) => void;
-  /** Extra health probes (messaging, consumer). */
-  probes?: Record<string, HealthProbe>;
-  /** `Authorization: Bearer <token>` reads the health checks. */
-  healthToken?: string;
-  /** The process's metrics registry (default: a private one). */
-  metrics?: Registry;
-  now?: () => Date;
 }
 
-export interface RevisionsApp {
-  app: Express;
+export interface RevisionsApp extends ServiceApp {
   reader: RecordsReader;
-  routes: RouteTable['routes'];
-  /** The cached health report (what /server/health answers). */
-  health(): Promise<HealthReport>;
   close(): Promise<void>;
 }
 
@@ -76,9 +57,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(records);
 
   const graphql = createSubgraph(reader);
-  const gql = Router() as Router & RouteTable;
-  route(gql, 'post', '/graphql', 'public', authenticated, graphql.middleware);
-  route(gql, 'get', '/graphql', 'public', authenticated, graphql.middleware);
+  const gql = graphqlRoutes(graphql, authenticated);
   app.use(gql);
 
   finishServiceApp(app, logger);

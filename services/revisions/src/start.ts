@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, type LocalServices, type RunningService } from '@vellum/http';
+import { listen, runningService, type LocalServices, type RunningService } from '@vellum/http';
 import { observeConsumer, observePool, type Registry } from '@vellum/metrics';
 import { ITEMS_STREAM } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
@@ -72,22 +72,20 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
   const listening = await listen(built.app, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
-  let stopped: Promise<void> | undefined;
-  return {
+  return runningService({
     name: 'revisions',
     url: listening.url,
     health: built.health,
-    stop: () =>
-      (stopped ??= (async () => {
-        await listening.close();
-        unobserve.forEach((u) => u());
-        await consumer.stop();
-        await retention.stop();
-        await access.stop();
-        await sessions.stop();
-        await apiTokens.stop();
-        await built.close();
-        await pool.end();
-      })()),
-  };
+    async stop() {
+      await listening.close();
+      unobserve.forEach((u) => u());
+      await consumer.stop();
+      await retention.stop();
+      await access.stop();
+      await sessions.stop();
+      await apiTokens.stop();
+      await built.close();
+      await pool.end();
+    },
+  });
 }

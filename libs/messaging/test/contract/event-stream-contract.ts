@@ -83,13 +83,7 @@ export function describeEventStreamContract(subject: () => ContractSubject): voi
     it('filters a group by subject', async () => {
       const s = await m.eventStream('ITEMS', { subjects: ['items.>'] });
       const seen: string[] = [];
-      track(
-        await s.subscribe({
-          durable: 'only-a',
-          filterSubject: 'items.a.*',
-          handler: async (d) => void seen.push(d.subject),
-        }),
-      );
+      track(await s.subscribe({ durable: 'only-a', filterSubject: 'items.a.*', handler: async (d) => void seen.push(d.subject) }));
       await s.publish('items.a.create', 1, { id: 'f1' });
       await s.publish('items.b.create', 2, { id: 'f2' });
       await s.publish('items.a.delete', 3, { id: 'f3' });
@@ -102,17 +96,11 @@ export function describeEventStreamContract(subject: () => ContractSubject): voi
       const s = await m.eventStream('ITEMS', { subjects: ['items.>'] });
       const failing: number[] = [];
       const ok: string[] = [];
-      track(
-        await s.subscribe({
-          durable: 'fragile',
-          maxDeliver: 2,
-          backoffMs: [50],
-          handler: async (d) => {
-            failing.push(d.deliveryCount);
-            throw new Error(`cannot record ${d.id}`);
-          },
-        }),
-      );
+      const fail = async (d: Delivery) => {
+        failing.push(d.deliveryCount);
+        throw new Error(`cannot record ${d.id}`);
+      };
+      track(await s.subscribe({ durable: 'fragile', maxDeliver: 2, backoffMs: [50], handler: fail }));
       track(await s.subscribe({ durable: 'sturdy', handler: async (d) => void ok.push(d.id) }));
       await s.publish('items.x.update', {}, { id: 'poison' });
       await waitFor(() => failing.length === 2 && ok.length === 1);

@@ -50,16 +50,8 @@ export function describeWorkQueueContract(subject: () => ContractSubject): void 
       const gate = deferred();
       const a: Delivery[] = [];
       const b: Delivery[] = [];
-      track(
-        await q.consume({
-          durable: 'mailer',
-          ackWaitMs: 400,
-          handler: async (d) => {
-            a.push(d);
-            await gate.promise; // hangs like a dead consumer
-          },
-        }),
-      );
+      const hang = async (d: Delivery) => void (a.push(d), await gate.promise); // hangs like a dead consumer
+      track(await q.consume({ durable: 'mailer', ackWaitMs: 400, handler: hang }));
       try {
         await q.publish('mail.send', { n: 1 }, { id: 'stuck' });
         await waitFor(() => a.length === 1, 10_000, 'first delivery');
@@ -78,18 +70,12 @@ export function describeWorkQueueContract(subject: () => ContractSubject): void 
       const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
       const times: number[] = [];
       const counts: number[] = [];
-      track(
-        await q.consume({
-          durable: 'mailer',
-          maxDeliver: 3,
-          backoffMs: [150, 300],
-          handler: async (d) => {
-            times.push(Date.now());
-            counts.push(d.deliveryCount);
-            throw new Error('smtp down');
-          },
-        }),
-      );
+      const fail = async (d: Delivery) => {
+        times.push(Date.now());
+        counts.push(d.deliveryCount);
+        throw new Error('smtp down');
+      };
+      track(await q.consume({ durable: 'mailer', maxDeliver: 3, backoffMs: [150, 300], handler: fail }));
       await q.publish('mail.send', { to: 'x' }, { id: 'doomed' });
       await waitFor(() => counts.length === 3, 10_000, 'three attempts');
       const dead = await deadLettersOf(q);
@@ -112,17 +98,12 @@ export function describeWorkQueueContract(subject: () => ContractSubject): void 
     it('term() dead-letters at once without retries', async () => {
       const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
       const seen: number[] = [];
-      track(
-        await q.consume({
-          durable: 'mailer',
-          backoffMs: [50],
-          handler: async (d) => {
-            seen.push(d.deliveryCount);
-            await d.term('invalid address');
-            throw new Error('ignored: already settled');
-          },
-        }),
-      );
+      const reject = async (d: Delivery) => {
+        seen.push(d.deliveryCount);
+        await d.term('invalid address');
+        throw new Error('ignored: already settled');
+      };
+      track(await q.consume({ durable: 'mailer', backoffMs: [50], handler: reject }));
       await q.publish('mail.send', { to: 'nobody' }, { id: 'bad' });
       await waitFor(() => seen.length === 1);
       const dead = await deadLettersOf(q);

@@ -1,4 +1,4 @@
-import { defineSchema } from '@vellum/query';
+import { concealed, defineSchema, tableOf, unsearchable } from '@vellum/query';
 
 /**
  * What the query language may read of the auth service's tables (`GET /users`, `/roles`, `/permissions`): the fields
@@ -9,56 +9,20 @@ import { defineSchema } from '@vellum/query';
  * collection and action of permissions (plus `id` when the term is a number).
  */
 export const authQuerySchema = defineSchema({
-  users: {
-    name: 'users',
-    table: 'users',
-    primaryKey: 'id',
-    fields: {
-      id: { type: 'uuid' },
-      first_name: { type: 'string' },
-      last_name: { type: 'string' },
-      email: { type: 'string' },
-      password: { type: 'string', concealed: true },
-      status: { type: 'string', searchable: false },
-      role: { type: 'uuid', column: 'role_id', relation: 'roles' },
-      title: { type: 'string' },
-      description: { type: 'text' },
-      language: { type: 'string', searchable: false },
-      provider: { type: 'string', searchable: false },
-      external_identifier: { type: 'string', searchable: false },
-      tfa_secret: { type: 'string', concealed: true },
-      last_access: { type: 'timestamp' },
-    },
-  },
-  roles: {
-    name: 'roles',
-    table: 'roles',
-    primaryKey: 'id',
-    fields: {
-      id: { type: 'uuid' },
-      name: { type: 'string' },
-      icon: { type: 'string', searchable: false },
-      description: { type: 'text' },
-      admin_access: { type: 'boolean' },
-      app_access: { type: 'boolean' },
-      enforce_tfa: { type: 'boolean' },
-    },
-  },
-  permissions: {
-    name: 'permissions',
-    table: 'permissions',
-    primaryKey: 'id',
-    fields: {
-      id: { type: 'integer' },
-      role: { type: 'uuid', column: 'role_id', relation: 'roles' },
-      collection: { type: 'string' },
-      action: { type: 'string' },
-      fields: { type: 'json' },
-      permissions: { type: 'json' },
-      validation: { type: 'json' },
-      presets: { type: 'json' },
-    },
-  },
+  users: tableOf('users', 'id', {
+    id: 'uuid', first_name: 'string', last_name: 'string', email: 'string', password: concealed('string'),
+    status: unsearchable('string'), role: { type: 'uuid', column: 'role_id', relation: 'roles' }, title: 'string',
+    description: 'text', language: unsearchable('string'), provider: unsearchable('string'),
+    external_identifier: unsearchable('string'), tfa_secret: concealed('string'), last_access: 'timestamp',
+  }),
+  roles: tableOf('roles', 'id', {
+    id: 'uuid', name: 'string', icon: unsearchable('string'), description: 'text',
+    admin_access: 'boolean', app_access: 'boolean', enforce_tfa: 'boolean',
+  }),
+  permissions: tableOf('permissions', 'id', {
+    id: 'integer', role: { type: 'uuid', column: 'role_id', relation: 'roles' }, collection: 'string', action: 'string',
+    fields: 'json', permissions: 'json', validation: 'json', presets: 'json',
+  }),
 });
 
 export type AuthEntity = 'users' | 'roles' | 'permissions';

@@ -34,14 +34,6 @@ export function presentRole(r: Role): Record<string, unknown> {
 }
 
 export function presentPermission(p: Permission): Record<string, unknown> {
-  return {
-    id: p.id,
-    role: p.role_id,
-    collection: p.collection,
-    action: p.action,
-    fields: p.fields,
-    permissions: p.permissions ?? null,
-    validation: p.validation ?? null,
-    presets: p.presets ?? null,
-  };
+  const { id, role_id: role, collection, action, fields } = p;
+  return { id, role, collection, action, fields, permissions: p.permissions ?? null, validation: p.validation ?? null, presets: p.presets ?? null };
 }
