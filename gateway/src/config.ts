@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { loadConfig, loadOptionalMessagingSettings, processVariables, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, loadOptionalMessagingSettings, processVariables, queryLimitVariables, rateLimiterVariables, sessionCookieVariables, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
 const corsOrigin = () =>
@@ -13,6 +13,18 @@ const corsOrigin = () =>
     })
     .prefault('false');
 
+/** How the gateway reaches the services' replicas (proxy/upstream-pool.ts). */
+const upstreamVariables = {
+  /** Time allowed to open a TCP connection to an upstream. */
+  UPSTREAM_CONNECT_TIMEOUT: duration('2s'),
+  /** Time allowed for an upstream to start answering (status + headers), and the idle limit while streaming. */
+  UPSTREAM_RESPONSE_TIMEOUT: duration('30s'),
+  /** How long a replica that refused/timed out a connection is skipped. */
+  UPSTREAM_FAIL_COOLDOWN: duration('5s'),
+  /** Keep-alive pool size per replica. */
+  UPSTREAM_MAX_SOCKETS: int(256, { min: 1 }),
+};
+
 const shape = {
   ...processVariables,
   PORT: int(8055, { min: 0, max: 65535 }),
@@ -24,25 +36,16 @@ const shape = {
   REVISIONS_URL: z.string().url().optional(),
   ITEMS_URLS: list(),
   ITEMS_URL: z.string().url().optional(),
-  /** Time allowed to open a TCP connection to an upstream. */
-  UPSTREAM_CONNECT_TIMEOUT: duration('2s'),
-  /** Time allowed for an upstream to start answering (status + headers), and the idle limit while streaming. */
-  UPSTREAM_RESPONSE_TIMEOUT: duration('30s'),
-  /** How long a replica that refused/timed out a connection is skipped. */
-  UPSTREAM_FAIL_COOLDOWN: duration('5s'),
-  /** Keep-alive pool size per replica. */
-  UPSTREAM_MAX_SOCKETS: int(256, { min: 1 }),
+  ...upstreamVariables,
   HEALTH_TIMEOUT: duration('2s'),
   /** Unknown token kids refetch the auth service's key set at most this often. */
   JWKS_MIN_REFRESH_INTERVAL: duration('5s'),
   /** Verified access tokens remembered until they expire (least recently used dropped first); 0 = no cache. */
   TOKEN_CACHE_SIZE: int(10_000, { min: 0 }),
-  SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
+  ...sessionCookieVariables,
   /** Proxies in front of the gateway whose X-Forwarded-* are believed (default none: the socket address is the client). */
   TRUST_PROXY: trustProxy(),
-  RATE_LIMITER_ENABLED: bool(false),
-  RATE_LIMITER_POINTS: int(50, { min: 1 }),
-  RATE_LIMITER_DURATION: duration('1s'),
+  ...rateLimiterVariables(false),
   /** memory (one gateway) or redis (shared by every gateway replica); default redis when REDIS_URL is set. */
   RATE_LIMITER_STORE: z.enum(['memory', 'redis']).optional(),
   REDIS_URL: z.string().optional(),
@@ -59,8 +62,7 @@ const shape = {
   PROJECT_COLOR: z.string().optional(),
   DEFAULT_LANGUAGE: z.string().default('en-US'),
   /** The services' list limits, reported by /server/info to signed-in users (-1: no maximum). */
-  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
-  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+  ...queryLimitVariables,
   /** The built admin app served at /admin (apps/admin/dist of this checkout or image). */
   ADMIN_APP_DIR: z.string().default(path.resolve(__dirname, '../../apps/admin/dist')),
 };

@@ -8,7 +8,9 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { GraphQLResolverMap } from '@apollo/subgraph/dist/schema-helper';
 import { startUpstream, type Upstream } from './helpers';
 
-export const fixtureSdl = (name: 'auth' | 'revisions') => readFileSync(path.join(__dirname, 'fixtures', `${name}.graphql`), 'utf8');
+/** The SDL of a fake subgraph: auth's is a small fixture; revisions' is the service's own schema (its resolvers here are fakes). */
+export const fixtureSdl = (name: 'auth' | 'revisions') =>
+  readFileSync(name === 'auth' ? path.join(__dirname, 'fixtures', 'auth.graphql') : path.join(__dirname, '../../services/revisions/src/graphql/schema.graphql'), 'utf8');
 
 interface Ctx {
   req: Request;

@@ -6,8 +6,7 @@ import { loadMe, sessionError, signOut, useMe, type Me } from './session/session
 import { Alert, Page } from './ui/page';
 import { SignInPage } from './pages/account/sign-in-page';
 import { ForgotPasswordPage } from './pages/account/forgot-password-page';
-import { ResetPasswordPage } from './pages/account/reset-password-page';
-import { AcceptInvitePage } from './pages/account/accept-invite-page';
+import { AcceptInvitePage, ResetPasswordPage } from './pages/account/token-pages';
 import { ProfilePage } from './pages/account/profile-page';
 import { UsersPage } from './pages/admin/users-page';
 import { UserPage } from './pages/admin/user-page';

@@ -21,8 +21,9 @@ describe('docker-compose.yml', () => {
   const [compose] = readYaml(file);
   /** ${VAR:-default} / ${VAR-default} / ${VAR} with no variable set (the defaults a workstation gets). */
   const interpolate = (v: string) => v.replace(/\$\{([A-Z0-9_]+)(?::?-([^}]*))?\}/g, (_m, _n, d) => d ?? '');
-  const vellum = Object.entries(compose.services as Record<string, Obj>).filter(([, s]) => s.build?.target);
-  const serviceOf = (s: Obj) => s.build.target as string;
+  const vellum = Object.entries(compose.services as Record<string, Obj>).filter(([, s]) => s.build?.args?.SERVICE);
+  /** The service a compose entry builds: the Dockerfile's one target, its folder and port as build arguments. */
+  const serviceOf = (s: Obj) => path.basename(String(s.build.args.SERVICE));
 
   const dockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
   if (!dockerCompose)
@@ -35,7 +36,12 @@ describe('docker-compose.yml', () => {
     expect(r.status).toBe(0);
   });
 
-  it('runs every service (revisions twice) from the Dockerfile targets, with infrastructure', () => {
+  it('runs every service (revisions twice) from the Dockerfile, each with its folder and port, with infrastructure', () => {
+    for (const [, s] of vellum) {
+      expect(s.build.target).toBe('service');
+      const info = SERVICES[serviceOf(s)];
+      expect(s.build.args).toEqual({ SERVICE: info.dir.replace(/^\.\//, ''), PORT: String(info.port) });
+    }
     expect(vellum.map(([, s]) => serviceOf(s)).sort()).toEqual([
       'auth',
       'gateway',
@@ -82,7 +88,7 @@ describe('docker-compose.yml', () => {
           const url = new URL(u);
           const target = compose.services[url.hostname];
           if (!target) problems.push(`${name}: ${k} names ${url.hostname}, not a compose service`);
-          else if (target.build?.target && String(SERVICES[serviceOf(target)].port) !== url.port)
+          else if (target.build?.args?.SERVICE && String(SERVICES[serviceOf(target)].port) !== url.port)
             problems.push(`${name}: ${k} port ${url.port} is not where ${url.hostname} listens`);
           if (target && !s.depends_on?.[url.hostname])
             problems.push(`${name}: uses ${url.hostname} without depends_on`);

@@ -1,5 +1,5 @@
-// deploy/docker/Dockerfile, read as text: one target per service running its compiled bundle from its own runtime
-// tree; the shared runtime and build stages.
+// deploy/docker/Dockerfile, read as text: one target for every service (its folder and port as build arguments)
+// running its compiled bundle from its own runtime tree; the shared runtime and build stages.
 import fs from 'node:fs';
 import path from 'node:path';
 import { ROOT } from './manifests/kustomize';
@@ -15,22 +15,22 @@ describe('deploy/docker/Dockerfile', () => {
     else if (current && line.trim() && !line.startsWith('#')) stages.get(current)!.push(line.trim());
   }
 
-  it.each(Object.keys(SERVICES))(
-    'target %s runs the compiled service (node dist/main.js) from its own runtime tree, on its port',
-    (service) => {
-      const lines = stages.get(service)!;
-      expect(lines).toBeDefined();
-      expect(lines).toContain(`ENV PORT=${SERVICES[service].port}`);
-      const dir = SERVICES[service].dir;
-      expect(lines).toContain(`COPY --from=build --chown=root:root /images/${path.basename(dir)} /app`);
-      const cmd = JSON.parse(lines.find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
-      expect(cmd).toEqual(['node', `${dir}/dist/main.js`]);
-      // the bundle is one of those `npm run build` emits
-      expect(fs.readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8')).toContain(
-        `'${dir}/dist/main.js'`,
-      );
-    },
-  );
+  it('one target, the last stage, runs the compiled service named by its build arguments from its own runtime tree', () => {
+    const names = [...stages.keys()];
+    expect(names[names.length - 1]).toBe('service');
+    const lines = stages.get('service')!;
+    expect(lines).toEqual(expect.arrayContaining(['ARG SERVICE=gateway', 'ARG PORT=8055', 'ENV SERVICE_DIR=${SERVICE} PORT=${PORT}']));
+    // only the service's own tree is copied (not every service's: a later `rm` would not shrink the image)
+    expect(lines).toContain('COPY --from=build --chown=root:root /images/${SERVICE} /app');
+    expect(lines.filter((l) => l.startsWith('COPY '))).toHaveLength(1);
+    const cmd = JSON.parse(lines.find((l) => l.startsWith('CMD '))!.slice(4)) as string[];
+    expect(cmd).toEqual(['sh', '-c', 'exec node "$SERVICE_DIR/dist/main.js"']);
+  });
+
+  it.each(Object.keys(SERVICES))('%s: its folder holds a bundle `npm run build` emits', (service) => {
+    const dir = SERVICES[service].dir.replace(/^\.\//, '');
+    expect(fs.readFileSync(path.join(ROOT, 'scripts/build.mjs'), 'utf8')).toContain(`'${dir}/dist/main.js'`);
+  });
 
   it('the runtime stage: Node 22+, non-root user, tini, a /server/ping health check; the build stage: npm ci, build, one tree per service', () => {
     expect(text).toMatch(/^ARG NODE_IMAGE=node:(22|24)[-.\w]*$/m);
@@ -44,7 +44,7 @@ describe('deploy/docker/Dockerfile', () => {
     expect(build).toMatch(/npm run build/);
     for (const service of Object.keys(SERVICES))
       expect(build).toContain(SERVICES[service].dir.replace(/^\.\//, ''));
-    expect(build).toMatch(/node scripts\/assemble-image\.mjs "\$s" "\/images\/\$\(basename "\$s"\)"/);
+    expect(build).toMatch(/node scripts\/assemble-image\.mjs "\$s" "\/images\/\$s"/);
     const ignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     for (const p of ['node_modules', '.git', 'deploy/docker/secrets', 'data']) expect(ignore).toContain(p);
   });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { bool, int, trustProxy } from './parsers';
+import { bool, duration, int, trustProxy } from './parsers';
 
 /** The variables every service process reads: where it listens, its log level, metrics, health details, tracing. */
 export const processVariables = {
@@ -26,3 +26,21 @@ export const databaseServiceVariables = {
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
 };
 
+
+/** The list limits of the query language: default `limit`, and the cap of `-1` and larger limits (-1 = no cap). */
+export const queryLimitVariables = {
+  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
+  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+};
+
+/** Requests per client address: RATE_LIMITER_POINTS per RATE_LIMITER_DURATION, then 429 (on by default or not). */
+export const rateLimiterVariables = (enabledByDefault: boolean) => ({
+  RATE_LIMITER_ENABLED: bool(enabledByDefault),
+  RATE_LIMITER_POINTS: int(50, { min: 1 }),
+  RATE_LIMITER_DURATION: duration('1s'),
+});
+
+/** The cookie of session-mode logins (the access token), read by every process that checks tokens from browsers. */
+export const sessionCookieVariables = {
+  SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
+};

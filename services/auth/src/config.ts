@@ -1,4 +1,4 @@
-import { loadConfig, processVariables, databaseServiceVariables, loadMessagingSettings, z, duration, bool, int, list, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, processVariables, databaseServiceVariables, queryLimitVariables, rateLimiterVariables, sessionCookieVariables, loadMessagingSettings, z, duration, int, list, type Env, type MessagingSettings } from '@vellum/config';
 import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-config';
 
 const shape = {
@@ -10,7 +10,7 @@ const shape = {
   SESSION_MAX_LIFETIME: duration('30d'),
   REFRESH_TOKEN_REUSE_INTERVAL: duration('10s'),
   REFRESH_TOKEN_COOKIE_NAME: z.string().default('vellum_refresh_token'),
-  SESSION_COOKIE_NAME: z.string().default('vellum_session_token'),
+  ...sessionCookieVariables,
   /** Unset = on when PUBLIC_URL is https. */
   COOKIE_SECURE: z.enum(['true', 'false', '1', '0']).optional(),
   COOKIE_DOMAIN: z.string().optional(),
@@ -37,13 +37,9 @@ const shape = {
   PASSWORD_RESET_TOKEN_TTL: duration('1h'),
   PASSWORD_RESET_URL_ALLOW_LIST: list(),
 
-  /** Lists (`/users`, `/roles`, `/permissions`): default `limit`, and the cap of `-1` and larger limits (-1 = none). */
-  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
-  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
-
-  RATE_LIMITER_ENABLED: bool(true),
-  RATE_LIMITER_POINTS: int(50, { min: 1 }),
-  RATE_LIMITER_DURATION: duration('1s'),
+  /** Lists (`/users`, `/roles`, `/permissions`). */
+  ...queryLimitVariables,
+  ...rateLimiterVariables(true),
 
   /** argon2id parameters (OWASP minimum: m = 19 MiB, t = 2, p = 1). */
   ARGON2_MEMORY_KIB: int(19456, { min: 19456 }),

@@ -1,13 +1,12 @@
-import { loadConfig, processVariables, databaseServiceVariables, loadMessagingSettings, z, duration, int, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, processVariables, databaseServiceVariables, queryLimitVariables, loadMessagingSettings, z, duration, int, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
   ...processVariables,
   ...databaseServiceVariables,
   /** Internal base URL of the auth service: its JWKS verifies access tokens. */
   AUTH_URL: z.string().url().optional(),
-  /** Default and maximum `limit` of GET /items/:collection (-1 = no maximum). */
-  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
-  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+  /** Default and maximum `limit` of GET /items/:collection. */
+  ...queryLimitVariables,
   /** Connections of the items pool (dynamic tables) and of Prisma (catalogue). */
   DB_POOL_MAX: int(10, { min: 1 }),
   /** The outbox relay's polling fallback (it is woken by LISTEN/NOTIFY otherwise). */

@@ -1,13 +1,11 @@
-import { loadConfig, processVariables, databaseServiceVariables, loadMessagingSettings, z, duration, int, type Env, type MessagingSettings } from '@vellum/config';
+import { loadConfig, processVariables, databaseServiceVariables, queryLimitVariables, loadMessagingSettings, z, duration, int, type Env, type MessagingSettings } from '@vellum/config';
 
 const shape = {
   ...processVariables,
   ...databaseServiceVariables,
   /** Internal base URL of the auth service (its JWKS at /auth/.well-known/jwks.json). */
   AUTH_URL: z.string().url().default('http://127.0.0.1:8056'),
-  QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),
-  /** -1 = no cap. */
-  QUERY_LIMIT_MAX: int(-1, { min: -1 }),
+  ...queryLimitVariables,
   DB_POOL_MAX: int(10, { min: 1 }),
   /** Item events in flight (and so the largest batch written in one transaction). */
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),

@@ -3,7 +3,7 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MESSAGING_VARIABLES, databaseServiceVariables, processVariables } from '@vellum/config';
+import { MESSAGING_VARIABLES, databaseServiceVariables, processVariables, queryLimitVariables, rateLimiterVariables, sessionCookieVariables } from '@vellum/config';
 import { loadAuthConfig, loadNatsSettings as authNats } from '@vellum/auth/src/config';
 import { loadRevisionsConfig, loadNatsSettings as revisionsNats } from '@vellum/revisions/src/config';
 import { loadItemsConfig, loadNatsSettings as itemsNats } from '@vellum/items/src/config';
@@ -32,7 +32,13 @@ export const SERVICES: Record<string, ServiceInfo> = {
 };
 
 /** @vellum/config's shape pieces a service's config spreads into its own. */
-const SHARED_PIECES: Record<string, object> = { processVariables, databaseServiceVariables };
+const SHARED_PIECES: Record<string, object> = {
+  processVariables,
+  databaseServiceVariables,
+  queryLimitVariables,
+  rateLimiterVariables: rateLimiterVariables(true),
+  sessionCookieVariables,
+};
 
 /**
  * The variables a service reads, from its src/config.ts: keys of its loadConfig shapes (these also accept

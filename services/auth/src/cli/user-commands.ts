@@ -37,60 +37,67 @@ async function roleId(ctx: AuthContext, role: string | undefined, admin: boolean
 
 const credentialOptions = { email: { type: 'string' }, password: { type: 'string' } } as const;
 
-/** The required --email and --password, then `step` with the auth context. */
-async function withCredentials(values: Values, io: CliIo, step: (ctx: AuthContext, email: string, password: string) => Promise<number>): Promise<number> {
-  const email = required(values, 'email');
-  const password = required(values, 'password');
-  return withAuthContext(io.env, (ctx) => step(ctx, email, password));
-}
+type About = Pick<Command, 'name' | 'summary' | 'usage' | 'help'>;
 
-function createCommand(admin: boolean): Command {
-  return {
-    name: admin ? 'create-admin' : 'create-user',
-    summary: admin ? 'create a user with the administrator role' : 'create a user (active unless --status says otherwise)',
-    usage: admin ? '--email <e-mail> --password <password>' : '--email <e-mail> --password <password> [--role <id|name>] [--status <status>]',
-    help: 'The password must meet the password policy (AUTH_PASSWORD_POLICY). Goes through the same checks, hashing and events as POST /users.',
-    options: { ...credentialOptions, ...(admin ? {} : { role: { type: 'string' }, status: { type: 'string' } }) },
-    run: (values, io) =>
-      withCredentials(values, io, async (ctx, email, password) => {
-        const role = await roleId(ctx, values.role as string | undefined, admin);
-        const input = { email, password, role, ...(values.status ? { status: values.status } : {}) };
-        const u = await asCliError(() => usersUseCase.create(ctx, parseBody(userSchema, input), systemActor));
-        io.out(`created ${u.id} ${email}${admin ? ' (administrator)' : ''}`);
-        return 0;
-      }),
-  };
-}
+/** `step` in the auth context; what it returns is printed (nothing when empty), exit 0. Errors: CliError. */
+const inContext = (io: CliIo, step: (ctx: AuthContext) => Promise<string>) =>
+  withAuthContext(io.env, async (ctx) => {
+    const out = await step(ctx);
+    if (out) io.out(out);
+    return 0;
+  });
 
-const setPassword: Command = {
-  name: 'set-password',
-  summary: "reset a user's password (ends none of their sessions; use the API to suspend)",
-  usage: '--email <e-mail> --password <new password>',
-  help: 'The password must meet the password policy. Writes an audit event like PATCH /users/:id.',
-  options: credentialOptions,
-  run: (values, io) =>
-    withCredentials(values, io, async (ctx, email, password) => {
-      const user = await userRepository.findByEmail(ctx.pg, email);
-      if (!user) throw new CliError(`no user with e-mail "${email}"`);
-      await asCliError(() => usersUseCase.update(ctx, user.id, { password }, systemActor));
-      io.out(`password set for ${email}`);
-      return 0;
-    }),
-};
+/** A command taking the required --email and --password (checked before connecting) and `extra` options. */
+const withCredentials = (about: About, extra: Command['options'], step: (ctx: AuthContext, email: string, password: string, values: Values) => Promise<string>): Command => ({
+  ...about,
+  options: { ...credentialOptions, ...extra },
+  async run(values, io) {
+    const email = required(values, 'email');
+    const password = required(values, 'password');
+    return inContext(io, (ctx) => step(ctx, email, password, values));
+  },
+});
+
+const createCommand = (admin: boolean): Command =>
+  withCredentials(
+    {
+      name: admin ? 'create-admin' : 'create-user',
+      summary: admin ? 'create a user with the administrator role' : 'create a user (active unless --status says otherwise)',
+      usage: admin ? '--email <e-mail> --password <password>' : '--email <e-mail> --password <password> [--role <id|name>] [--status <status>]',
+      help: 'The password must meet the password policy (AUTH_PASSWORD_POLICY). Goes through the same checks, hashing and events as POST /users.',
+    },
+    admin ? {} : { role: { type: 'string' }, status: { type: 'string' } },
+    async (ctx, email, password, values) => {
+      const role = await roleId(ctx, values.role as string | undefined, admin);
+      const input = { email, password, role, ...(values.status ? { status: values.status } : {}) };
+      const u = await asCliError(() => usersUseCase.create(ctx, parseBody(userSchema, input), systemActor));
+      return `created ${u.id} ${email}${admin ? ' (administrator)' : ''}`;
+    },
+  );
+
+const setPassword = withCredentials(
+  {
+    name: 'set-password',
+    summary: "reset a user's password (ends none of their sessions; use the API to suspend)",
+    usage: '--email <e-mail> --password <new password>',
+    help: 'The password must meet the password policy. Writes an audit event like PATCH /users/:id.',
+  },
+  {},
+  async (ctx, email, password) => {
+    const user = await userRepository.findByEmail(ctx.pg, email);
+    if (!user) throw new CliError(`no user with e-mail "${email}"`);
+    await asCliError(() => usersUseCase.update(ctx, user.id, { password }, systemActor));
+    return `password set for ${email}`;
+  },
+);
 
 const list: Command = {
-  name: 'list',
-  summary: 'list users: id, e-mail, status, role (tab-separated)',
-  usage: '',
-  help: 'Oldest first.',
-  options: {},
-  async run(_values, io) {
-    return withAuthContext(io.env, async (ctx) => {
+  name: 'list', summary: 'list users: id, e-mail, status, role (tab-separated)', usage: '', help: 'Oldest first.', options: {},
+  run: (_values, io) =>
+    inContext(io, async (ctx) => {
       const users = await ctx.db.user.findMany({ include: { role: true }, orderBy: { created_at: 'asc' } });
-      for (const u of users) io.out([u.id, u.email ?? '', u.status, u.role?.name ?? '-'].join('\t'));
-      return 0;
-    });
-  },
+      return users.map((u) => [u.id, u.email ?? '', u.status, u.role?.name ?? '-'].join('\t')).join('\n');
+    }),
 };
 
 export const userCommands: Command[] = [createCommand(false), createCommand(true), setPassword, list];
