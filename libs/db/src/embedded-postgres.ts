@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@vellum/http';
 import { databaseUrl, ensureDatabases } from './databases';
 import { startPostmaster, type Postmaster } from './postmaster';
 import { OWNER_FILE, recoverPreviousRun } from './recover-previous-run';
@@ -48,17 +49,6 @@ async function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-async function anyFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function choosePort(preferred: number, avoid: Set<number>): Promise<number> {
   if (preferred !== 0) {
     for (let p = preferred; p < preferred + 100 && p < 65536; p++) {
@@ -67,7 +57,7 @@ async function choosePort(preferred: number, avoid: Set<number>): Promise<number
     }
   }
   for (;;) {
-    const p = await anyFreePort();
+    const p = await freePort();
     if (p !== RESERVED_PORT && !avoid.has(p)) return p;
   }
 }
