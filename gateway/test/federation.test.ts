@@ -1,10 +1,11 @@
 import request from 'supertest';
 import { createGateway } from '../src/app';
 import { composeSupergraph } from '../src/graphql/compose-supergraph';
-import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
+import { testTokens } from '@vellum/testing';
+import { silentLogger, startUpstream, testConfig, type Upstream, listenGateway, type ListeningGateway } from './helpers';
 import { fixtureSdl, startAuthSubgraph, startRevisionsSubgraph } from './subgraph-fixtures';
 
-const kit = tokenKit();
+const kit = testTokens();
 let auth: Upstream;
 let revisions: Upstream;
 let jwksServer: Upstream;

@@ -2,11 +2,11 @@
 // must keep (and the few things it does better: Vary merging, cached token verification).
 import http from 'node:http';
 import request from 'supertest';
-import { createTokenVerifier, staticKeySource, type TokenVerifier } from '@vellum/tokens';
-import { silentLogger, sleep, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
-import { errorCode } from '@vellum/testing';
+import { createTokenVerifier, type TokenVerifier } from '@vellum/tokens';
+import { silentLogger, sleep, startUpstream, testConfig, type Upstream, listenGateway, type ListeningGateway } from './helpers';
+import { errorCode, testTokens } from '@vellum/testing';
 
-const kit = tokenKit('k1');
+const kit = testTokens('k1');
 let upstream: Upstream;
 let gateway: ListeningGateway;
 let base: string;
@@ -35,7 +35,7 @@ beforeAll(async () => {
       res.write('first;'); // then silence, with the connection open
     });
   });
-  const inner = createTokenVerifier(staticKeySource(kit.jwks));
+  const inner = createTokenVerifier(kit.keySource);
   const verifier: TokenVerifier = {
     verify: (t) => {
       verifications++;

@@ -1,8 +1,6 @@
-import { generateKeyPairSync } from 'node:crypto';
 import type { Server, IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express } from 'express';
-import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { listen } from '@vellum/http';
 import { createGateway, type Gateway, type GatewayDeps } from '../src/app';
@@ -90,16 +88,6 @@ export function testConfig(env: Env = {}): GatewayConfig {
     HEALTH_TIMEOUT: '800',
     ...env,
   });
-}
-
-/** An ES256 key pair with its public JWKS, and a signer for Vellum access tokens. */
-export function tokenKit(kid = 'test-key') {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
-  const jwks = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' }] };
-  const claims = { id: 'user-1', role: 'role-1', app_access: true, admin_access: false };
-  const sign = (extra: object = {}, opts: jwt.SignOptions = {}) =>
-    jwt.sign({ ...claims, ...extra }, privateKey, { algorithm: 'ES256', keyid: kid, issuer: 'vellum', expiresIn: 600, ...opts });
-  return { jwks, sign, privateKey };
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

@@ -1,12 +1,13 @@
 // The gateway's operator surface: health (anonymous status vs admin / HEALTH_TOKEN details, cached), readiness,
 // liveness, /server/info as Directus answers it, and the API reference page (local assets, strict CSP).
 import request from 'supertest';
-import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { createTokenVerifier } from '@vellum/tokens';
+import { testTokens } from '@vellum/testing';
 import { createGateway, type Gateway } from '../src/app';
 import { REFERENCE_CSP } from '../src/reference/api-reference';
-import { silentLogger, sleep, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { silentLogger, sleep, startUpstream, testConfig, type Upstream } from './helpers';
 
-const kit = tokenKit();
+const kit = testTokens();
 const HEALTH_TOKEN = 'h-secret-token';
 let upstreams: Upstream[] = [];
 let gw: Gateway;
@@ -27,7 +28,7 @@ beforeAll(async () => {
       RATE_LIMITER_STORE: 'memory',
     }),
     logger: silentLogger(),
-    verifier: createTokenVerifier(staticKeySource({ keys: kit.jwks.keys as never })),
+    verifier: createTokenVerifier(kit.keySource),
   });
 });
 afterAll(async () => {

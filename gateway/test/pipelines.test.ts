@@ -5,11 +5,12 @@
 // request as the upstream saw it, and the same metrics.
 import http from 'node:http';
 import { listen, type Listening } from '@vellum/http';
-import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
+import { createTokenVerifier } from '@vellum/tokens';
+import { testTokens } from '@vellum/testing';
 import { BODY_LIMIT_BYTES, createGateway, type Gateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream } from './helpers';
+import { silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
 
-const kit = tokenKit('k-pipelines');
+const kit = testTokens('k-pipelines');
 const ORIGIN = 'https://app.example.com';
 const TRACE = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
 const POINTS = 5;
@@ -122,7 +123,7 @@ beforeAll(async () => {
     TRUST_PROXY: 'loopback',
     PUBLIC_URL: 'https://vellum.example',
   });
-  const verifier = createTokenVerifier(staticKeySource(kit.jwks));
+  const verifier = createTokenVerifier(kit.keySource);
   for (const frontDoor of [true, false]) {
     const gw = await createGateway({ config, logger: silentLogger(), verifier, isSessionRevoked: (s) => revoked.has(s), frontDoor });
     gateways.push(gw);

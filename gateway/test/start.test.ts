@@ -2,11 +2,12 @@ import request from 'supertest';
 import { createInProcessMessaging } from '@vellum/messaging';
 import { REVOKED_SESSIONS_BUCKET } from '@vellum/contracts';
 import { startGateway } from '../src/start';
-import { silentLogger, sleep, startUpstream, testConfig, tokenKit } from './helpers';
+import { testTokens } from '@vellum/testing';
+import { silentLogger, sleep, startUpstream, testConfig } from './helpers';
 
 describe('startGateway', () => {
   it('listens, watches revoked sessions from messaging, reports health, and stops', async () => {
-    const kit = tokenKit();
+    const kit = testTokens();
     const auth = await startUpstream('auth', (app) => {
       app.get('/auth/.well-known/jwks.json', (_req, res) => {
         res.json(kit.jwks);

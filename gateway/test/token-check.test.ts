@@ -1,11 +1,11 @@
 import request from 'supertest';
 import { createGateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, tokenKit, type Upstream, listenGateway, type ListeningGateway } from './helpers';
-import { errorCode } from '@vellum/testing';
+import { silentLogger, startUpstream, testConfig, type Upstream, listenGateway, type ListeningGateway } from './helpers';
+import { errorCode, testTokens } from '@vellum/testing';
 
-const kit = tokenKit('k1');
-const rotated = tokenKit('k2');
-const forger = tokenKit('k1'); // same kid, different key: a bad signature
+const kit = testTokens('k1');
+const rotated = testTokens('k2');
+const forger = testTokens('k1'); // same kid, different key: a bad signature
 let jwks: { keys: object[] } = kit.jwks;
 let jwksFetches = 0;
 let auth: Upstream;

@@ -53,107 +53,32 @@ export interface StartPlatformOptions {
  */
 export async function startPlatform({ config, logger, databases = {}, messaging: given, overrides = {}, metrics }: StartPlatformOptions): Promise<Platform> {
   const names = { ...DATABASES, ...databases };
-  const started: { name: string; stop(): Promise<void> }[] = [];
-  const stopAll = async () => {
-    for (const s of started.reverse()) {
-      try {
-        await s.stop();
-      } catch (err) {
-        logger.error({ err }, `stopping ${s.name} failed`);
-      }
-    }
-  };
+  const started: Started[] = [];
+  const stopAll = () => stopInReverse(started, logger);
   try {
     // in-process messaging keeps the buckets that must survive a crash (the mailer's sent ids) in a database
     const inProcess = !given && !config.messaging;
     const server = await startDatabaseServer(config, logger, [...Object.values(names), ...(inProcess ? [MESSAGING_DATABASE] : [])]);
     if (server.stop) started.push({ name: 'postgres', stop: server.stop });
-    const serverUrl = server.url;
-    const db = (n: keyof typeof DATABASES) => databaseUrl(serverUrl, names[n]);
-
-    let messaging: Messaging;
-    if (given) messaging = given;
-    else if (config.messaging) messaging = await connectNatsMessaging(config.messaging);
-    else {
-      const durable = await openDurableBuckets(databaseUrl(serverUrl, MESSAGING_DATABASE), logger);
-      started.push({ name: 'durable buckets', stop: () => durable.close() });
-      messaging = createEmbeddedMessaging(durable.stores);
-    }
-    if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
-
-    const base: Env = {
-      ...config.env,
-      LOG_LEVEL: config.LOG_LEVEL,
-      PUBLIC_URL: config.publicUrl,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      ...overrides,
+    const db = (n: keyof typeof DATABASES) => databaseUrl(server.url, names[n]);
+    const messaging = await platformMessaging(config, logger, given, server.url, started);
+    const boot: Boot = {
+      config,
+      messaging,
+      metrics,
+      started,
+      base: { ...config.env, LOG_LEVEL: config.LOG_LEVEL, PUBLIC_URL: config.publicUrl, HOST: '127.0.0.1', PORT: '0', ...overrides },
+      // the gateway hands requests to the services of this process without a loopback socket (same semantics)
+      local: new LocalServices(),
+      behindGateway: { TRUST_PROXY: config.servicesTrustProxy },
+      child: (name: string) => serviceLogger(logger, name),
     };
-    const keysDir = path.join(config.dataDir, 'keys');
-    // the gateway hands requests to the services of this process without a loopback socket (same semantics)
-    const local = new LocalServices();
-    const behindGateway = { TRUST_PROXY: config.servicesTrustProxy };
-    const child = (name: string) => serviceLogger(logger, name);
-
-    // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
-    const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
-      logger: child('mailer'),
-      messaging,
-      metrics,
-    });
-    started.push({ name: 'mailer', stop: () => mailer.stop() });
-
-    const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: keysDir, ...base, ...behindGateway, DATABASE_URL: db('auth') }), {
-      logger: child('auth'),
-      messaging,
-      local,
-      metrics,
-    });
-    started.push({ name: 'auth', stop: () => auth.stop() });
-    const internal = { AUTH_URL: auth.url };
-
-    // Revisions replicas share the database and the event consumer group; the gateway balances between them.
-    const revisionsReplicas: RunningService[] = [];
-    for (let i = 0; i < config.REVISIONS_REPLICAS; i++) {
-      const replica = await startRevisions(loadRevisionsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('revisions') }), {
-        logger: child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
-        messaging,
-        local,
-        metrics,
-      });
-      const stop = once(() => replica.stop());
-      revisionsReplicas.push({ ...replica, stop });
-      started.push({ name: `revisions-${i + 1}`, stop });
-    }
-    const revisions = revisionsReplicas[0];
-    const dbUrls = { auth: db('auth'), revisions: db('revisions'), items: db('items') };
-
-    const items = await startItems(loadItemsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('items') }), {
-      logger: child('items'),
-      messaging,
-      local,
-      metrics,
-    });
-    started.push({ name: 'items', stop: () => items.stop() });
-
-    const gateway = await startGateway(
-      loadGatewayConfig({
-        ...base,
-        HOST: config.HOST,
-        PORT: String(config.PORT),
-        AUTH_URLS: auth.url,
-        REVISIONS_URLS: revisionsReplicas.map((r) => r.url).join(','),
-        ITEMS_URLS: items.url,
-      }),
-      { logger: child('gateway'), messaging, local, metrics },
-    );
-    started.push({ name: 'gateway', stop: () => gateway.stop() });
-
+    const { revisionsReplicas, ...services } = await startServices(boot, db);
     return {
-      url: gateway.url,
-      services: { auth, revisions, items, mailer, gateway },
+      url: services.gateway.url,
+      services,
       revisionsReplicas,
-      databaseUrls: dbUrls,
+      databaseUrls: { auth: db('auth'), revisions: db('revisions'), items: db('items') },
       messaging,
       stop: stopAll,
     };
@@ -161,4 +86,110 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
     await stopAll();
     throw err;
   }
+}
+
+interface Started {
+  name: string;
+  stop(): Promise<void>;
+}
+
+/** What every service of the platform is started with. */
+interface Boot {
+  config: LocalConfig;
+  messaging: Messaging;
+  metrics?: Registry;
+  /** What to stop, in the order it started. */
+  started: Started[];
+  /** The variables every service shares. */
+  base: Env;
+  local: LocalServices;
+  behindGateway: Env;
+  child: (name: string) => Logger;
+}
+
+/** Stops what started, last first; a failure is logged and the rest still stop. */
+async function stopInReverse(started: Started[], logger: Logger): Promise<void> {
+  for (const s of started.reverse()) {
+    try {
+      await s.stop();
+    } catch (err) {
+      logger.error({ err }, `stopping ${s.name} failed`);
+    }
+  }
+}
+
+/** The given messaging, NATS when configured, else in-process with its durable buckets in the database server. */
+async function platformMessaging(config: LocalConfig, logger: Logger, given: Messaging | undefined, serverUrl: string, started: Started[]): Promise<Messaging> {
+  let messaging: Messaging;
+  if (given) messaging = given;
+  else if (config.messaging) messaging = await connectNatsMessaging(config.messaging);
+  else {
+    const durable = await openDurableBuckets(databaseUrl(serverUrl, MESSAGING_DATABASE), logger);
+    started.push({ name: 'durable buckets', stop: () => durable.close() });
+    messaging = createEmbeddedMessaging(durable.stores);
+  }
+  if (!given) started.push({ name: 'messaging', stop: () => messaging.close() });
+  return messaging;
+}
+
+/** Every service, each pushed on `started` as it comes up: the mailer, auth, the revisions replicas, items, the gateway. */
+async function startServices(boot: Boot, db: (n: keyof typeof DATABASES) => string): Promise<Platform['services'] & { revisionsReplicas: RunningService[] }> {
+  const { config, messaging, metrics, started, base, local, behindGateway, child } = boot;
+  // The mailer first: it stops last, so the auth relay's mail jobs still reach it while the others drain.
+  const mailer = await startMailer(loadMailerConfig({ EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'), ...base }), {
+    logger: child('mailer'),
+    messaging,
+    metrics,
+  });
+  started.push({ name: 'mailer', stop: () => mailer.stop() });
+
+  const auth = await startAuth(loadAuthConfig({ AUTH_KEYS_DIR: path.join(config.dataDir, 'keys'), ...base, ...behindGateway, DATABASE_URL: db('auth') }), {
+    logger: child('auth'),
+    messaging,
+    local,
+    metrics,
+  });
+  started.push({ name: 'auth', stop: () => auth.stop() });
+  const internal = { AUTH_URL: auth.url };
+
+  const revisionsReplicas = await startRevisionsReplicas(boot, { ...base, ...internal, ...behindGateway, DATABASE_URL: db('revisions') });
+
+  const items = await startItems(loadItemsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('items') }), {
+    logger: child('items'),
+    messaging,
+    local,
+    metrics,
+  });
+  started.push({ name: 'items', stop: () => items.stop() });
+
+  const gateway = await startGateway(
+    loadGatewayConfig({
+      ...base,
+      HOST: config.HOST,
+      PORT: String(config.PORT),
+      AUTH_URLS: auth.url,
+      REVISIONS_URLS: revisionsReplicas.map((r) => r.url).join(','),
+      ITEMS_URLS: items.url,
+    }),
+    { logger: child('gateway'), messaging, local, metrics },
+  );
+  started.push({ name: 'gateway', stop: () => gateway.stop() });
+  return { auth, revisions: revisionsReplicas[0], items, mailer, gateway, revisionsReplicas };
+}
+
+/** Revisions replicas share the database and the event consumer group; the gateway balances between them. */
+async function startRevisionsReplicas(boot: Boot, env: Env): Promise<RunningService[]> {
+  const replicas: RunningService[] = [];
+  for (let i = 0; i < boot.config.REVISIONS_REPLICAS; i++) {
+    const replica = await startRevisions(loadRevisionsConfig(env), {
+      logger: boot.child(i === 0 ? 'revisions' : `revisions-${i + 1}`),
+      messaging: boot.messaging,
+      local: boot.local,
+      metrics: boot.metrics,
+    });
+    const stop = once(() => replica.stop());
+    replicas.push({ ...replica, stop });
+    boot.started.push({ name: `revisions-${i + 1}`, stop });
+  }
+  return replicas;
 }

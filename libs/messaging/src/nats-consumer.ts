@@ -9,13 +9,11 @@ import {
   type JsMsg,
 } from '@nats-io/jetstream';
 import { nanos } from '@nats-io/transport-node';
-import { backoffDelay, resolveConsumeOptions, type ConsumeOptions } from './consume-options';
-import type { Delivery } from './delivery';
+import { resolveConsumeOptions, type ConsumeOptions } from './consume-options';
 import type { NatsDeadLetters } from './nats-dead-letters';
 import type { NatsNames } from './nats-names';
 import { isApiError } from './nats-streams';
-import { maxDeliveriesReason, runHandler } from './run-handler';
-import { errorMessage } from './subject-match';
+import { natsMessageHandler } from './nats-message-handler';
 import type { Subscription } from './subscription';
 import { sleep } from './with-timeout';
 
@@ -67,17 +65,6 @@ async function ensureConsumer(
     });
 }
 
-function decode(m: JsMsg): { id: string; headers: Record<string, string>; data: unknown } {
-  let id = '';
-  const headers: Record<string, string> = {};
-  if (m.headers)
-    for (const [k, vs] of m.headers) {
-      if (k === 'Nats-Msg-Id') id = vs[0] ?? '';
-      else if (!k.startsWith('Nats-')) headers[k] = vs[0] ?? '';
-    }
-  return { id, headers, data: m.data.length ? JSON.parse(m.string()) : null };
-}
-
 /** Starts one member of a durable group: pulls at most `concurrency` messages at a time and runs the handler. */
 export async function natsConsume<T>(
   ctx: NatsConsumeContext,
@@ -93,119 +80,8 @@ export async function natsConsume<T>(
     ...(opts.filterSubject ? { filter_subject: ctx.names.subject(opts.filterSubject) } : {}),
   });
   const consumer: Consumer = await ctx.js.consumers.get(ctx.stream, opts.durable);
-  const policy = { maxDeliver: opts.maxDeliver, backoffMs: opts.backoffMs };
-
-  const inFlight = new Set<Promise<void>>();
-  const fetches = new Set<ConsumerMessages>();
-  let requested = 0; // messages asked for by open pull requests and not yet received
-  let stopped = false;
-  let wake: (() => void) | undefined;
-  const notify = (): void => {
-    const w = wake;
-    wake = undefined;
-    w?.();
-  };
-
-  const deadLetter = async (m: JsMsg, id: string, reason: string, deliveryCount: number): Promise<void> => {
-    try {
-      await ctx.deadLetters.add(m, {
-        id,
-        subject: ctx.names.strip(m.subject),
-        reason,
-        deliveryCount,
-        durable: opts.durable,
-      });
-    } catch (err) {
-      m.nak(backoffDelay(opts.backoffMs, deliveryCount)); // keep it; it comes back and is dead-lettered then
-      throw new Error(`dead-lettering ${id} failed: ${errorMessage(err)}`);
-    }
-    // Plain +TERM: nats-server 2.9 ignores a term that carries a reason (a 2.10 feature) and redelivers the
-    // message after the ack wait. The reason travels with the dead-letter copy instead.
-    m.term();
-  };
-
-  const handle = async (m: JsMsg): Promise<void> => {
-    const deliveryCount = m.info.deliveryCount;
-    let decoded: ReturnType<typeof decode>;
-    try {
-      decoded = decode(m);
-    } catch (err) {
-      await deadLetter(
-        m,
-        m.headers?.get('Nats-Msg-Id') ?? '',
-        `undecodable payload: ${errorMessage(err)}`,
-        deliveryCount,
-      );
-      return;
-    }
-    if (deliveryCount > opts.maxDeliver) {
-      await deadLetter(m, decoded.id, maxDeliveriesReason, deliveryCount - 1);
-      return;
-    }
-    const raw: Delivery<T> = {
-      id: decoded.id,
-      subject: ctx.names.strip(m.subject),
-      data: decoded.data as T,
-      headers: decoded.headers,
-      deliveryCount,
-      ack: async () => m.ack(),
-      nak: async (delayMs?: number) => m.nak(delayMs),
-      term: (reason: string) => deadLetter(m, decoded.id, reason, deliveryCount),
-      working: async () => m.working(),
-    };
-    await runHandler(raw, opts.handler, policy);
-  };
-
-  const dispatch = (m: JsMsg): void => {
-    const run: Promise<void> = handle(m)
-      .catch(() => undefined)
-      .finally(() => {
-        inFlight.delete(run);
-        notify();
-      });
-    inFlight.add(run);
-  };
-
-  const pull = async (n: number): Promise<void> => {
-    requested += n;
-    let received = 0;
-    try {
-      const iter = await consumer.fetch({ max_messages: n, expires: fetchExpiresMs });
-      fetches.add(iter);
-      if (stopped) iter.stop();
-      try {
-        for await (const m of iter) {
-          received++;
-          requested--;
-          if (stopped) m.nak();
-          else dispatch(m);
-          notify();
-        }
-      } finally {
-        fetches.delete(iter);
-      }
-    } catch {
-      await sleep(1000); // disconnected, consumer gone, ...: retry later rather than spin
-    } finally {
-      requested -= n - received;
-      notify();
-    }
-  };
-
-  const loop = (async () => {
-    while (!stopped) {
-      const free = opts.concurrency - inFlight.size - requested;
-      // batch pulls: with a pull already open, wait until at least half of the slots are free
-      if (
-        free > 0 &&
-        (fetches.size === 0 && requested === 0 ? true : free >= Math.ceil(opts.concurrency / 2))
-      ) {
-        void pull(free);
-        continue;
-      }
-      await new Promise<void>((resolve) => (wake = resolve));
-    }
-  })();
+  const pulls: Pulls = { consumer, handle: natsMessageHandler(ctx, opts), inFlight: new Set(), fetches: new Set(), requested: 0, stopped: false };
+  const loop = pullLoop(pulls, opts.concurrency);
 
   let stopping: Promise<void> | undefined;
   return {
@@ -215,11 +91,81 @@ export async function natsConsume<T>(
     },
     stop: () =>
       (stopping ??= (async () => {
-        stopped = true;
-        for (const f of fetches) f.stop();
-        notify();
+        pulls.stopped = true;
+        for (const f of pulls.fetches) f.stop();
+        notify(pulls);
         await loop;
-        while (inFlight.size > 0) await Promise.all([...inFlight]);
+        while (pulls.inFlight.size > 0) await Promise.all([...pulls.inFlight]);
       })()),
   };
+}
+
+/** A member's pull requests and the messages it is handling. */
+interface Pulls {
+  consumer: Consumer;
+  handle: (m: JsMsg) => Promise<void>;
+  inFlight: Set<Promise<void>>;
+  fetches: Set<ConsumerMessages>;
+  /** Messages asked for by open pull requests and not yet received. */
+  requested: number;
+  stopped: boolean;
+  /** Resolves the loop's wait (a slot freed, a message arrived, stop). */
+  wake?: () => void;
+}
+
+function notify(p: Pulls): void {
+  const w = p.wake;
+  p.wake = undefined;
+  w?.();
+}
+
+/** Keeps up to `concurrency` messages pulled or in hand until stopped. */
+async function pullLoop(p: Pulls, concurrency: number): Promise<void> {
+  while (!p.stopped) {
+    const free = concurrency - p.inFlight.size - p.requested;
+    // batch pulls: with a pull already open, wait until at least half of the slots are free
+    if (free > 0 && (p.fetches.size === 0 && p.requested === 0 ? true : free >= Math.ceil(concurrency / 2))) {
+      void pull(p, free);
+      continue;
+    }
+    await new Promise<void>((resolve) => (p.wake = resolve));
+  }
+}
+
+/** One pull request for n messages; each is handled as it arrives (nak'ed once stopped). */
+async function pull(p: Pulls, n: number): Promise<void> {
+  p.requested += n;
+  let received = 0;
+  try {
+    const iter = await p.consumer.fetch({ max_messages: n, expires: fetchExpiresMs });
+    p.fetches.add(iter);
+    if (p.stopped) iter.stop();
+    try {
+      for await (const m of iter) {
+        received++;
+        p.requested--;
+        if (p.stopped) m.nak();
+        else dispatch(p, m);
+        notify(p);
+      }
+    } finally {
+      p.fetches.delete(iter);
+    }
+  } catch {
+    await sleep(1000); // disconnected, consumer gone, ...: retry later rather than spin
+  } finally {
+    p.requested -= n - received;
+    notify(p);
+  }
+}
+
+function dispatch(p: Pulls, m: JsMsg): void {
+  const run: Promise<void> = p
+    .handle(m)
+    .catch(() => undefined)
+    .finally(() => {
+      p.inFlight.delete(run);
+      notify(p);
+    });
+  p.inFlight.add(run);
 }

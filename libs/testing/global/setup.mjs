@@ -142,17 +142,6 @@ function stopStaleNats() {
   }
 }
 
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen({ port: 0, host: '127.0.0.1', exclusive: true }, () => {
-      const { port } = srv.address();
-      srv.close(() => resolve(port));
-    });
-  });
-}
-
 function canConnect(port) {
   return new Promise((resolve) => {
     const socket = net.connect({ port, host: '127.0.0.1' });
@@ -168,6 +157,7 @@ async function startNats(state) {
     return;
   }
   stopStaleNats();
+  const { freePort } = await tsImport('../../http/src/free-port.ts', import.meta.url);
   const port = await freePort();
   const storeDir = mkdtempSync(path.join(os.tmpdir(), 'vellum-test-nats-'));
   const child = spawn(binary, ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', storeDir], {

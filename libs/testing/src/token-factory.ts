@@ -17,8 +17,11 @@ export interface TestTokens {
   /** The public half, as the auth service serves it. */
   jwks: JwkSet;
   keySource: KeySource;
-  /** An ES256 access token as the auth service mints it (contract §3 claims; yours override the defaults). */
-  sign(claims: Record<string, unknown>, opts?: SignOptions): string;
+  /**
+   * An ES256 access token as the auth service mints it (contract §3 claims; yours override the defaults: user
+   * `user-1`, no role, app access, not admin).
+   */
+  sign(claims?: Record<string, unknown>, opts?: SignOptions): string;
 }
 
 /** A factory of access tokens: an ES256 key pair with a kid, its JWKS, a KeySource and a signer. */
@@ -31,10 +34,10 @@ export function testTokens(kid = 'test-key'): TestTokens {
     privateKey,
     jwks,
     keySource: staticKeySource(jwks),
-    sign(claims, opts = {}) {
+    sign(claims = {}, opts = {}) {
       const now = Math.floor(Date.now() / 1000);
       const header = { alg: 'ES256', typ: 'JWT', kid: opts.keyid ?? kid };
-      const payload = { role: null, app_access: true, admin_access: false, iat: now, exp: now + (opts.expiresIn ?? 900), iss: opts.issuer ?? 'vellum', ...claims };
+      const payload = { id: 'user-1', role: null, app_access: true, admin_access: false, iat: now, exp: now + (opts.expiresIn ?? 900), iss: opts.issuer ?? 'vellum', ...claims };
       const input = `${b64(header)}.${b64(payload)}`;
       const key = opts.key ?? privateKey;
       return `${input}.${cryptoSign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;

@@ -36,7 +36,7 @@ export interface Distributed {
  * dies), against DATABASE_URL / NATS_URL when given, else an embedded PostgreSQL and a nats-server from PATH.
  */
 export async function startDistributed(config: LocalConfig, logger: Logger): Promise<Distributed> {
-  const stack: { name: string; stop(): Promise<void> }[] = [];
+  const stack: Stoppable[] = [];
   const stopAll = async () => {
     for (const s of stack.reverse()) await s.stop().catch((err) => logger.error({ err }, `stopping ${s.name} failed`));
   };
@@ -44,18 +44,10 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
     mkdirSync(config.dataDir, { recursive: true });
     const db = await startDatabaseServer(config, logger, Object.values(DATABASES));
     if (db.stop) stack.push({ name: 'postgres', stop: db.stop });
-    let natsUrl = config.NATS_URL;
-    if (!natsUrl) {
-      const nats = await startNatsServer(path.join(config.dataDir, 'nats'), config.env.PATH, logger);
-      stack.push({ name: 'nats-server', stop: () => nats.process.stop() });
-      natsUrl = nats.url;
-      logger.info({ url: natsUrl }, 'nats-server ready');
-    }
+    const natsUrl = config.NATS_URL || (await startOwnNats(config, logger, stack));
 
     const state: DistributedState = { pid: process.pid, url: '', natsUrl, services: {} };
-    const stateFile = path.join(config.dataDir, 'distributed.json');
-    // written whole and renamed into place: a reader never sees half a file
-    const save = () => (writeFileSync(`${stateFile}.tmp`, JSON.stringify(state, null, 2)), renameSync(`${stateFile}.tmp`, stateFile));
+    const save = stateSaver(path.join(config.dataDir, 'distributed.json'), state);
     const base: NodeJS.ProcessEnv = {
       EMAIL_FILE_DIR: path.join(config.dataDir, 'mail'),
       AUTH_KEYS_DIR: path.join(config.dataDir, 'keys'),
@@ -65,47 +57,8 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
       NATS_URL: natsUrl,
       HOST: '127.0.0.1',
     };
-    const service = async (name: string, folder: string, env: NodeJS.ProcessEnv, port?: number): Promise<Supervised & { url: string }> => {
-      const p = port ?? (await freePort());
-      const url = `http://127.0.0.1:${p}`;
-      const metricsPort = await freePort();
-      const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
-      const proc = supervise({
-        name,
-        command: process.execPath,
-        args: entry(folder),
-        cwd: ROOT,
-        env: { ...base, ...env, PORT: String(p), METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
-        logger,
-        ready: () => pings(url),
-        onStarted: (pid) => {
-          state.services[name] = { pid, url, metrics };
-          save();
-        },
-      });
-      await proc.start();
-      stack.push({ name, stop: () => proc.stop() });
-      logger.info({ process: name, url, pid: proc.pid() }, `${name} ready`);
-      return Object.assign(proc, { url });
-    };
-
-    // the services trust the gateway in front of them on loopback (client addresses), as in `npm start`
-    const behindGateway = { TRUST_PROXY: config.servicesTrustProxy };
-    // The mailer first and stopped last; the gateway last and stopped first.
-    await service('mailer', 'services/mailer', {});
-    const auth = await service('auth', 'services/auth', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.auth) });
-    const revisions: string[] = [];
-    for (let i = 1; i <= config.REVISIONS_REPLICAS; i++)
-      revisions.push(
-        (await service(`revisions-${i}`, 'services/revisions', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.revisions), AUTH_URL: auth.url })).url,
-      );
-    const items = await service('items', 'services/items', { ...behindGateway, DATABASE_URL: databaseUrl(db.url, DATABASES.items), AUTH_URL: auth.url });
-    const gateway = await service(
-      'gateway',
-      'gateway',
-      { HOST: config.HOST, AUTH_URLS: auth.url, REVISIONS_URLS: revisions.join(','), ITEMS_URLS: items.url },
-      config.PORT || undefined,
-    );
+    const service = serviceStarter({ base, logger, stack, state, save });
+    const gateway = await startServices(config, service, (name) => databaseUrl(db.url, DATABASES[name]));
     state.url = gateway.url;
     save();
     return { url: gateway.url, stop: stopAll };
@@ -113,4 +66,69 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
     await stopAll();
     throw err;
   }
+}
+
+interface Stoppable {
+  name: string;
+  stop(): Promise<void>;
+}
+
+type StartService = (name: string, folder: string, env: NodeJS.ProcessEnv, port?: number) => Promise<Supervised & { url: string }>;
+
+/** A nats-server from PATH with its store under DATA_DIR/nats; its URL. */
+async function startOwnNats(config: LocalConfig, logger: Logger, stack: Stoppable[]): Promise<string> {
+  const nats = await startNatsServer(path.join(config.dataDir, 'nats'), config.env.PATH, logger);
+  stack.push({ name: 'nats-server', stop: () => nats.process.stop() });
+  logger.info({ url: nats.url }, 'nats-server ready');
+  return nats.url;
+}
+
+/** Writes the state whole and renames it into place: a reader never sees half a file. */
+function stateSaver(stateFile: string, state: DistributedState): () => void {
+  return () => (writeFileSync(`${stateFile}.tmp`, JSON.stringify(state, null, 2)), renameSync(`${stateFile}.tmp`, stateFile));
+}
+
+/** Starts one supervised service process on a free port (or the one given), with its metrics on another. */
+function serviceStarter(c: { base: NodeJS.ProcessEnv; logger: Logger; stack: Stoppable[]; state: DistributedState; save: () => void }): StartService {
+  return async (name, folder, env, port) => {
+    const p = port ?? (await freePort());
+    const url = `http://127.0.0.1:${p}`;
+    const metricsPort = await freePort();
+    const metrics = `http://127.0.0.1:${metricsPort}/metrics`;
+    const proc = supervise({
+      name,
+      command: process.execPath,
+      args: entry(folder),
+      cwd: ROOT,
+      env: { ...c.base, ...env, PORT: String(p), METRICS_PORT: String(metricsPort), METRICS_HOST: '127.0.0.1' },
+      logger: c.logger,
+      ready: () => pings(url),
+      onStarted: (pid) => {
+        c.state.services[name] = { pid, url, metrics };
+        c.save();
+      },
+    });
+    await proc.start();
+    c.stack.push({ name, stop: () => proc.stop() });
+    c.logger.info({ process: name, url, pid: proc.pid() }, `${name} ready`);
+    return Object.assign(proc, { url });
+  };
+}
+
+/** The mailer first and stopped last; the gateway last and stopped first. Returns the gateway. */
+async function startServices(config: LocalConfig, service: StartService, db: (name: keyof typeof DATABASES) => string): Promise<{ url: string }> {
+  // the services trust the gateway in front of them on loopback (client addresses), as in `npm start`
+  const behindGateway = { TRUST_PROXY: config.servicesTrustProxy };
+  await service('mailer', 'services/mailer', {});
+  const auth = await service('auth', 'services/auth', { ...behindGateway, DATABASE_URL: db('auth') });
+  const revisions: string[] = [];
+  for (let i = 1; i <= config.REVISIONS_REPLICAS; i++)
+    revisions.push((await service(`revisions-${i}`, 'services/revisions', { ...behindGateway, DATABASE_URL: db('revisions'), AUTH_URL: auth.url })).url);
+  const items = await service('items', 'services/items', { ...behindGateway, DATABASE_URL: db('items'), AUTH_URL: auth.url });
+  return service(
+    'gateway',
+    'gateway',
+    { HOST: config.HOST, AUTH_URLS: auth.url, REVISIONS_URLS: revisions.join(','), ITEMS_URLS: items.url },
+    config.PORT || undefined,
+  );
 }

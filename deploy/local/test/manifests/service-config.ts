@@ -69,10 +69,22 @@ export function unknownVariable(service: string, name: string): string | undefin
 /** The routes every app gets from `serverRoutes` (libs/http): liveness, readiness, health. */
 const SERVER_ROUTES = ['/server/ping', '/server/ready', '/server/health'];
 
-/** The routes a service answers for probes (its app.ts registers them, or has serverRoutes register them). */
+/**
+ * The routes a service answers for probes (its app.ts, or a module of the service app.ts imports, registers them, or
+ * has serverRoutes register them).
+ */
 export function hasRoute(service: string, route: string): boolean {
-  const src = fs.readFileSync(path.join(ROOT, SERVICES[service].dir, 'src/app.ts'), 'utf8');
-  return src.includes(`'${route}'`) || (src.includes('serverRoutes(') && SERVER_ROUTES.includes(route));
+  const app = path.join(ROOT, SERVICES[service].dir, 'src/app.ts');
+  const sources = [app, ...localImports(app)].map((f) => fs.readFileSync(f, 'utf8'));
+  return sources.some((src) => src.includes(`'${route}'`) || (src.includes('serverRoutes(') && SERVER_ROUTES.includes(route)));
+}
+
+/** The service's own modules a file imports (`./…`, `../…`). */
+function localImports(file: string): string[] {
+  const src = fs.readFileSync(file, 'utf8');
+  return [...src.matchAll(/from '(\.{1,2}\/[^']+)'/g)]
+    .map((m) => path.join(path.dirname(file), `${m[1]}.ts`))
+    .filter((f) => fs.existsSync(f));
 }
 
 /** A plausible value for a secret file, so that the config loader can parse it. */

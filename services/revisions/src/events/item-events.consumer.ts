@@ -40,6 +40,39 @@ export function parseEvent(data: unknown): { event: RecordableEvent } | { reason
  */
 export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): Promise<Subscription> {
   const stream = await opts.messaging.eventStream(ITEMS_STREAM, { subjects: ITEMS_SUBJECTS });
+  const record = batchRecorder(opts);
+  const sweep = releaseOverdueEvery(opts, opts.orderWaitMs ?? 60_000);
+  const subscription = await stream.subscribe<unknown>({
+    durable: REVISIONS_DURABLE,
+    concurrency: opts.concurrency ?? 64,
+    ackWaitMs: opts.ackWaitMs,
+    backoffMs: opts.backoffMs,
+    maxDeliver: opts.maxDeliver,
+    handler: async (d: Delivery<unknown>) => {
+      const parsed = parseEvent(d.data);
+      if ('reason' in parsed) {
+        opts.logger.warn({ messageId: d.id, subject: d.subject, reason: parsed.reason }, 'dead-lettering a malformed item event');
+        await d.term(parsed.reason);
+        return;
+      }
+      await record(parsed.event);
+    },
+  });
+  return {
+    // the consumer's lag for the metrics (vellum_consumer_pending)
+    stats: subscription.stats?.bind(subscription),
+    stop: async () => {
+      clearInterval(sweep);
+      await subscription.stop();
+    },
+  };
+}
+
+/**
+ * Records an event with the others that arrive with it, in one write (one batch at a time): resolves once its batch
+ * is recorded, duplicate or parked (until its item's previous version is recorded), rejects when the batch failed.
+ */
+function batchRecorder(opts: Pick<ItemEventsConsumerOptions, 'writer' | 'logger'>): (event: RecordableEvent) => Promise<void> {
   type Waiter = { event: RecordableEvent; resolve: () => void; reject: (e: unknown) => void };
   let queue: Waiter[] = [];
   let running = false;
@@ -63,8 +96,15 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
       running = false;
     }
   };
-  // Changes parked too long (their predecessor is lost, or very late) are recorded anyway.
-  const orderWaitMs = opts.orderWaitMs ?? 60_000;
+  return (event) =>
+    new Promise<void>((resolve, reject) => {
+      queue.push({ event, resolve, reject });
+      setImmediate(() => void flush());
+    });
+}
+
+/** Changes parked too long (their predecessor is lost, or very late) are recorded anyway; checked every orderWaitMs / 10 (at most 5 s). */
+function releaseOverdueEvery(opts: Pick<ItemEventsConsumerOptions, 'writer' | 'logger'>, orderWaitMs: number): NodeJS.Timeout {
   let sweeping = false;
   const sweep = setInterval(
     () => {
@@ -86,31 +126,5 @@ export async function startItemEventsConsumer(opts: ItemEventsConsumerOptions): 
     Math.min(orderWaitMs / 10, 5000),
   );
   sweep.unref();
-  const subscription = await stream.subscribe<unknown>({
-    durable: REVISIONS_DURABLE,
-    concurrency: opts.concurrency ?? 64,
-    ackWaitMs: opts.ackWaitMs,
-    backoffMs: opts.backoffMs,
-    maxDeliver: opts.maxDeliver,
-    handler: async (d: Delivery<unknown>) => {
-      const parsed = parseEvent(d.data);
-      if ('reason' in parsed) {
-        opts.logger.warn({ messageId: d.id, subject: d.subject, reason: parsed.reason }, 'dead-lettering a malformed item event');
-        await d.term(parsed.reason);
-        return;
-      }
-      await new Promise<void>((resolve, reject) => {
-        queue.push({ event: parsed.event, resolve, reject });
-        setImmediate(() => void flush());
-      });
-    },
-  });
-  return {
-    // the consumer's lag for the metrics (vellum_consumer_pending)
-    stats: subscription.stats?.bind(subscription),
-    stop: async () => {
-      clearInterval(sweep);
-      await subscription.stop();
-    },
-  };
+  return sweep;
 }
