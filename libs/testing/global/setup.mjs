@@ -43,10 +43,7 @@ export default async function globalSetup() {
 }
 
 async function startPostgres(state) {
-  const { startEmbeddedPostgres, stopOrphanedPostgres } = await tsImport(
-    '../../db/src/embedded-postgres.ts',
-    import.meta.url,
-  );
+  const { startEmbeddedPostgres, stopOrphanedPostgres } = await tsImport('../../db/src/index.ts', import.meta.url);
   await sweepPrivateDataDirs(stopOrphanedPostgres);
   const options = { port: 0, databases: [], durable: false };
   const started = Date.now();
