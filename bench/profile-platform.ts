@@ -1,5 +1,6 @@
 // A CPU profile of the embedded platform (`npm start`'s one process) serving the admin list through the gateway
-// (PROFILE_VIA=gateway, default) or straight to its revisions service (direct), over the 100,000-revision databases
+// (PROFILE_VIA=gateway, default) or straight to its revisions service (direct) — or the GraphQL list with
+// PROFILE_GRAPHQL=1 — over the 100,000-revision databases
 // `npm run bench` leaves: run this file under `node --cpu-prof --import tsx`; it loads itself with autocannon (its own
 // process) for PROFILE_SECONDS (15) after 3 s of warm-up and prints req/s, CPU µs per request and, with the profile
 // written at exit, `bench/profile-summary.ts` of the loaded seconds:
@@ -25,8 +26,11 @@ const suffix = 'bench_100000';
   });
   const admin = (await api(platform.url, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token as string;
   const base = process.env.PROFILE_VIA === 'direct' ? platform.services.revisions.url : platform.url;
-  const url = `${base}/revisions?limit=25&sort=-id`;
-  const opts = { connections: 16, headers: { Authorization: `Bearer ${admin}` } };
+  // PROFILE_GRAPHQL=1: the GraphQL list `npm run bench` measures (gateway: /graphql/system, direct: the subgraph)
+  const graphql = process.env.PROFILE_GRAPHQL === '1';
+  const url = graphql ? `${base}${process.env.PROFILE_VIA === 'direct' ? '/graphql' : '/graphql/system'}` : `${base}/revisions?limit=25&sort=-id`;
+  const gql = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id collection item delta activity { action timestamp } } }' });
+  const opts = { connections: 16, headers: { Authorization: `Bearer ${admin}` }, ...(graphql ? { method: 'POST', body: gql } : {}) };
   await autocannon(url, { ...opts, seconds: 3 });
   const c0 = cpuUs(process.pid);
   const t0 = performance.now();

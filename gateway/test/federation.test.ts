@@ -44,6 +44,7 @@ describe('federation on /graphql/system', () => {
   it('joins an entity across subgraphs (a revision’s activity user from auth)', async () => {
     const r = await gql('{ revisions { id collection activity { action user { id email } } } }');
     expect(r.status).toBe(200);
+    expect(r.headers['cache-control']).toBe('no-store'); // authenticated answers: never kept by a cache
     expect(r.body).toEqual({
       data: {
         revisions: [
@@ -87,6 +88,7 @@ describe('federation on /graphql/system', () => {
     expect(wrong.status).toBe(200);
     expect(wrong.body.data).toEqual({ auth_login: null });
     expect(wrong.body.errors[0]).toMatchObject({ message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' }, path: ['auth_login'] });
+    expect(wrong.headers['cache-control']).toBe('no-store');
     const syntax = await gql('{ revisions { ');
     expect(syntax.status).toBe(400);
     expect(syntax.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION');

@@ -3,6 +3,7 @@ import { printSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
 import { expressMiddleware } from '@as-integrations/express5';
 import {
+  ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
   ApolloServerPluginSchemaReportingDisabled,
   ApolloServerPluginUsageReportingDisabled,
@@ -11,6 +12,7 @@ import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import type { Fetcher } from '@apollo/utils.fetcher';
 import { AppError, errors, formatGraphQLError } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
+import { noStore } from '@vellum/subgraph';
 import { disableApolloTelemetry } from '../config';
 import { upstreamRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
@@ -129,6 +131,8 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginUsageReportingDisabled(),
       ApolloServerPluginSchemaReportingDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      noStore,
     ],
   });
   await server.start();

@@ -37,6 +37,18 @@ describe('createSubgraph', () => {
     expect(bad.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION');
   });
 
+  it('answers with Cache-Control: no-store, and leaves the resolvers unwrapped (no per-field plugin hook)', async () => {
+    const r = await request(app).post('/graphql').send({ query: '{ hello }' });
+    expect(r.headers['cache-control']).toBe('no-store');
+    const denied = await request(app).post('/graphql').send({ query: '{ denied }' });
+    expect(denied.headers['cache-control']).toBe('no-store');
+    // Apollo wraps every field resolver once a plugin has willResolveField (its cache-control plugin does): a cost
+    // per field of every operation. The schema it runs is marked when it did.
+    type Internals = { internals: { state: { schemaManager: { getSchemaDerivedData(): { schema: object } } } } };
+    const schema = (sub.server as unknown as Internals).internals.state.schemaManager.getSchemaDerivedData().schema;
+    expect(Object.getOwnPropertySymbols(schema).map(String)).not.toContain('Symbol(apolloServerPluginsEnabled)');
+  });
+
   it('is a federation subgraph', async () => {
     const r = await request(app).post('/graphql').send({ query: '{ _service { sdl } }' });
     expect(r.body.data._service.sdl).toMatch(/vellum_users/);

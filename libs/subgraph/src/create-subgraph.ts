@@ -1,11 +1,12 @@
 import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { route, type RouteTable } from '@vellum/http';
+import { route, stringifyJson, type RouteTable } from '@vellum/http';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { formatGraphQLError } from '@vellum/errors';
+import { noStore } from './no-store';
 
 /** What every resolver receives: the express request (with its accountability) and response. */
 export interface SubgraphContext {
@@ -21,7 +22,7 @@ export interface Subgraph {
 
 /**
  * A federation-2 subgraph from its SDL and resolvers: errors in the contract's GraphQL shape, no inline
- * tracing, and no termination-signal handlers (the composition root owns shutdown; Apollo would otherwise
+ * tracing, RawJson values (`@vellum/http`) spliced into the response unparsed, and no termination-signal handlers (the composition root owns shutdown; Apollo would otherwise
  * stop itself and re-send the signal, so the process exits 1).
  */
 export function createSubgraph(sdl: string, resolvers: object): Subgraph {
@@ -30,7 +31,9 @@ export function createSubgraph(sdl: string, resolvers: object): Subgraph {
     schema: buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never }),
     formatError: formatGraphQLError,
     introspection: true,
-    plugins: [ApolloServerPluginInlineTraceDisabled()],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), noStore],
+    // JSON values a resolver hands out as the database's text (RawJson) go into the response as is
+    stringifyResult: stringifyJson,
   });
   server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
   const middleware = expressMiddleware(server, {

@@ -45,3 +45,31 @@ describe('JSON text pass-through', () => {
     expect(r.text).toContain(exact); // the notes revision passes whole
   });
 });
+
+describe('JSON text pass-through in GraphQL', () => {
+  const gql = (query: string, auth = admin) => request(h.app.app).post('/graphql').set('Authorization', auth).send({ query });
+
+  it('revisions and revisions_by_id carry data/delta as the database wrote them; a restricted role gets its reduced values', async () => {
+    const list = await gql('{ revisions(sort: ["id"]) { id data delta } }');
+    expect(list.status).toBe(200);
+    expect(list.text.split(exact).length - 1).toBe(4);
+    expect(list.body.data.revisions[0]).toEqual({ id: '1', data: JSON.parse(stored), delta: JSON.parse(stored) });
+    const one = await gql('{ revisions_by_id(id: 2) { data } }');
+    expect(one.text).toContain(exact);
+    const restricted = await gql('{ revisions(sort: ["id"]) { collection data } }', editor);
+    expect(restricted.body.data.revisions).toEqual([
+      { collection: 'notes', data: JSON.parse(stored) },
+      { collection: 'articles', data: { title: 'T é "q"' } },
+    ]);
+  });
+
+  it('the same operation twice: the second is planned from the cache, and answers the same', async () => {
+    const q = '{ revisions(sort: ["-id"], limit: 1, filter: { collection: { _eq: "notes" } }) { id collection } }';
+    const before = h.app.reader.cachedPlans();
+    const first = await gql(q);
+    const second = await gql(q);
+    expect(second.body).toEqual(first.body);
+    expect(first.body.data.revisions).toEqual([{ id: '1', collection: 'notes' }]);
+    expect(h.app.reader.cachedPlans()).toBe(before + 1);
+  });
+});

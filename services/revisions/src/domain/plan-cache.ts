@@ -22,6 +22,8 @@ export interface NamedSql extends Sql {
 export class PlanCache {
   private readonly byVisibility = new WeakMap<Visibility, Map<string, Plan>>();
   private readonly names = new Set<string>();
+  /** Plans kept since the start (an observable for tests and diagnostics). */
+  stored = 0;
 
   constructor(
     private readonly max = 500,
@@ -51,6 +53,7 @@ export class PlanCache {
     if (plans.size >= this.max) plans.delete(plans.keys().next().value!);
     const kept = this.keep(plan);
     plans.set(key, kept);
+    this.stored++;
     return kept;
   }
 

@@ -96,6 +96,11 @@ export class RecordsReader {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
+  /** How many plans the cache has kept since the start (each a query text first met by a visibility). */
+  cachedPlans(): number {
+    return this.plans.stored;
+  }
+
   visibility(acc: Accountability | undefined): Visibility {
     return visibilityOf(acc, this.rules);
   }

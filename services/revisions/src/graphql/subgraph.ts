@@ -9,6 +9,7 @@ import {
   type SelectionSetNode,
   type ValueNode,
 } from 'graphql';
+import { rawJson } from '@vellum/http';
 import type { RecordsReader } from '../domain/records-reader';
 
 export const REVISIONS_SDL = readFileSync(path.join(__dirname, 'schema.graphql'), 'utf8');
@@ -120,8 +121,11 @@ export function createSubgraph(reader: RecordsReader) {
     Query: {
       revisions: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];
-        const q = reader.parse({ ...listArgs(args), fields: fields.length ? fields : ['id'] });
-        return (await reader.list('revisions', req.accountability, q)).data;
+        const raw = { ...listArgs(args), fields: fields.length ? fields : ['id'] };
+        // `data`/`delta` pass from the database's text to the response (the subgraph's stringifyResult); the plan is
+        // cached by everything it is made of (the arguments with variables applied, and the selected fields)
+        const opts = { jsonText: rawJson, cacheKey: `GRAPHQL ${JSON.stringify(raw)}` };
+        return (await reader.list('revisions', req.accountability, reader.parse(raw), opts)).data;
       },
       revisions_by_id: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];
@@ -130,6 +134,7 @@ export function createSubgraph(reader: RecordsReader) {
           req.accountability,
           String(args.id),
           reader.parse({ fields: fields.length ? fields : ['id'] }),
+          { jsonText: rawJson },
         );
       },
       revisions_aggregated: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
