@@ -19,6 +19,7 @@ import { OAuthStateSealer } from './domain/oauth-state';
 import { SecretBox } from './domain/secret-box';
 import { TokenIssuer } from './domain/token-issuer';
 import { createSubgraph } from './graphql/subgraph';
+import { graphqlAuthenticate } from './graphql/graphql-authenticate';
 import { apiTokensUseCase } from './domain/api-tokens.use-case';
 import { adminRoutes } from './http/admin.routes';
 import { apiTokensRoutes } from './http/api-tokens.routes';
@@ -132,7 +133,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
 
   const graphql = createSubgraph(ctx);
   // GraphQL operations carry their own rules (auth mutations public, users_me needs a user, entities filtered).
-  const gqlRoutes = graphqlRoutes(graphql, authenticated);
+  const gqlRoutes = graphqlRoutes(graphql, graphqlAuthenticate(authenticated, config.SESSION_COOKIE_NAME));
   app.use(gqlRoutes);
 
   stalled.after();

@@ -45,6 +45,14 @@ describe('GraphQL auth mutations and the REST routes answer alike', () => {
     expect(setCookieHeaders(out)).toEqual([expect.stringMatching(/^vellum_session_token=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/)]);
     // the GraphQL logout ended the session: its cookie no longer refreshes
     expect(code(await request(h.app).post('/auth/refresh').set('Cookie', next).send({ mode: 'session' }))).toBe('INVALID_CREDENTIALS');
+    // nor through GraphQL: the same answer as REST (an ended session is not a token that expired)
+    const dead = await gql('mutation { auth_refresh(mode: session) { expires } }', { Cookie: next, Origin: 'http://vellum.local:8055' });
+    expect(code(dead)).toBe('INVALID_CREDENTIALS');
+    expect(code(await gql('mutation { auth_refresh(mode: session) { expires } }', { Cookie: cookie, Origin: 'http://vellum.local:8055' }))).toBe('INVALID_CREDENTIALS');
+    // what needs the caller still answers the cookie's own error; a logout of an ended session is done, as over REST
+    expect(code(await gql('{ users_me { id } }', { Cookie: next }))).toBe('TOKEN_EXPIRED');
+    expect((await gql('mutation { auth_logout(mode: session) }', { Cookie: next })).body.data.auth_logout).toBe(true);
+    expect((await request(h.app).post('/auth/logout').set('Cookie', next).send({ mode: 'session' })).status).toBe(204);
   });
 
   it('cookie mode: the refresh token in the cookie, the access token in the answer; no credential at all is INVALID_PAYLOAD', async () => {

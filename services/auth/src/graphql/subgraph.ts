@@ -9,6 +9,7 @@ import type { AuthContext } from '../domain/context';
 import { requestPasswordReset } from '../domain/password-request.use-case';
 import { resetPassword } from '../domain/password-reset.use-case';
 import { stalled } from '../domain/stall';
+import { cookieTokenError } from './graphql-authenticate';
 import { answerLogin, answerLogout, answerRefresh, type PresentedRequest, type TokenAnswer } from '../domain/token-answers.use-case';
 import { usersUseCase } from '../domain/users.use-case';
 
@@ -36,6 +37,7 @@ const asTokens = (d: Record<string, unknown>) => ({
 
 /** A user as the entity shows it: everything to admins and to the user themself, the id only to others. */
 async function userEntity(ctx: AuthContext, req: Request, id: string) {
+  callerOrThrow(req);
   const a = req.accountability;
   if (!a?.admin && a?.user !== id) return { id };
   try {
@@ -45,10 +47,17 @@ async function userEntity(ctx: AuthContext, req: Request, id: string) {
   }
 }
 
+/** A session cookie that failed the token check: what needs the caller answers that check's error. */
+function callerOrThrow(req: Request): void {
+  const failed = cookieTokenError(req);
+  if (failed) throw failed;
+}
+
 export function createSubgraph(ctx: AuthContext) {
   const resolvers = {
     Query: {
       users_me: async (_: unknown, __: Args, { req }: GqlContext) => {
+        callerOrThrow(req);
         const user = req.accountability?.user;
         return user ? usersUseCase.me(ctx, user) : null;
       },
