@@ -14,6 +14,7 @@ import type { LocalConfig } from './config';
 import { createEmbeddedMessaging } from './embedded-messaging';
 import { startDatabaseServer } from './database-server';
 import { MESSAGING_DATABASE, openDurableBuckets } from './durable-buckets';
+import { StopStack } from './stop-stack';
 
 /** Stopping twice (a test stopped a replica itself, then the platform stops) is a no-op the second time. */
 function once(fn: () => Promise<void>): () => Promise<void> {
@@ -53,9 +54,8 @@ export interface StartPlatformOptions {
  */
 export async function startPlatform({ config, logger, databases = {}, messaging: given, overrides = {}, metrics }: StartPlatformOptions): Promise<Platform> {
   const names = { ...DATABASES, ...databases };
-  const started: Started[] = [];
-  const stopAll = () => stopInReverse(started, logger);
-  try {
+  const started = new StopStack(logger);
+  return started.starting(async () => {
     // in-process messaging keeps the buckets that must survive a crash (the mailer's sent ids) in a database
     const inProcess = !given && !config.messaging;
     const server = await startDatabaseServer(config, logger, [...Object.values(names), ...(inProcess ? [MESSAGING_DATABASE] : [])]);
@@ -80,17 +80,9 @@ export async function startPlatform({ config, logger, databases = {}, messaging:
       revisionsReplicas,
       databaseUrls: { auth: db('auth'), revisions: db('revisions'), items: db('items') },
       messaging,
-      stop: stopAll,
+      stop: started.stopAll,
     };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-}
-
-interface Started {
-  name: string;
-  stop(): Promise<void>;
+  });
 }
 
 /** What every service of the platform is started with. */
@@ -99,7 +91,7 @@ interface Boot {
   messaging: Messaging;
   metrics?: Registry;
   /** What to stop, in the order it started. */
-  started: Started[];
+  started: StopStack;
   /** The variables every service shares. */
   base: Env;
   local: LocalServices;
@@ -108,18 +100,8 @@ interface Boot {
 }
 
 /** Stops what started, last first; a failure is logged and the rest still stop. */
-async function stopInReverse(started: Started[], logger: Logger): Promise<void> {
-  for (const s of started.reverse()) {
-    try {
-      await s.stop();
-    } catch (err) {
-      logger.error({ err }, `stopping ${s.name} failed`);
-    }
-  }
-}
-
 /** The given messaging, NATS when configured, else in-process with its durable buckets in the database server. */
-async function platformMessaging(config: LocalConfig, logger: Logger, given: Messaging | undefined, serverUrl: string, started: Started[]): Promise<Messaging> {
+async function platformMessaging(config: LocalConfig, logger: Logger, given: Messaging | undefined, serverUrl: string, started: StopStack): Promise<Messaging> {
   let messaging: Messaging;
   if (given) messaging = given;
   else if (config.messaging) messaging = await connectNatsMessaging(config.messaging);

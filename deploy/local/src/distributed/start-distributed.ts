@@ -8,6 +8,7 @@ import { DATABASES } from '../platform';
 import { pings, supervise, type Supervised } from './child-process';
 import { freePort } from '@vellum/http';
 import { startNatsServer } from './nats-server';
+import { StopStack } from '../stop-stack';
 
 const ROOT = path.resolve(__dirname, '../../../..');
 
@@ -36,11 +37,8 @@ export interface Distributed {
  * dies), against DATABASE_URL / NATS_URL when given, else an embedded PostgreSQL and a nats-server from PATH.
  */
 export async function startDistributed(config: LocalConfig, logger: Logger): Promise<Distributed> {
-  const stack: Stoppable[] = [];
-  const stopAll = async () => {
-    for (const s of stack.reverse()) await s.stop().catch((err) => logger.error({ err }, `stopping ${s.name} failed`));
-  };
-  try {
+  const stack = new StopStack(logger);
+  return stack.starting(async () => {
     mkdirSync(config.dataDir, { recursive: true });
     const db = await startDatabaseServer(config, logger, Object.values(DATABASES));
     if (db.stop) stack.push({ name: 'postgres', stop: db.stop });
@@ -61,22 +59,14 @@ export async function startDistributed(config: LocalConfig, logger: Logger): Pro
     const gateway = await startServices(config, service, (name) => databaseUrl(db.url, DATABASES[name]));
     state.url = gateway.url;
     save();
-    return { url: gateway.url, stop: stopAll };
-  } catch (err) {
-    await stopAll();
-    throw err;
-  }
-}
-
-interface Stoppable {
-  name: string;
-  stop(): Promise<void>;
+    return { url: gateway.url, stop: stack.stopAll };
+  });
 }
 
 type StartService = (name: string, folder: string, env: NodeJS.ProcessEnv, port?: number) => Promise<Supervised & { url: string }>;
 
 /** A nats-server from PATH with its store under DATA_DIR/nats; its URL. */
-async function startOwnNats(config: LocalConfig, logger: Logger, stack: Stoppable[]): Promise<string> {
+async function startOwnNats(config: LocalConfig, logger: Logger, stack: StopStack): Promise<string> {
   const nats = await startNatsServer(path.join(config.dataDir, 'nats'), config.env.PATH, logger);
   stack.push({ name: 'nats-server', stop: () => nats.process.stop() });
   logger.info({ url: nats.url }, 'nats-server ready');
@@ -89,7 +79,7 @@ function stateSaver(stateFile: string, state: DistributedState): () => void {
 }
 
 /** Starts one supervised service process on a free port (or the one given), with its metrics on another. */
-function serviceStarter(c: { base: NodeJS.ProcessEnv; logger: Logger; stack: Stoppable[]; state: DistributedState; save: () => void }): StartService {
+function serviceStarter(c: { base: NodeJS.ProcessEnv; logger: Logger; stack: StopStack; state: DistributedState; save: () => void }): StartService {
   return async (name, folder, env, port) => {
     const p = port ?? (await freePort());
     const url = `http://127.0.0.1:${p}`;
