@@ -17,7 +17,7 @@ import { createFrontDoor } from './front/front-door';
 import type { TrustFn } from './front/client-address';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayVerifier } from './auth/gateway-verifier';
-import { graphqlRoutes } from './graphql/graphql-routes';
+import { federationRoutes } from './graphql/federation-routes';
 import { gatewayRateLimit } from './limits/gateway-rate-limit';
 import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
 import { corsOptionsOf } from './limits/cors-options';
@@ -101,7 +101,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   }
 
   specRoutes(app, config);
-  const federation = await graphqlRoutes(app, {
+  const federation = await federationRoutes(app, {
     ...deps,
     pools,
     verifier,

@@ -4,8 +4,6 @@ import { createLimiterStore, requestLimiter, type LimiterStore, type RequestLimi
 import type { GatewayConfig } from '../config';
 
 export interface GatewayRateLimit {
-  /** The counters (undefined when RATE_LIMITER_ENABLED is off). */
-  store?: LimiterStore;
   /** The per-client-IP limiter the express stack and the front door share. */
   limit?: RequestLimit;
   /** The store's health probe, when there is a store. */
@@ -24,7 +22,6 @@ export function gatewayRateLimit(config: GatewayConfig, given: LimiterStore | un
     ? requestLimiter({ limiter: store.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION }), logger })
     : undefined;
   return {
-    store,
     limit,
     probes,
     async close() {

@@ -14,8 +14,6 @@ export interface ReencryptResult {
 const COLUMNS = ['tfa_secret', 'tfa_pending_secret'] as const;
 /** The additional data binding a sealed TFA secret to its user (as tfa.use-case.ts seals it). */
 const aad = (userId: string) => `tfa:${userId}`;
-/** Thrown inside the transaction to roll it back when unreadable values stop the rotation. */
-const unchanged = new Error('unreadable TFA secrets: rotation rolled back');
 
 /**
  * Re-encrypts every TOTP secret (enabled and pending) from `from` to `to` in one transaction, rows locked: either
@@ -24,33 +22,29 @@ const unchanged = new Error('unreadable TFA secrets: rotation rolled back');
  * users must enrol TFA again).
  */
 export async function reencryptTfaSecrets(pg: Pool, from: SecretBox, to: SecretBox, force = false): Promise<ReencryptResult> {
-  const result: ReencryptResult = { reencrypted: 0, alreadyNew: 0, unreadable: 0 };
-  try {
-    return await withTransaction(pg, async (client) => {
-      const { rows } = await client.query<{ id: string; tfa_secret: string | null; tfa_pending_secret: string | null }>(
-        'SELECT id, tfa_secret, tfa_pending_secret FROM users WHERE tfa_secret IS NOT NULL OR tfa_pending_secret IS NOT NULL FOR UPDATE',
-      );
-      const updates: { id: string; column: (typeof COLUMNS)[number]; value: string }[] = [];
-      for (const row of rows) {
-        for (const column of COLUMNS) {
-          const sealed = row[column];
-          if (!sealed) continue;
-          if (to.open(sealed, aad(row.id)) !== undefined) {
-            result.alreadyNew++;
-            continue;
-          }
-          const plain = from.open(sealed, aad(row.id));
-          if (plain === undefined) result.unreadable++;
-          else updates.push({ id: row.id, column, value: to.seal(plain, aad(row.id)) });
+  return withTransaction(pg, async (client) => {
+    const result: ReencryptResult = { reencrypted: 0, alreadyNew: 0, unreadable: 0 };
+    const { rows } = await client.query<{ id: string; tfa_secret: string | null; tfa_pending_secret: string | null }>(
+      'SELECT id, tfa_secret, tfa_pending_secret FROM users WHERE tfa_secret IS NOT NULL OR tfa_pending_secret IS NOT NULL FOR UPDATE',
+    );
+    const updates: { id: string; column: (typeof COLUMNS)[number]; value: string }[] = [];
+    for (const row of rows) {
+      for (const column of COLUMNS) {
+        const sealed = row[column];
+        if (!sealed) continue;
+        if (to.open(sealed, aad(row.id)) !== undefined) {
+          result.alreadyNew++;
+          continue;
         }
+        const plain = from.open(sealed, aad(row.id));
+        if (plain === undefined) result.unreadable++;
+        else updates.push({ id: row.id, column, value: to.seal(plain, aad(row.id)) });
       }
-      if (result.unreadable > 0 && !force) throw unchanged; // rolled back: nothing moves
-      for (const u of updates) await client.query(`UPDATE users SET ${u.column} = $2 WHERE id = $1`, [u.id, u.value]);
-      result.reencrypted = updates.length;
-      return result;
-    });
-  } catch (e) {
-    if (e === unchanged) return { ...result, reencrypted: 0 };
-    throw e;
-  }
+    }
+    // nothing is written before this point: committing here changes nothing (and releases the row locks)
+    if (result.unreadable > 0 && !force) return result;
+    for (const u of updates) await client.query(`UPDATE users SET ${u.column} = $2 WHERE id = $1`, [u.id, u.value]);
+    result.reencrypted = updates.length;
+    return result;
+  });
 }

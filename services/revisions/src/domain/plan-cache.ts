@@ -22,8 +22,7 @@ export interface NamedSql extends Sql {
 export class PlanCache {
   private readonly byVisibility = new WeakMap<Visibility, Map<string, Plan>>();
   private readonly names = new Set<string>();
-  /** Plans kept since the start (an observable for tests and diagnostics). */
-  stored = 0;
+  private kept = 0;
 
   constructor(
     private readonly max = 500,
@@ -34,6 +33,11 @@ export class PlanCache {
   static keyOf(kind: string, text: string): string | undefined {
     if (text.includes('$') || /%24/i.test(text)) return undefined;
     return `${kind}\u0000${text}`;
+  }
+
+  /** Plans kept since the start (an observable for tests and diagnostics). */
+  get stored(): number {
+    return this.kept;
   }
 
   get(vis: Visibility, key: string): Plan | undefined {
@@ -53,7 +57,7 @@ export class PlanCache {
     if (plans.size >= this.max) plans.delete(plans.keys().next().value!);
     const kept = this.keep(plan);
     plans.set(key, kept);
-    this.stored++;
+    this.kept++;
     return kept;
   }
 

@@ -9,7 +9,7 @@ import { tokenCheck } from '../auth/token-check.middleware';
 import { createFederation, type Federation } from './federation';
 import { readCommittedSupergraph } from './compose-supergraph';
 
-export interface GraphqlRoutesOptions {
+export interface FederationRoutesOptions {
   config: GatewayConfig;
   logger: Logger;
   pools: Record<ServiceName, UpstreamPool>;
@@ -26,7 +26,7 @@ export interface GraphqlRoutesOptions {
  * `/graphql/system` (the federated supergraph) and its SDL at `/server/specs/graphql/system`; without a supergraph
  * both answer 503. Returns the federation to stop on close (undefined without a supergraph).
  */
-export async function graphqlRoutes(app: Express, o: GraphqlRoutesOptions): Promise<Federation | undefined> {
+export async function federationRoutes(app: Express, o: FederationRoutesOptions): Promise<Federation | undefined> {
   const { config, logger } = o;
   const supergraphSdl = o.supergraphSdl ?? readCommittedSupergraph();
   let federation: Federation | undefined;
