@@ -25,6 +25,26 @@ test('freePort returns a port that can be listened on', async () => {
   await new Promise((r) => srv.close(r));
 });
 
+test('freePort draws distinct ports below the kernel ephemeral range (a listen(0) elsewhere cannot take them), skipping taken ones', async () => {
+  const ports = await Promise.all(Array.from({ length: 50 }, () => freePort()));
+  expect(new Set(ports).size).toBe(50);
+  for (const p of ports) expect(p < 32768 && p >= 20000).toBe(true);
+  // a taken port is never handed out: take one, force the first draw onto it, the next onto another
+  const taken = 25_000;
+  const blocker = net.createServer();
+  const blocked = await new Promise<boolean>((resolve) => blocker.once('error', () => resolve(false)).listen(taken, '127.0.0.1', () => resolve(true)));
+  const draws = [(taken - 20_000) / 12_768, 0.5];
+  const random = jest.spyOn(Math, 'random').mockImplementation(() => draws.shift() ?? 0.75);
+  try {
+    const port = await freePort();
+    if (blocked) expect(port).not.toBe(taken);
+    expect(port).toBe(20_000 + Math.floor(0.5 * 12_768));
+  } finally {
+    random.mockRestore();
+    await new Promise((r) => blocker.close(r));
+  }
+});
+
 test('uniqueId is unique and prefixed', () => {
   const ids = new Set(Array.from({ length: 1000 }, () => uniqueId('user')));
   expect(ids.size).toBe(1000);
