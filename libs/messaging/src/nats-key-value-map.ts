@@ -51,31 +51,64 @@ export class NatsKeyValueMap<T> implements KeyValueMap<T> {
     return out;
   }
 
+  /**
+   * Delivers every key's value, then each change. When the watch's iterator ends or fails without `stop()` (the
+   * client gave up re-creating its consumer, say), it watches again from the revision after the last one delivered,
+   * with a growing pause (0.1 s to 5 s): a watch never goes quiet while the map believes it is live.
+   */
   async watch(cb: (key: string, value: T | undefined) => void): Promise<Subscription> {
     // entries up to this revision are the initial values (the client's own "isUpdate" flag marks the last one wrong)
     const initialUpTo = (await this.kv.status()).streamInfo.state.last_seq;
-    const iter = await this.kv.watch();
+    let iter = await this.kv.watch();
+    let stopped = false;
+    let wake = (): void => {};
+    let lastRevision = 0;
+    const deliver = (e: KvEntry): void => {
+      lastRevision = Math.max(lastRevision, e.revision);
+      if (e.revision <= initialUpTo && e.operation !== 'PUT') return; // a key deleted before the watch began is simply absent
+      let v: T | undefined;
+      try {
+        v = value<T>(e);
+      } catch {
+        return; // not JSON: not ours to interpret
+      }
+      try {
+        cb(e.key, v);
+      } catch {
+        // a throwing callback must not end the watch
+      }
+    };
     const loop = (async () => {
-      for await (const e of iter) {
-        if (e.revision <= initialUpTo && e.operation !== 'PUT') continue; // a key deleted before the watch began is simply absent
-        let v: T | undefined;
+      for (let failures = 0; !stopped; failures++) {
         try {
-          v = value<T>(e);
+          for await (const e of iter) {
+            deliver(e);
+            failures = 0;
+          }
         } catch {
-          continue; // not JSON: not ours to interpret
+          // ended by an error: watched again below
         }
+        if (stopped) return;
+        await new Promise<void>((resolve) => {
+          const timer = setTimeout(resolve, Math.min(100 * 2 ** failures, 5000));
+          wake = () => (clearTimeout(timer), resolve());
+        });
+        if (stopped) return;
         try {
-          cb(e.key, v);
+          iter = await this.kv.watch({ resumeFromRevision: lastRevision + 1 });
+          if (stopped) iter.stop();
         } catch {
-          // a throwing callback must not end the watch
+          // NATS unreachable: the next round tries again
         }
       }
-    })().catch(() => undefined);
+    })();
     let untrack = (): void => {};
     const sub: Subscription = {
       stop: async () => {
+        stopped = true;
         untrack();
         iter.stop();
+        wake();
         await loop;
       },
     };
