@@ -25,6 +25,8 @@ export class NatsKeyValueMap<T> implements KeyValueMap<T> {
   constructor(
     private readonly kv: KV,
     private readonly track: (s: Subscription) => () => void,
+    /** True once the connection is closed for good: a watch then ends instead of trying again. */
+    private readonly closed: () => boolean = () => false,
   ) {}
 
   async get(key: string): Promise<T | undefined> {
@@ -54,7 +56,8 @@ export class NatsKeyValueMap<T> implements KeyValueMap<T> {
   /**
    * Delivers every key's value, then each change. When the watch's iterator ends or fails without `stop()` (the
    * client gave up re-creating its consumer, say), it watches again from the revision after the last one delivered,
-   * with a growing pause (0.1 s to 5 s): a watch never goes quiet while the map believes it is live.
+   * with a growing pause (0.1 s to 5 s): a watch never goes quiet while the map believes it is live. A closed
+   * connection ends it.
    */
   async watch(cb: (key: string, value: T | undefined) => void): Promise<Subscription> {
     // entries up to this revision are the initial values (the client's own "isUpdate" flag marks the last one wrong)
@@ -88,12 +91,13 @@ export class NatsKeyValueMap<T> implements KeyValueMap<T> {
         } catch {
           // ended by an error: watched again below
         }
-        if (stopped) return;
+        if (stopped || this.closed()) return;
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, Math.min(100 * 2 ** failures, 5000));
+          timer.unref(); // never what keeps a process alive
           wake = () => (clearTimeout(timer), resolve());
         });
-        if (stopped) return;
+        if (stopped || this.closed()) return;
         try {
           iter = await this.kv.watch({ resumeFromRevision: lastRevision + 1 });
           if (stopped) iter.stop();

@@ -53,9 +53,9 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
     subscriptions.add(s);
     return () => subscriptions.delete(s);
   };
-  const c: NatsStreamContext = { js, jsm, names, timeoutMs, track };
   let kvm: Kvm | undefined;
   let closing: Promise<void> | undefined;
+  const c: NatsStreamContext = { js, jsm, names, timeoutMs, track, closed: () => closing !== undefined || nc.isClosed() };
 
   return {
     connection: nc,
@@ -126,7 +126,7 @@ async function openKeyValue<T>(c: NatsStreamContext, kvm: Kvm, bucket: string, o
     'KV unavailable',
   );
   if (o.maxAgeMs !== undefined) await withTimeout(alignMaxAge(kv, await c.jsm(), o.maxAgeMs), c.timeoutMs + 1000, 'KV unavailable');
-  return new NatsKeyValueMap<T>(kv, c.track);
+  return new NatsKeyValueMap<T>(kv, c.track, c.closed);
 }
 
 async function natsHealth(nc: NatsConnection, connected: boolean, jsm: () => Promise<JetStreamManager>): Promise<Health> {

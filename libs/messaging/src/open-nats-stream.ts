@@ -22,6 +22,8 @@ export interface NatsStreamContext {
   timeoutMs: number;
   /** Registers a subscription (stopped on close); returns its removal. */
   track: (s: Subscription) => () => void;
+  /** True once the messaging is closing or its connection is closed. */
+  closed: () => boolean;
 }
 
 export interface NatsStream {

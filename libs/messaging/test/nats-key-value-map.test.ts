@@ -45,3 +45,18 @@ test('a watch whose iterator fails watches again from the next revision, and sto
   await sub.stop();
   expect(calls).toHaveLength(2);
 });
+
+test('a watch whose connection is closed ends instead of watching again (nothing keeps the process alive)', async () => {
+  let calls = 0;
+  const kv = {
+    status: async () => ({ streamInfo: { state: { last_seq: 0 } } }),
+    watch: async () => (calls++, watchIterator([entry('a', 1, 1)], true)),
+  } as unknown as KV;
+  const map = new NatsKeyValueMap<number>(kv, () => () => undefined, () => true);
+  const seen: string[] = [];
+  const sub = await map.watch((k) => void seen.push(k));
+  await new Promise((r) => setTimeout(r, 400));
+  expect(seen).toEqual(['a']);
+  expect(calls).toBe(1);
+  await sub.stop();
+});

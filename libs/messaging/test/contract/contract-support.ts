@@ -33,11 +33,15 @@ export async function deadLettersOf(source: {
 }
 
 /** Bounds a stop() so that a test whose handler hangs fails instead of hanging the run. */
-const stopWithin = (s: Subscription, ms = 5000): Promise<void> =>
-  Promise.race([
-    s.stop(),
-    sleep(ms).then(() => Promise.reject(new Error(`stop() did not finish within ${ms} ms`))),
-  ]);
+async function stopWithin(s: Subscription, ms = 5000): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`stop() did not finish within ${ms} ms`)), ms)));
+  try {
+    await Promise.race([s.stop(), late]);
+  } finally {
+    clearTimeout(timer); // a pending timer would keep the test worker alive after the run
+  }
+}
 
 export function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
