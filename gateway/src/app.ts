@@ -14,7 +14,7 @@ import { createProxy, type Proxy } from './proxy/proxy.handler';
 import { expressProxy } from './proxy/express-proxy';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
 import { createFrontDoor } from './front/front-door';
-import type { TrustFn } from './front/client-address';
+import type { TrustFn } from '@vellum/http';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayVerifier } from './auth/gateway-verifier';
 import { federationRoutes } from './graphql/federation-routes';

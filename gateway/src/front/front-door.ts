@@ -9,7 +9,7 @@ import type { CorsDecision } from '../limits/cors.middleware';
 import { tagUser, type GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Proxy, ProxyCall } from '../proxy/proxy.handler';
 import { isAuthPath, routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
-import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
+import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from '@vellum/http';
 import { sendError } from './send-error';
 
 export interface FrontDoorOptions {

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { AppError } from '@vellum/errors';
 import { currentRequestContext } from '@vellum/logger';
-import type { TrustFn } from '../front/client-address';
+import type { TrustFn } from '@vellum/http';
 import type { Proxy, ProxyCall } from './proxy.handler';
 import { isAuthPath, serviceFor, type ServiceName } from './service-routes';
 

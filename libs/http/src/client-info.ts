@@ -4,7 +4,7 @@ import type { Request } from 'express';
 export function clientInfo(req: Request): { ip: string | null; userAgent: string | null; origin: string | null } {
   return {
     ip: req.ip ?? null,
-    userAgent: req.get('user-agent') ?? null,
-    origin: req.get('origin') ?? null,
+    userAgent: req.headers['user-agent'] ?? null,
+    origin: req.headers.origin ?? null,
   };
 }

@@ -1,4 +1,4 @@
-import express, { type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
@@ -119,9 +119,24 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));
   common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // middleware every request must pass goes above this line: the fast lane answers its routes from here
+  (app as WithLane)[COMMON] = [...common];
   common.push(fastLane(app));
   app.use(inSequence(common));
   return app;
+}
+
+const COMMON = Symbol('common middleware');
+const ERRORS = Symbol('error handler');
+type WithLane = Express & { [COMMON]?: RequestHandler[]; [ERRORS]?: ErrorRequestHandler };
+
+/** The middleware every request of the app passes before its routes (`createServiceApp`), in order. */
+export function commonMiddleware(app: Express): RequestHandler[] {
+  return (app as WithLane)[COMMON] ?? [];
+}
+
+/** The app's error handler (`finishServiceApp`): the contract's envelope. */
+export function errorHandlerOf(app: Express): ErrorRequestHandler | undefined {
+  return (app as WithLane)[ERRORS];
 }
 
 /**
@@ -149,7 +164,9 @@ export function inSequence(handlers: RequestHandler[]): RequestHandler {
 
 /** The contract's 404 for unknown routes and the error envelope. */
 export function finishServiceApp(app: Express, logger: ErrorLogger): Express {
+  const onError = errorMiddleware(logger);
+  (app as WithLane)[ERRORS] = onError;
   app.use(notFoundHandler);
-  app.use(errorMiddleware(logger));
+  app.use(onError);
   return app;
 }

@@ -2,7 +2,7 @@ import type { Express, NextFunction, Request, RequestHandler, Response, Router }
 import type { ZodType, output } from 'zod';
 import { route, type Access, type AsyncHandler, type BodyHandler, type Method, type RouteTable } from './route';
 
-interface FastRoute {
+export interface FastRoute {
   handlers: AsyncHandler[];
   /** The express Route the same handlers are registered as (req.route, for whoever labels by route). */
   route: unknown;
@@ -10,8 +10,13 @@ interface FastRoute {
 const FAST = Symbol('fast routes');
 type WithFast = Express & { [FAST]?: Map<string, FastRoute> };
 
+/** The fast route registered for exactly this method and path, if any. */
+export function fastRouteOf(app: Express, method: string, path: string): FastRoute | undefined {
+  return (app as WithFast)[FAST]?.get(`${method} ${path}`);
+}
+
 /** Runs `handlers` as express would (next(), next(err), rejected promises), then `done`. */
-function run(handlers: AsyncHandler[], req: Request, res: Response, done: NextFunction): void {
+export function run(handlers: AsyncHandler[], req: Request, res: Response, done: NextFunction): void {
   let i = 0;
   const next: NextFunction = (err?: unknown) => {
     if (err === 'route') return done(); // the rest of this route skipped: on to the next layers
@@ -63,7 +68,10 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
 /**
  * `route(router, method, path, access, …handlers)` that the app's fast lane also answers with the very handlers the
  * router registered (access rule included). The router keeps the route for its table and for the requests the lane
- * leaves to it (`HEAD`, a trailing slash, another letter case).
+ * leaves to it (`HEAD`, a trailing slash, another letter case). A listening service runs these handlers on bare
+ * node:http (`serviceListener`): they (and `before`) may use node's request/response API and the request's
+ * `query`, `ip`, `route`, `baseUrl`, `originalUrl`, `params`, `body` and what earlier middleware set
+ * (`accountability`, `requestId`) — not express's helpers (`res.json`, `req.get`, …): answer with `sendJson`.
  */
 export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: BodyHandler<output<S>>[]): void {
   const method = o.method ?? 'get';

@@ -15,3 +15,5 @@ export { RawJson, rawJson, stringifyJson, sendJson } from './json-text';
 export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, type FastRouteOptions } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';
+export { serviceListener } from './service-listener';
+export { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';

@@ -1,9 +1,10 @@
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { HealthReport } from './health';
 import type { LocalServices } from './local-services';
 import { answerParserErrors } from './parser-errors';
+import { serviceListener } from './service-listener';
 
 /** A service started by its composition root (its own process, or the embedded topology). */
 export interface RunningService {
@@ -32,17 +33,21 @@ export interface Listening {
   close(graceMs?: number): Promise<void>;
 }
 
-/** `local`: also offer the app to an in-process gateway (embedded topology) while it listens. */
+/**
+ * The app on `port` through its `serviceListener` (the fast routes on bare node:http, the rest express); `local`:
+ * also offer it to an in-process gateway (embedded topology) while it listens.
+ */
 export function listen(app: Express, port = 0, host = '127.0.0.1', local?: LocalServices): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const server = app.listen(port, host);
+    const listener = serviceListener(app);
+    const server = createServer(listener).listen(port, host);
     server.keepAliveTimeout = 65_000;
     answerParserErrors(server);
     server.once('error', reject);
     server.once('listening', () => {
       const addr = server.address() as AddressInfo;
       const url = `http://${host.includes(':') ? `[${host}]` : host}:${addr.port}`;
-      const unregister = local?.register(url, app);
+      const unregister = local?.register(url, listener);
       resolve({
         server,
         url,

@@ -1,0 +1,108 @@
+import { IncomingMessage, type ServerResponse } from 'node:http';
+import type { Express, NextFunction, Request, Response } from 'express';
+import { memoisePeerTrust, clientIp, type TrustFn } from './client-address';
+import { commonMiddleware, errorHandlerOf, inSequence } from './create-service-app';
+import { fastRouteOf, run, type FastRoute } from './fast-routes';
+import type { RequestListener } from './local-services';
+
+type QueryParser = (text: string) => unknown;
+
+/** What the lane's handlers read from express's request, given as the request's own fields (in this order). */
+interface LaneRequest extends IncomingMessage {
+  query: unknown;
+  ip: string | undefined;
+  route: unknown;
+  baseUrl: string;
+  originalUrl: string;
+  params: Record<string, string>;
+}
+
+/**
+ * The request listener a service listens with (`listen`) and offers to an in-process gateway: requests for a
+ * `fastRoute` (exact method and path: the hot reads) run on bare node:http — the app's common middleware
+ * (`createServiceApp`: request id and context, access log and metrics, JSON body) and then the route's handlers
+ * (its access rule first), with the request and response as node made them. express would first swap both
+ * objects' prototypes (which alone costs more than the rest of its work: every node internal that touches them
+ * then sees a second shape) and walk its router. The handlers get what they read from express as the request's
+ * own fields, computed as express computes them: `query` (the app's query parser), `ip` (its `trust proxy`),
+ * `route`, `baseUrl`, `originalUrl`, `params`. An error — thrown, rejected or passed to next — turns the two
+ * objects into express's and goes to the app's error handler (the contract's envelope), as on the express path.
+ * Every other request (other paths and methods, HEAD, a trailing slash) goes to express, which also still answers
+ * the fast routes itself for callers that use the app directly (tests with supertest).
+ */
+export function serviceListener(app: Express): RequestListener {
+  const common = inSequence(commonMiddleware(app));
+  const parseQuery = app.get('query parser fn') as QueryParser | undefined;
+  const trust = memoisePeerTrust(app.get('trust proxy fn') as TrustFn);
+  const onError = errorHandlerOf(app);
+  return (req, res) => {
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const fast = onError && req.method ? fastRouteOf(app, req.method, q === -1 ? url : url.slice(0, q)) : undefined;
+    // a request another express app already holds (an in-process gateway's own routes) stays on express's path
+    if (!fast || !onError || Object.getPrototypeOf(req) !== IncomingMessage.prototype) return app(req, res);
+    const r = req as LaneRequest;
+    r.query = parseQuery ? parseQuery(q === -1 ? '' : url.slice(q + 1)) : {};
+    r.ip = clientIp(req, trust);
+    r.route = fast.route;
+    r.baseUrl = '';
+    r.originalUrl = url;
+    r.params = {};
+    new LaneCall(app, fast, r, res, onError).start(common);
+  };
+}
+
+/** One request in the lane: its common middleware, then its route's handlers; an error to the app's handler. */
+class LaneCall {
+  constructor(
+    private readonly app: Express,
+    private readonly fast: FastRoute,
+    private readonly req: LaneRequest,
+    private readonly res: ServerResponse,
+    private readonly onError: NonNullable<ReturnType<typeof errorHandlerOf>>,
+  ) {}
+
+  start(common: ReturnType<typeof inSequence>): void {
+    try {
+      common(this.req as unknown as Request, this.res as Response, this.afterCommon);
+    } catch (e) {
+      this.fail(e);
+    }
+  }
+
+  private readonly afterCommon: NextFunction = (err?: unknown) => {
+    if (err !== undefined && err !== null) return this.fail(err);
+    run(this.fast.handlers, this.req as unknown as Request, this.res as Response, this.done);
+  };
+
+  private readonly done: NextFunction = (err?: unknown) => {
+    if (err !== undefined && err !== null && err !== 'route') return this.fail(err);
+    // a handler that passed the request on without answering: express takes it from here, as the router would
+    if (!this.res.headersSent && !this.res.writableEnded) this.toExpress()(this.req, this.res);
+  };
+
+  private fail(err: unknown): void {
+    const next = (e?: unknown) => {
+      if (e !== undefined && !this.res.headersSent) this.res.writeHead(500).end();
+      else this.res.end();
+    };
+    try {
+      this.toExpress();
+      this.onError(err, this.req as unknown as Request, this.res as unknown as Response, next);
+    } catch (e) {
+      this.res.destroy(e instanceof Error ? e : undefined);
+    }
+  }
+
+  /** The two objects as express's own (what its error handler and router use). */
+  private toExpress(): Express {
+    const { app, req, res } = this;
+    if (Object.getPrototypeOf(req) !== app.request) {
+      Object.setPrototypeOf(req, app.request);
+      Object.setPrototypeOf(res, app.response);
+      Object.assign(req, { res });
+      Object.assign(res, { req, locals: Object.create(null) });
+    }
+    return app;
+  }
+}
