@@ -20,6 +20,11 @@ import { sleep } from './with-timeout';
 const consumerNotFound = 10014;
 /** How long one pull request waits on the server for messages before the next one is sent. */
 const fetchExpiresMs = 10_000;
+/**
+ * A pull request still open this long after its expiry is stuck (the server that held it restarted, its
+ * reconnect check keeps failing): it is stopped so that a fresh one is sent.
+ */
+const fetchStuckMs = 2_000;
 
 export interface NatsConsumeContext {
   js: JetStreamClient;
@@ -80,7 +85,7 @@ export async function natsConsume<T>(
     ...(opts.filterSubject ? { filter_subject: ctx.names.subject(opts.filterSubject) } : {}),
   });
   const consumer: Consumer = await ctx.js.consumers.get(ctx.stream, opts.durable);
-  const pulls: Pulls = { consumer, handle: natsMessageHandler(ctx, opts), inFlight: new Set(), fetches: new Set(), requested: 0, stopped: false };
+  const pulls: Pulls = { consumer, handle: natsMessageHandler(ctx, opts), inFlight: new Set(), fetches: new Set(), requested: 0, stopped: false, expiresMs: fetchExpiresMs };
   const loop = pullLoop(pulls, opts.concurrency);
 
   let stopping: Promise<void> | undefined;
@@ -101,7 +106,7 @@ export async function natsConsume<T>(
 }
 
 /** A member's pull requests and the messages it is handling. */
-interface Pulls {
+export interface Pulls {
   consumer: Consumer;
   handle: (m: JsMsg) => Promise<void>;
   inFlight: Set<Promise<void>>;
@@ -109,6 +114,8 @@ interface Pulls {
   /** Messages asked for by open pull requests and not yet received. */
   requested: number;
   stopped: boolean;
+  /** Each pull request's expiry on the server. */
+  expiresMs: number;
   /** Resolves the loop's wait (a slot freed, a message arrived, stop). */
   wake?: () => void;
 }
@@ -132,14 +139,20 @@ async function pullLoop(p: Pulls, concurrency: number): Promise<void> {
   }
 }
 
-/** One pull request for n messages; each is handled as it arrives (nak'ed once stopped). */
-async function pull(p: Pulls, n: number): Promise<void> {
+/**
+ * One pull request for n messages; each is handled as it arrives (nak'ed once stopped). One still open
+ * `fetchStuckMs` after its expiry is stopped (and the loop sends a new one).
+ */
+export async function pull(p: Pulls, n: number): Promise<void> {
   p.requested += n;
   let received = 0;
+  let watchdog: NodeJS.Timeout | undefined;
   try {
-    const iter = await p.consumer.fetch({ max_messages: n, expires: fetchExpiresMs });
+    const iter = await p.consumer.fetch({ max_messages: n, expires: p.expiresMs });
     p.fetches.add(iter);
     if (p.stopped) iter.stop();
+    watchdog = setTimeout(() => iter.stop(), p.expiresMs + fetchStuckMs);
+    watchdog.unref();
     try {
       for await (const m of iter) {
         received++;
@@ -154,6 +167,7 @@ async function pull(p: Pulls, n: number): Promise<void> {
   } catch {
     await sleep(1000); // disconnected, consumer gone, ...: retry later rather than spin
   } finally {
+    clearTimeout(watchdog);
     p.requested -= n - received;
     notify(p);
   }
