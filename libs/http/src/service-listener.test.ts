@@ -22,6 +22,12 @@ function makeApp(observe: jest.Mock) {
     sendJson(res, { data: req.query, ip: req.ip, route: req.route?.path ?? null, express: Object.getPrototypeOf(req) !== IncomingMessage.prototype }),
   );
   fastRoute(app, { router, path: '/mine', access: 'authenticated', before: [who] }, (_req, res) => sendJson(res, { data: 'mine' }));
+  // what the lane's req.query is across requests: the same frozen object for the same text
+  const queries: unknown[] = [];
+  fastRoute(app, { router, path: '/query', access: 'public' }, (req, res) => {
+    queries.push(req.query);
+    sendJson(res, { frozen: Object.isFrozen(req.query) && Object.isFrozen((req.query as { a?: object }).a ?? {}), same: queries.length > 1 && queries.at(-1) === queries.at(-2) });
+  });
   fastRoute(app, { router, path: '/boom', access: 'public' }, async () => {
     throw errors.invalidQuery('bad');
   });
@@ -74,6 +80,14 @@ describe('serviceListener (the fast routes on bare node:http)', () => {
     expect([ok.status, ok.body]).toEqual([200, { data: { limit: 2 } }]);
     const bad = await request(served.url).search('/list').send({ query: { limit: 'x' } });
     expect([bad.status, bad.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
+  });
+
+  it('parses a query text once: the same frozen req.query for the next request with it, a new one for another text', async () => {
+    const ask = async (q: string) => (await request(served.url).get(`/query?${q}`)).body;
+    expect(await ask('a[b]=1&c=2')).toEqual({ frozen: true, same: false });
+    expect(await ask('a[b]=1&c=2')).toEqual({ frozen: true, same: true });
+    expect(await ask('a[b]=2')).toEqual({ frozen: true, same: false });
+    expect(await ask(`a[b]=${'x'.repeat(3000)}`)).toEqual({ frozen: false, same: false }); // long texts: parsed each time
   });
 
   it('leaves everything else to express: HEAD, a trailing slash, unknown paths', async () => {

@@ -32,7 +32,8 @@ interface LaneRequest extends IncomingMessage {
  */
 export function serviceListener(app: Express): RequestListener {
   const common = inSequence(commonMiddleware(app));
-  const parseQuery = app.get('query parser fn') as QueryParser | undefined;
+  const parser = app.get('query parser fn') as QueryParser | undefined;
+  const parseQuery = parser ? parsedOnce(parser) : () => ({});
   const trust = memoisePeerTrust(app.get('trust proxy fn') as TrustFn);
   const onError = errorHandlerOf(app);
   return (req, res) => {
@@ -42,13 +43,44 @@ export function serviceListener(app: Express): RequestListener {
     // a request another express app already holds (an in-process gateway's own routes) stays on express's path
     if (!fast || !onError || Object.getPrototypeOf(req) !== IncomingMessage.prototype) return app(req, res);
     const r = req as LaneRequest;
-    r.query = parseQuery ? parseQuery(q === -1 ? '' : url.slice(q + 1)) : {};
+    r.query = parseQuery(q === -1 ? '' : url.slice(q + 1));
     r.ip = clientIp(req, trust);
     r.route = fast.route;
     r.baseUrl = '';
     r.originalUrl = url;
     r.params = {};
     new LaneCall(app, fast, r, res, onError).start(common);
+  };
+}
+
+/** Query strings longer than this are parsed each time (the cache holds the short, repeated ones of list pages). */
+const CACHED_QUERY_MAX = 2048;
+const CACHED_QUERIES = 1000;
+
+function deepFreeze<T>(v: T): T {
+  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
+    Object.freeze(v);
+    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
+  }
+  return v;
+}
+
+/**
+ * The lane's `req.query`: the parser's value for a query text, kept (frozen: read-only, as express 5 means
+ * `req.query` to be) for the next request with the same text — a list page is asked with the same few query strings
+ * over and over, and the same object lets what is derived from it be kept too (e.g. the parsed query language).
+ */
+function parsedOnce(parser: QueryParser): QueryParser {
+  const seen = new Map<string, unknown>();
+  return (text) => {
+    if (text.length > CACHED_QUERY_MAX) return parser(text);
+    let v = seen.get(text);
+    if (v === undefined) {
+      v = deepFreeze(parser(text));
+      if (seen.size >= CACHED_QUERIES) seen.clear();
+      seen.set(text, v);
+    }
+    return v;
   };
 }
 

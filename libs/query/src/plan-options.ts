@@ -90,6 +90,11 @@ export interface Plan {
   count(which: 'total' | 'filter'): Sql;
   /** Database rows → API objects (nested relations, typed values). */
   shape(rows: Record<string, unknown>[]): Record<string, unknown>[];
+  /**
+   * The JSON text of `shape(rows)` (lists only), written from the rows without API objects; JSON fields read as
+   * text (`jsonText`) go in as the database's text.
+   */
+  serialize?(rows: Record<string, unknown>[]): string;
   /** An opaque `after` cursor for the next page (keyset), when the order is by primary key only; else null. */
   nextCursor(rows: Record<string, unknown>[]): string | null;
   /** True when the order is by primary key only (the keyset fast path applies). */

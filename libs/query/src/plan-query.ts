@@ -5,6 +5,7 @@ import type { Plan, PlanOptions } from './plan-options';
 import { nextCursor } from './plan-sort';
 import type { Query } from './query';
 import type { QuerySchema } from './schema';
+import { rowsSerializer } from './serialize-rows';
 import { shapeRow } from './shape-rows';
 import { validateQuery } from './validate-query';
 
@@ -22,6 +23,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
   listSql(ctx, tree, order); // validates now
   countSql(ctx, 'filter');
   const jsonText = opts.jsonText;
+  let serialize: ((rows: Record<string, unknown>[]) => string) | undefined;
   return {
     kind: 'list',
     query,
@@ -30,6 +32,11 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
     count: (which) => countSql(ctx, which),
     one: (id) => oneSql(ctx, tree, id),
     shape: (rows) => rows.map((row) => shapeRow(tree, row, jsonText)),
+    // compiled on first use (a cached plan keeps it); a tree it cannot write: shaped, JSON text parsed, stringified
+    serialize: (rows) =>
+      (serialize ??=
+        rowsSerializer(tree, jsonText !== undefined) ??
+        ((r) => JSON.stringify(r.map((row) => shapeRow(tree, row, jsonText && ((t: string) => JSON.parse(t) as unknown))))))(rows),
     nextCursor: (rows) => nextCursor(order, query.limit, rows),
   };
 }

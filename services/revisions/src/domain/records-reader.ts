@@ -88,6 +88,8 @@ function seekRevisions(collections: '*' | string[]) {
 /** Reads revisions and activity with the query language, the caller's permissions pushed into SQL. */
 export class RecordsReader {
   private readonly plans = new PlanCache();
+  /** Queries parsed from frozen inputs (kept while their input is). */
+  private readonly parsed = new WeakMap<object, Query>();
 
   constructor(
     private readonly pool: Pool,
@@ -136,9 +138,15 @@ export class RecordsReader {
     return opts;
   }
 
+  /** The query language of a request; a frozen input (the lane's cached `req.query`) is parsed once. */
   parse(raw: unknown): Query {
+    const frozen = typeof raw === 'object' && raw !== null && Object.isFrozen(raw);
+    const known = frozen ? this.parsed.get(raw) : undefined;
+    if (known) return known;
     const max = this.limits.limitMax;
-    return parseQuery(raw, { limitDefault: this.limits.limitDefault, limitMax: max !== undefined && max >= 0 ? max : undefined });
+    const query = parseQuery(raw, { limitDefault: this.limits.limitDefault, limitMax: max !== undefined && max >= 0 ? max : undefined });
+    if (frozen) this.parsed.set(raw, query);
+    return query;
   }
 
   plan(entity: Entity, acc: Accountability | undefined, query: Query, extra: Partial<PlanOptions> = {}): { plan: Plan; vis: Visibility } {
@@ -172,6 +180,25 @@ export class RecordsReader {
 
   /** The list (or aggregate) with the requested meta. */
   async list(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions = {}): Promise<ListResult> {
+    const { plan, rows, meta } = await this.read(entity, acc, query, opts);
+    return this.page(plan.shape(rows), meta, query);
+  }
+
+  /**
+   * `list` with `data` as `pageText(json)`: the page's JSON text written straight from the rows (Plan.serialize; an
+   * aggregate is shaped and stringified), for a response that sends it as it is (e.g. `rawJson`).
+   */
+  async listText(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions & { pageText: (json: string) => unknown }): Promise<{ data: unknown; meta?: ListResult['meta'] }> {
+    const { plan, rows, meta } = await this.read(entity, acc, query, opts);
+    return this.page(opts.pageText(plan.serialize ? plan.serialize(rows) : JSON.stringify(plan.shape(rows))), meta, query);
+  }
+
+  private page<D>(data: D, meta: Record<string, number | string | null>, query: Query): { data: D; meta?: ListResult['meta'] } {
+    return Object.keys(meta).length || query.meta.length ? { data, meta } : { data };
+  }
+
+  /** The rows of a list (or aggregate) and its meta. */
+  private async read(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions): Promise<{ plan: Plan; rows: Record<string, unknown>[]; meta: Record<string, number | string | null> }> {
     const text: Partial<PlanOptions> = opts.jsonText ? { jsonText: opts.jsonText } : {};
     const { vis, plan: first } = this.cachedPlan(entity, acc, query, text, opts.cacheKey);
     let plan = first;
@@ -203,9 +230,8 @@ export class RecordsReader {
       }
     }
     const [rows] = await Promise.all([rowsP, ...counts]);
-    const data = plan.shape(rows);
     if (opts.withCursor) meta.next_cursor = plan.nextCursor(rows);
-    return Object.keys(meta).length || query.meta.length ? { data, meta } : { data };
+    return { plan, rows, meta };
   }
 
   /** One record by id; 403 when it does not exist, is not readable, or the id is not an integer. */
