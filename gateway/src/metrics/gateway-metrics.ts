@@ -57,7 +57,8 @@ export function createGatewayMetrics(registry: Registry, logger?: AccessLogger):
       const status = res.writableFinished ? res.statusCode : 499;
       http.observe(method, route, status, seconds);
       span?.end({ 'http.route': route, 'http.response.status_code': status }, status >= 500);
-      if (logger) logAccess(logger, { method, route, status, ms: seconds * 1000, requestId, userId: (res as Tagged)[USER] ?? null });
+      if (logger && logger.isLevelEnabled?.('info') !== false)
+        logAccess(logger, { method, route, status, ms: seconds * 1000, requestId, userId: (res as Tagged)[USER] ?? null });
     });
   };
   return {

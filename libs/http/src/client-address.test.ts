@@ -36,10 +36,18 @@ describe('client address and protocol, as express computes them', () => {
     expect([e.ip, clientIp(e.raw, e.trust)]).toEqual(['203.0.113.9', '203.0.113.9']);
   });
 
-  it('memoises the peer decision only (hop indexes > 0 are always asked)', () => {
+  it('memoises each decision per (hop, address) for the first three hops; further hops are always asked', () => {
     const asked: [string, number][] = [];
-    const trust = memoisePeerTrust((a, i) => (asked.push([a, i]), a === '127.0.0.1'));
+    const trust = memoisePeerTrust((a, i) => (asked.push([a, i]), a === '127.0.0.1' && i < 2));
     expect([trust('127.0.0.1', 0), trust('127.0.0.1', 0), trust('10.0.0.1', 1), trust('10.0.0.1', 1)]).toEqual([true, true, false, false]);
-    expect(asked).toEqual([['127.0.0.1', 0], ['10.0.0.1', 1], ['10.0.0.1', 1]]);
+    expect([trust('127.0.0.1', 1), trust('127.0.0.1', 2), trust('127.0.0.1', 2), trust('127.0.0.1', 3), trust('127.0.0.1', 3)]).toEqual([true, false, false, false, false]);
+    expect(asked).toEqual([['127.0.0.1', 0], ['10.0.0.1', 1], ['127.0.0.1', 1], ['127.0.0.1', 2], ['127.0.0.1', 3], ['127.0.0.1', 3]]);
+  });
+
+  it('gives express\'s answer for a hop-count trust (`trust proxy` = 1) through the memo', () => {
+    const e = expressView(1, '127.0.0.1', { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' });
+    const trust = memoisePeerTrust(e.trust);
+    expect([clientIp(e.raw, trust), clientIp(e.raw, trust)]).toEqual([e.ip, e.ip]);
+    expect(e.ip).toBe('203.0.113.9');
   });
 });

@@ -4,27 +4,30 @@ import type { IncomingMessage } from 'node:http';
 export type TrustFn = (addr: string, i: number) => boolean;
 
 /**
- * The client address exactly as express computes `req.ip` (proxy-addr): walk from the socket peer through
- * X-Forwarded-For right to left while each hop is trusted; the first untrusted hop (or the last one) is the client.
- */
-/**
- * The trust decision for the socket peer (hop 0), remembered per address: proxy-addr parses the address on
- * every call, and a gateway sees few distinct peers (load balancers, or clients on keep-alive connections).
+ * The trust decision for an address at a hop, remembered per (hop, address) for the first hops: proxy-addr parses
+ * the address on every call, and a service sees few distinct peers and forwarded hops (load balancers, a gateway,
+ * clients on keep-alive connections). The decision depends only on the address and the hop (express's compiled
+ * `trust proxy`: subnets, or a hop count).
  */
 export function memoisePeerTrust(trust: TrustFn, max = 10_000): TrustFn {
-  const peers = new Map<string, boolean>();
+  const hops = [new Map<string, boolean>(), new Map<string, boolean>(), new Map<string, boolean>()];
   return (addr, i) => {
-    if (i !== 0) return trust(addr, i);
-    let v = peers.get(addr);
+    const seen = hops[i];
+    if (!seen) return trust(addr, i);
+    let v = seen.get(addr);
     if (v === undefined) {
-      v = trust(addr, 0);
-      if (peers.size >= max) peers.clear();
-      peers.set(addr, v);
+      v = trust(addr, i);
+      if (seen.size >= max) seen.clear();
+      seen.set(addr, v);
     }
     return v;
   };
 }
 
+/**
+ * The client address exactly as express computes `req.ip` (proxy-addr): walk from the socket peer through
+ * X-Forwarded-For right to left while each hop is trusted; the first untrusted hop (or the last one) is the client.
+ */
 export function clientIp(req: IncomingMessage, trust: TrustFn): string | undefined {
   const peer = req.socket.remoteAddress;
   const xff = req.headers['x-forwarded-for'];

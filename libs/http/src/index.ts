@@ -11,7 +11,7 @@ export { freePort } from './free-port';
 export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';
 export { startObservability, type ObservabilityConfig, type ProcessObservability } from './observability';
-export { RawJson, rawJson, stringifyJson, sendJson } from './json-text';
+export { RawJson, rawJson, stringifyJson, sendJson, sendJsonText } from './json-text';
 export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, type FastRouteOptions } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';

@@ -49,7 +49,11 @@ export function stringifyJson(value: unknown): string {
  * written straight to node:http (express's `send` would only add work here: no ETag, no 304 in this API).
  */
 export function sendJson(res: Response, body: unknown): void {
-  const text = stringifyJson(body);
+  sendJsonText(res, stringifyJson(body));
+}
+
+/** A 200 (or the status set) with this JSON text as the body, as `sendJson` sends it. */
+export function sendJsonText(res: Response, text: string): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
   res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text); // node:http leaves the body out of a HEAD answer

@@ -39,6 +39,9 @@ export interface ListResult {
   meta?: Record<string, number | string | null>;
 }
 
+/** A list answers with `meta` when something was asked for (or computed, as a cursor). */
+const withMeta = (meta: Record<string, unknown>, query: Query) => Object.keys(meta).length > 0 || query.meta.length > 0;
+
 /** Most readable collections whose revisions a list reads per collection and merges (PlanOptions.partitions). */
 export const MERGE_MAX_COLLECTIONS = 4;
 
@@ -185,16 +188,17 @@ export class RecordsReader {
   }
 
   /**
-   * `list` with `data` as `pageText(json)`: the page's JSON text written straight from the rows (Plan.serialize; an
-   * aggregate is shaped and stringified), for a response that sends it as it is (e.g. `rawJson`).
+   * `list` as the response body's JSON text, `{"data":[…],"meta":{…}}`: the page written straight from the rows
+   * (Plan.serialize; an aggregate is shaped and stringified), JSON fields as the database's text (`jsonText`).
    */
-  async listText(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions & { pageText: (json: string) => unknown }): Promise<{ data: unknown; meta?: ListResult['meta'] }> {
+  async listText(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions): Promise<string> {
     const { plan, rows, meta } = await this.read(entity, acc, query, opts);
-    return this.page(opts.pageText(plan.serialize ? plan.serialize(rows) : JSON.stringify(plan.shape(rows))), meta, query);
+    const data = plan.serialize ? plan.serialize(rows) : JSON.stringify(plan.shape(rows));
+    return withMeta(meta, query) ? `{"data":${data},"meta":${JSON.stringify(meta)}}` : `{"data":${data}}`;
   }
 
   private page<D>(data: D, meta: Record<string, number | string | null>, query: Query): { data: D; meta?: ListResult['meta'] } {
-    return Object.keys(meta).length || query.meta.length ? { data, meta } : { data };
+    return withMeta(meta, query) ? { data, meta } : { data };
   }
 
   /** The rows of a list (or aggregate) and its meta. */

@@ -1,6 +1,6 @@
 import { Router, type Express, type RequestHandler } from 'express';
 import { searchRequestSchema } from '@vellum/contracts';
-import { fastRoute, rawJson, route, sendJson, type RouteTable } from '@vellum/http';
+import { fastRoute, rawJson, route, sendJson, sendJsonText, type RouteTable } from '@vellum/http';
 import type { Entity, RecordsReader } from '../domain/records-reader';
 
 const hasAfter = (q: unknown) => typeof q === 'object' && q !== null && Object.hasOwn(q, 'after');
@@ -12,7 +12,7 @@ const queryText = (url: string) => {
 
 /**
  * `data`/`delta` go from the database's JSON text to the response as is (rawJson + sendJson: no parse, no stringify);
- * a list's page is written as JSON text straight from the rows (`listText`).
+ * a list's whole body is written as JSON text straight from the rows (`listText`).
  * GET/SEARCH /revisions, GET /revisions/:id and the same for /activity (contract §5). Public routes: the
  * caller's role (the public role for anonymous callers) decides what they see. Writes have no route (404).
  */
@@ -22,13 +22,13 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
     // the lists: the app's fast lane answers them (authenticating first, as the app's mount does for the router)
     fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before: [lane.authenticate] }, async (req, res) => {
       const cacheKey = `GET ${queryText(req.url)}`;
-      sendJson(res, await reader.listText(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, pageText: rawJson, cacheKey }));
+      sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, cacheKey }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
     fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before: [lane.authenticate] }, async (req, res) => {
       const q = req.body.query ?? {};
       const cacheKey = `SEARCH ${JSON.stringify(q)}`;
-      sendJson(res, await reader.listText(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson, pageText: rawJson, cacheKey }));
+      sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson, cacheKey }));
     });
     route(router, 'get', `/${entity}/:id`, 'public', async (req, res) => {
       const id = String(req.params.id);
