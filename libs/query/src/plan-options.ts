@@ -23,6 +23,8 @@ export interface FieldReducer {
   map(value: unknown, ...withValues: unknown[]): unknown;
   /** True when the value passes whole for these `with` values (lets `jsonText` keep it as text, unparsed). */
   whole?(...withValues: unknown[]): boolean;
+  /** `map` on JSON text (`jsonText`), giving the JSON text of its value: lets a page be written without parsing. */
+  mapText?(text: string, ...withValues: unknown[]): string;
 }
 
 export interface PlanOptions {

@@ -33,7 +33,8 @@ function leafWriter(leaf: Leaf, jsonText: boolean): Member['write'] {
     if (asText && typeof v === 'string') {
       if (!reducer) return v;
       const w = withValues(row);
-      return reducer.whole?.(...w) ? v : valueText(reducer.map(JSON.parse(v), ...w));
+      if (reducer.whole?.(...w)) return v;
+      return reducer.mapText ? reducer.mapText(v, ...w) : valueText(reducer.map(JSON.parse(v), ...w));
     }
     return valueText(convert(type, reducer ? reducer.map(v, ...withValues(row)) : v));
   };

@@ -1,6 +1,7 @@
 import { allowedCollections, allowedFields, type RoleAccess } from '@vellum/contracts';
 import type { Accountability } from '@vellum/http';
 import type { FieldReducer } from '@vellum/query';
+import { readableText } from './readable-text';
 
 /** Role id (null: the public role) → its access rules, answered from memory (the watched map of events/). */
 export interface AccessRules {
@@ -40,6 +41,7 @@ function restricted(access: RoleAccess | undefined): RestrictedVisibility {
     with: ['collection'],
     map: (value, collection) => readable(value, allowed.get(collection as string)),
     whole: (collection) => allowed.get(collection as string) === '*',
+    mapText: (text, collection) => readableText(text, allowed.get(collection as string)),
   };
   return Object.freeze({ all: false as const, fields, collections: Object.keys(fields), fieldsJson: JSON.stringify(fields), reducer });
 }
