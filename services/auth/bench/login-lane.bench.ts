@@ -5,7 +5,8 @@
 // the part that differs — is not drowned in the verify's noise.
 //   node --import tsx services/auth/bench/login-lane.bench.ts
 // Env: BENCH_DATABASE_URL (default TEST_DATABASE_URL or postgres://root@127.0.0.1:5432/postgres),
-//      BENCH_SECONDS (per phase, default 4), BENCH_ROUNDS (default 6).
+//      BENCH_SECONDS (per phase, default 4), BENCH_ROUNDS (default 6),
+//      BENCH_PROFILE=/tmp/dir: then one more lane phase under the V8 CPU profiler (<dir>/login-lane.cpuprofile).
 import { createServer } from 'node:http';
 import { loadavg } from 'node:os';
 import { Client } from 'pg';
@@ -20,6 +21,7 @@ import { bootstrap } from '../src/domain/bootstrap';
 import { PasswordHasher } from '../src/domain/password-hasher';
 import { MIGRATIONS_DIR } from '../src/start';
 import { cpuSnapshot, cpuSpent } from './cpu-meter';
+import { profiled } from './profile';
 
 const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const seconds = Number(process.env.BENCH_SECONDS ?? 4);
@@ -74,6 +76,7 @@ async function main() {
         `lane: main ${us(l.main)}, pool ${us(l.pool)}, PostgreSQL ${us(l.db)} (${(l.n / seconds).toFixed(0)}/s); lane ÷ express main ${(l.main / e.main).toFixed(2)}×`,
     );
   }
+  if (process.env.BENCH_PROFILE) await profiled(process.env.BENCH_PROFILE, 'login-lane', () => measure(lane.url, seconds));
   const all = (w: 'express' | 'lane') => sums[w].main / sums[w].n;
   console.log(`main-thread CPU per login: express ${us(all('express'))} µs, lane ${us(all('lane'))} µs; lane ÷ express ${(all('lane') / all('express')).toFixed(2)}× (rounds' median ${median(ratios).toFixed(2)}×: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
   console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
