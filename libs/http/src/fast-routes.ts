@@ -1,4 +1,4 @@
-import type { Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { ZodType, output } from 'zod';
 import { route, type Access, type AsyncHandler, type BodyHandler, type Method, type RouteTable } from './route';
 
@@ -6,6 +6,8 @@ export interface FastRoute {
   handlers: AsyncHandler[];
   /** The express Route the same handlers are registered as (req.route, for whoever labels by route). */
   route: unknown;
+  /** The route's `after` error middleware (run by `serviceListener`; express runs the app's own mounts). */
+  after: ErrorRequestHandler[];
 }
 const FAST = Symbol('fast routes');
 type WithFast = Express & { [FAST]?: Map<string, FastRoute> };
@@ -53,7 +55,7 @@ export function fastLane(app: Express): RequestHandler {
 export interface FastRouteOptions<S extends ZodType = ZodType> {
   router: Router & Partial<RouteTable>;
   /** Default `get`. */
-  method?: Extract<Method, 'get' | 'search'>;
+  method?: Extract<Method, 'get' | 'search' | 'post'>;
   path: string;
   /** The JSON body's schema, as `route` takes it. */
   body?: S;
@@ -63,6 +65,13 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
    * mount): the lane runs it first, as the router path would.
    */
   before?: RequestHandler[];
+  /**
+   * Error middleware the app mounts for this path after its routes (e.g. `app.use(path, errorHandler)`), which
+   * express runs for an error of this route: on bare node:http (`serviceListener`) an error of the request — from
+   * the common middleware (a malformed body), `before` or the handlers — goes through them first, then to the
+   * app's error handler. They pass the error on with `next(err)` (a `next()` without one passes the same error).
+   */
+  after?: ErrorRequestHandler[];
 }
 
 /**
@@ -79,5 +88,6 @@ export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S
   const layers = (o.router as unknown as { stack: { route: { stack: { handle: AsyncHandler }[] } }[] }).stack;
   const registered = layers[layers.length - 1]!.route;
   const routes = ((app as WithFast)[FAST] ??= new Map());
-  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: [...(o.before ?? []), ...registered.stack.map((l) => l.handle)], route: registered });
+  const lane = [...(o.before ?? []), ...registered.stack.map((l) => l.handle)];
+  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: registered, after: o.after ?? [] });
 }

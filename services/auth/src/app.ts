@@ -4,7 +4,7 @@ import { createLimiterStore, rateLimit, requestLimiter, type LimiterStore } from
 import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens, type RevocationCheck } from '@vellum/tokens';
 import type { Pool } from 'pg';
-import { Router } from 'express';
+import { Router, type RequestHandler } from 'express';
 import type { AuthConfig } from './config';
 import { pgPoolOf, type Db } from './data/prisma';
 import { sessionRepository } from './data/session.repository';
@@ -100,12 +100,14 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   app.use(server);
 
   const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
+  const perAddress: RequestHandler[] = [];
   if (config.RATE_LIMITER_ENABLED) {
     // per client IP, in the same store as the failed logins (Redis: shared by every auth replica)
     const limiter = limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION });
-    app.use('/auth', rateLimit(requestLimiter({ limiter, logger })));
+    perAddress.push(rateLimit(requestLimiter({ limiter, logger })));
+    app.use('/auth', perAddress[0]!);
   }
-  const auth = authRoutes(ctx);
+  const auth = authRoutes(ctx, { app, before: [stalled.markStart, ...perAddress], after: [stalled.stallErrors] });
   app.use(auth);
   const oauth2 = oauthRoutes(ctx);
   app.use(oauth2);

@@ -1,6 +1,6 @@
-import { Router, type Response } from 'express';
+import { Router, type ErrorRequestHandler, type Express, type RequestHandler, type Response } from 'express';
 import { loginRequestSchema, passwordRequestSchema, passwordResetSchema, refreshRequestSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { fastRoute, route, sendJson, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { requestPasswordReset } from '../domain/password-request.use-case';
 import { resetPassword } from '../domain/password-reset.use-case';
@@ -12,14 +12,28 @@ const withCookies = (res: Response, a: TokenAnswer) => {
   return a.data;
 };
 
-export function authRoutes(ctx: AuthContext): Router & RouteTable {
+/**
+ * What the app runs for POST /auth/login besides its route, for its fast lane to run too: `before` (the stall's
+ * start mark, the per-address rate limit) and `after` (an error waits out the stall).
+ */
+export interface LoginLane {
+  app: Express;
+  before: RequestHandler[];
+  after: ErrorRequestHandler[];
+}
+
+export function authRoutes(ctx: AuthContext, lane: LoginLane): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'get', '/auth/.well-known/jwks.json', 'public', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
     res.json(ctx.keys.jwks);
   });
-  route(r, 'post', '/auth/login', 'public', { body: loginRequestSchema }, async (req, res) => {
-    res.json({ data: withCookies(res, await answerLogin(ctx, req.body, presented(req))) });
+  // The app's fast lane answers logins (on bare node:http when listening: node's response API only, no express helpers).
+  const { app, before, after } = lane;
+  fastRoute(app, { router: r, method: 'post', path: '/auth/login', access: 'public', body: loginRequestSchema, before, after }, async (req, res) => {
+    const a = await answerLogin(ctx, req.body, presented(req));
+    if (a.setCookies.length) res.setHeader('Set-Cookie', a.setCookies);
+    sendJson(res, { data: a.data });
   });
   route(r, 'post', '/auth/refresh', 'public', { body: refreshRequestSchema }, async (req, res) => {
     res.json({ data: withCookies(res, await answerRefresh(ctx, req.body, presented(req))) });
