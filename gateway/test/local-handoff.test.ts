@@ -28,11 +28,13 @@ beforeAll(async () => {
     app.get('/revisions/echo', (req, res) => res.json(seen(req)));
     app.post('/revisions/echo', (req, res) => res.status(201).json(seen(req)));
     app.get('/revisions/headers', (_req, res) => {
-      res.setHeader('Vary', 'Accept-Encoding');
+      res.vary('Accept-Encoding'); // a service adds to Vary (the gateway's Origin stays)
       res.setHeader('X-Frame-Options', 'SAMEORIGIN'); // the service's own value wins over the gateway's
       res.setHeader('X-Custom', 'kept');
       res.status(203).send('plain');
     });
+    // the methods of the response node's internals call, as the service's own (not the request's functions)
+    app.get('/revisions/own', (_req, res) => res.json(['writeHead', 'setHeader', 'appendHeader', 'write', 'end'].filter((k) => Object.hasOwn(res, k))));
     app.get('/revisions/forbidden', (_req, res) => res.status(403).json({ errors: [{ message: 'no', extensions: { code: 'FORBIDDEN' } }] }));
     app.get('/revisions/slow', () => {
       /* never answers */
@@ -103,9 +105,14 @@ describe('gateway → in-process service handoff', () => {
     const r = await request(viaHandoff).get('/revisions/headers').set('Origin', 'http://app.example');
     expect(r.status).toBe(203);
     expect(r.headers['x-frame-options']).toBe('SAMEORIGIN');
-    expect(r.headers.vary).toBe('Accept-Encoding, Origin');
+    expect(r.headers.vary).toBe('Origin, Accept-Encoding');
     expect(r.headers['x-custom']).toBe('kept');
     expect(r.headers['x-request-id']).toEqual(expect.any(String));
+  });
+
+  it('replaces no method of the response (a replaced writeHead made every response of the path survive into the old generation)', async () => {
+    const r = await request(viaHandoff).get('/revisions/own');
+    expect([r.status, r.body]).toEqual([200, []]);
   });
 
   it('a service that does not answer gets 503 within the response timeout, as over HTTP', async () => {

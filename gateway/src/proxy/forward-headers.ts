@@ -127,13 +127,15 @@ export function upstreamRawHeaders(req: IncomingMessage, ctx: ForwardContext, ou
 
 /**
  * The response headers, from the upstream's parsed header record (lower-case names, repeated fields as arrays, as
- * undici gives it): the upstream's (minus hop-by-hop and its X-Request-Id), then the gateway's own (`gateway`,
- * flat name/value list) unless the upstream set the same header — a service's own value wins — except `Vary`,
- * which both may add to.
+ * undici gives it): the gateway's `Vary` first (both may add to it: the gateway's, then the upstream's, as a
+ * service's `res.vary` in the embedded topology gives it), the upstream's (minus hop-by-hop and its X-Request-Id),
+ * then the rest of the gateway's own (`gateway`, flat name/value list) unless the upstream set the same header — a
+ * service's own value wins.
  */
 export function responseHeaderList(headers: Record<string, string | string[] | undefined>, gateway: readonly string[]): string[] {
   const listed = connectionListed(headers.connection);
   const out: string[] = [];
+  for (let i = 0; i < gateway.length; i += 2) if (gateway[i]!.toLowerCase() === 'vary') out.push(gateway[i]!, gateway[i + 1]!);
   for (const name in headers) {
     const v = headers[name];
     if (v === undefined || HOP_BY_HOP.has(name) || name === 'x-request-id' || (listed && listed.includes(name))) continue;
@@ -143,7 +145,7 @@ export function responseHeaderList(headers: Record<string, string | string[] | u
   for (let i = 0; i < gateway.length; i += 2) {
     const name = gateway[i];
     const lower = name.toLowerCase();
-    if (lower !== 'vary' && lower !== 'x-request-id' && headers[lower] !== undefined) continue;
+    if (lower === 'vary' || (lower !== 'x-request-id' && headers[lower] !== undefined)) continue;
     out.push(name, gateway[i + 1]);
   }
   return out;
