@@ -131,6 +131,14 @@ async function stubScenario(workMs: number) {
     { name: 'bare node:http proxy (reference)', url: `${bare.url}/revisions`, watch: [bare.pid, upstream.pid] },
     ...(alt ? [{ name: `gateway from ${ALT}`, url: `${alt.url}/revisions`, watch: [alt.pid, upstream.pid] }] : []),
   ]);
+  // a request with a body: the same list with the query in a small JSON body (POST: autocannon has no SEARCH)
+  const search = { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: { limit: 20 } }) };
+  await measure(`POST /revisions (query in a JSON body), stub upstream with ${workMs} ms CPU work per request`, [
+    { name: 'direct', url: `${upstream.url}/revisions`, ...search, watch: [upstream.pid] },
+    { name: 'through gateway', url: `${gateway.url}/revisions`, ...search, watch: [gateway.pid, upstream.pid] },
+    { name: 'bare node:http proxy (reference)', url: `${bare.url}/revisions`, ...search, watch: [bare.pid, upstream.pid] },
+    ...(alt ? [{ name: `gateway from ${ALT}`, url: `${alt.url}/revisions`, ...search, watch: [alt.pid, upstream.pid] }] : []),
+  ]);
 }
 
 /** The real revisions service (own process, NATS, PostgreSQL with 10,000 seeded revisions), admin token. */

@@ -16,6 +16,10 @@ app.get('/revisions', (_req, res) => {
   }
   res.json({ data: rows });
 });
+// a request with a JSON body (as SEARCH carries a query; autocannon speaks no SEARCH): the proxy streams the body
+app.post('/revisions', express.json(), (req, res) => {
+  res.json({ data: rows.slice(0, Number((req.body as { query?: { limit?: number } }).query?.limit ?? rows.length)) });
+});
 app.get('/server/health', (_req, res) => {
   res.json({ status: 'ok', checks: {} });
 });
