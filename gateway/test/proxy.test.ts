@@ -56,6 +56,11 @@ beforeAll(async () => {
   revisionsA = await startUpstream('revisions-a', revisionRoutes('a'));
   revisionsB = await startUpstream('revisions-b', revisionRoutes('b'));
   items = await startUpstream('items', (app) => {
+    // which connection a request with a body came on (the proxy keeps it for the next one)
+    app.search('/items/articles', (req, res) => {
+      req.resume();
+      req.on('end', () => res.json({ data: { port: req.socket.remotePort } }));
+    });
     app.get('/items/articles', (req, res) => {
       res.status(203).setHeader('x-custom', 'kept').json({ data: [{ id: 1 }], query: req.query });
     });
@@ -168,6 +173,16 @@ describe('streaming', () => {
     });
     expect(result.status).toBe(201);
     expect(JSON.parse(result.body)).toEqual({ data: { bytes: 128 * 1024 } });
+  });
+
+  it('keeps the upstream connection after a request with a body in any method (SEARCH: undici closed it after each)', async () => {
+    const ports: number[] = [];
+    for (let i = 0; i < 3; i++) {
+      const r = await request(base).search('/items/articles').send({ query: { limit: i + 1 } });
+      expect(r.status).toBe(200);
+      ports.push(r.body.data.port);
+    }
+    expect(new Set(ports).size).toBe(1);
   });
 
   it('refuses bodies over 1 MB with 413, declared or streamed', async () => {

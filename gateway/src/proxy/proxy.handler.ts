@@ -41,6 +41,12 @@ const hasBody = (req: IncomingMessage) =>
 
 class TooLarge extends Error {}
 
+/**
+ * A request body declared (Content-Length) up to this size is read whole before the upstream call and sent with it
+ * in one write, and again on a retry; larger or chunked bodies stream with back-pressure.
+ */
+const BUFFERED_BODY_MAX = 64 * 1024;
+
 /** Counts request bytes while they stream; more than `limit` fails the upstream call (→ 413). */
 function byteLimit(limit: number): Transform {
   let seen = 0;
@@ -86,6 +92,8 @@ class ProxiedRequest implements Dispatcher.DispatchHandler {
   private replica: Replica | undefined;
   private controller: Dispatcher.DispatchController | undefined;
   private body: PassThrough | undefined;
+  /** The whole body, when it was small enough to read first (BUFFERED_BODY_MAX). */
+  private buffered: Buffer | undefined;
   private started = false;
   private responded = false;
 
@@ -120,14 +128,40 @@ class ProxiedRequest implements Dispatcher.DispatchHandler {
     this.forwarded[1] = url.host;
     const local = url.pathname === '/' ? this.opts.local?.get(url.origin) : undefined;
     if (local) return this.handOff(local);
+    if (this.withBody && !this.buffered && !this.bodyStarted && this.smallBody()) return this.readBody(replica);
+    this.dispatch(replica);
+  }
+
+  private smallBody(): boolean {
+    const declared = this.req.headers['content-length'];
+    return declared !== undefined && this.req.headers['transfer-encoding'] === undefined && Number(declared) <= BUFFERED_BODY_MAX;
+  }
+
+  /** Reads the (small) body whole, then makes the call; a caller gone meanwhile is marked done by 'close'. */
+  private readBody(replica: Replica): void {
+    const chunks: Buffer[] = [];
+    this.req.on('data', (c: Buffer) => chunks.push(c));
+    this.req.once('end', () => {
+      if (this.done) return;
+      this.buffered = Buffer.concat(chunks);
+      this.dispatch(replica);
+    });
+  }
+
+  private dispatch(replica: Replica): void {
+    const { url } = replica;
     // A fresh body stream per attempt: undici destroys the body of a failed attempt, never the caller's request.
-    this.body = this.withBody && !this.bodyStarted ? new PassThrough() : undefined;
+    this.body = this.withBody && !this.buffered && !this.bodyStarted ? new PassThrough() : undefined;
+    const body = this.buffered ?? this.body;
     replica.client.dispatch(
       {
         path: (url.pathname === '/' ? '' : url.pathname) + this.req.url,
         method: this.method,
         headers: this.forwarded,
-        body: this.body ?? null,
+        body: body ?? null,
+        // undici closes the connection after a body sent with a method it does not know to take one (SEARCH,
+        // DELETE, …): every SEARCH opened a new connection to the service. Ours parse every body they are sent.
+        ...(body ? { reset: false } : {}),
       },
       this,
     );
