@@ -1,5 +1,5 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
-import type { Express, NextFunction, Request, Response } from 'express';
+import type { Express, Request, Response } from 'express';
 import { memoisePeerTrust, clientIp, type TrustFn } from './client-address';
 import { commonMiddleware, errorHandlerOf, inSequence } from './create-service-app';
 import { fastRouteOf, run, type FastRoute } from './fast-routes';
@@ -97,22 +97,23 @@ class LaneCall {
 
   start(common: ReturnType<typeof inSequence>): void {
     try {
-      common(this.req as unknown as Request, this.res as Response, this.afterCommon);
+      // callbacks as anonymous arrows: a named one (a class field) gets tsx's keepNames defineProperty per request
+      common(this.req as unknown as Request, this.res as Response, (err?: unknown) => this.afterCommon(err));
     } catch (e) {
       this.fail(e);
     }
   }
 
-  private readonly afterCommon: NextFunction = (err?: unknown) => {
+  private afterCommon(err?: unknown): void {
     if (err !== undefined && err !== null) return this.fail(err);
-    run(this.fast.handlers, this.req as unknown as Request, this.res as Response, this.done);
-  };
+    run(this.fast.handlers, this.req as unknown as Request, this.res as Response, (e?: unknown) => this.done(e));
+  }
 
-  private readonly done: NextFunction = (err?: unknown) => {
+  private done(err?: unknown): void {
     if (err !== undefined && err !== null && err !== 'route') return this.fail(err);
     // a handler that passed the request on without answering: express takes it from here, as the router would
     if (!this.res.headersSent && !this.res.writableEnded) this.toExpress()(this.req, this.res);
-  };
+  }
 
   /** The route's `after` error middleware, then the app's error handler (the contract's envelope). */
   private fail(err: unknown): void {
