@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { currentRequestContext } from '@vellum/logger';
 
 export interface Statement {
   text: string;
@@ -7,8 +8,9 @@ export interface Statement {
 
 /**
  * Runs `request` (one HTTP call to the platform running in this process) and returns the SQL statements it sent to
- * `database`, by wrapping pg's Client#query for the duration of the call: what the floor server replays. Only for
- * benches, where nothing else talks to that database meanwhile.
+ * `database`, by wrapping pg's Client#query for the duration of the call: what the floor server replays. Only the
+ * statements sent within a request's context count: a service's own background work on the same database (the
+ * item-events consumer's sweep of pending events) is left out. Only for benches.
  */
 export async function recordQueries(database: string, request: () => Promise<void>): Promise<Statement[]> {
   const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown; connectionParameters?: unknown };
@@ -16,7 +18,7 @@ export async function recordQueries(database: string, request: () => Promise<voi
   const seen: Statement[] = [];
   proto.query = function (this: { connectionParameters?: { database?: string } }, ...args: unknown[]) {
     const config = args[0];
-    if (this.connectionParameters?.database === database) {
+    if (this.connectionParameters?.database === database && currentRequestContext()) {
       if (typeof config === 'string') seen.push({ text: config, values: Array.isArray(args[1]) ? args[1] : undefined });
       else if (config && typeof config === 'object' && 'text' in config) {
         const { text, values } = config as Statement;
