@@ -100,13 +100,11 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   app.use(server);
 
   const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
-  const perAddress: RequestHandler[] = [];
-  if (config.RATE_LIMITER_ENABLED) {
-    // per client IP, in the same store as the failed logins (Redis: shared by every auth replica)
-    const limiter = limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION });
-    perAddress.push(rateLimit(requestLimiter({ limiter, logger })));
-    app.use('/auth', perAddress[0]!);
-  }
+  // per client IP, in the same store as the failed logins (Redis: shared by every auth replica)
+  const perAddress: RequestHandler[] = config.RATE_LIMITER_ENABLED
+    ? [rateLimit(requestLimiter({ limiter: limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION }), logger }))]
+    : [];
+  for (const limit of perAddress) app.use('/auth', limit);
   const auth = authRoutes(ctx, { app, before: [stalled.markStart, ...perAddress], after: [stalled.stallErrors] });
   app.use(auth);
   const oauth2 = oauthRoutes(ctx);

@@ -7,8 +7,9 @@ import { resetPassword } from '../domain/password-reset.use-case';
 import { answerLogin, answerLogout, answerRefresh, type TokenAnswer } from '../domain/token-answers.use-case';
 import { client, presented } from './request-helpers';
 
+/** The answer's cookies on the response (node's own API: express's and the bare fast lane's alike), its data back. */
 const withCookies = (res: Response, a: TokenAnswer) => {
-  for (const c of a.setCookies) res.append('Set-Cookie', c);
+  if (a.setCookies.length) res.appendHeader('Set-Cookie', a.setCookies);
   return a.data;
 };
 
@@ -31,9 +32,7 @@ export function authRoutes(ctx: AuthContext, lane: LoginLane): Router & RouteTab
   // The app's fast lane answers logins (on bare node:http when listening: node's response API only, no express helpers).
   const { app, before, after } = lane;
   fastRoute(app, { router: r, method: 'post', path: '/auth/login', access: 'public', body: loginRequestSchema, before, after }, async (req, res) => {
-    const a = await answerLogin(ctx, req.body, presented(req));
-    if (a.setCookies.length) res.setHeader('Set-Cookie', a.setCookies);
-    sendJson(res, { data: a.data });
+    sendJson(res, { data: withCookies(res, await answerLogin(ctx, req.body, presented(req))) });
   });
   route(r, 'post', '/auth/refresh', 'public', { body: refreshRequestSchema }, async (req, res) => {
     res.json({ data: withCookies(res, await answerRefresh(ctx, req.body, presented(req))) });

@@ -184,7 +184,8 @@ export class RecordsReader {
   /** The list (or aggregate) with the requested meta. */
   async list(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions = {}): Promise<ListResult> {
     const { plan, rows, meta } = await this.read(entity, acc, query, opts);
-    return this.page(plan.shape(rows), meta, query);
+    const data = plan.shape(rows);
+    return withMeta(meta, query) ? { data, meta } : { data };
   }
 
   /**
@@ -195,10 +196,6 @@ export class RecordsReader {
     const { plan, rows, meta } = await this.read(entity, acc, query, opts);
     const data = plan.serialize ? plan.serialize(rows) : JSON.stringify(plan.shape(rows));
     return withMeta(meta, query) ? `{"data":${data},"meta":${JSON.stringify(meta)}}` : `{"data":${data}}`;
-  }
-
-  private page<D>(data: D, meta: Record<string, number | string | null>, query: Query): { data: D; meta?: ListResult['meta'] } {
-    return withMeta(meta, query) ? { data, meta } : { data };
   }
 
   /** The rows of a list (or aggregate) and its meta. */
