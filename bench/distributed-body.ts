@@ -5,17 +5,13 @@
 // 100,000-revision databases `npm run bench` leaves. BENCH_DURATION (4) s per run, BENCH_ROUNDS (2).
 //   node --import tsx bench/distributed-body.ts
 import { execFileSync } from 'node:child_process';
-import path from 'node:path';
-import { createLogger } from '@vellum/logger';
-import { loadLocalConfig, startPlatform } from '@vellum/local';
-import { api } from './api';
+import { benchAdminToken, startBenchPlatform } from './bench-platform';
 import { autocannon } from './autocannon';
 import { cpuUs } from './proc-cpu';
 import { startDistributed, startNats } from './distributed';
 
 const SECONDS = Number(process.env.BENCH_DURATION ?? 4);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
-const suffix = 'bench_100000';
 
 /** Connections to (or from) the port in a TCP state, by `ss`. */
 const connections = (port: string, state: string) =>
@@ -23,14 +19,8 @@ const connections = (port: string, state: string) =>
 
 (async () => {
   const nats = await startNats();
-  const config = loadLocalConfig({ DATABASE_URL: 'postgres://root@127.0.0.1:5432/postgres', NATS_URL: nats.url, DATA_DIR: path.resolve('.cache/bench'), PORT: '0', LOG_LEVEL: 'warn' });
-  const p = await startPlatform({
-    config,
-    logger: createLogger({ name: 'bench', level: 'warn' }),
-    databases: { auth: `vellum_auth_${suffix}`, revisions: `vellum_revisions_${suffix}`, items: `vellum_items_${suffix}` },
-    overrides: { ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password-1', RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
-  });
-  const token = (await api(p.url, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token as string;
+  const p = await startBenchPlatform({ databaseUrl: 'postgres://root@127.0.0.1:5432/postgres', natsUrl: nats.url });
+  const token = await benchAdminToken(p);
   const d = await startDistributed({ revisionsDatabaseUrl: p.databaseUrls.revisions, authUrl: p.services.auth.url, itemsUrl: p.services.items.url, natsUrl: nats.url });
   const search = JSON.stringify({ query: { filter: { _or: [{ collection: { _eq: 'c3' } }, { collection: { _eq: 'c4' } }] }, sort: ['-id'], limit: 25 } });
   const get = '/revisions?filter[_or][0][collection][_eq]=c3&filter[_or][1][collection][_eq]=c4&sort=-id&limit=25';

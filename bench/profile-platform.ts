@@ -5,26 +5,16 @@
 // process) for PROFILE_SECONDS (15) after 3 s of warm-up and prints req/s, CPU µs per request and, with the profile
 // written at exit, `bench/profile-summary.ts` of the loaded seconds:
 //   node --cpu-prof --cpu-prof-dir=.cache/profiles --import tsx bench/profile-platform.ts
-import path from 'node:path';
-import { createLogger } from '@vellum/logger';
-import { loadLocalConfig, startPlatform } from '@vellum/local';
-import { api } from './api';
+import { benchAdminToken, startBenchPlatform } from './bench-platform';
 import { autocannon } from './autocannon';
 import { cpuUs } from './proc-cpu';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 15);
-const suffix = 'bench_100000';
 
 (async () => {
-  const config = loadLocalConfig({ DATABASE_URL: SERVER, DATA_DIR: path.resolve('.cache/bench'), PORT: '0', LOG_LEVEL: 'warn' });
-  const platform = await startPlatform({
-    config,
-    logger: createLogger({ name: 'bench', level: 'warn' }),
-    databases: { auth: `vellum_auth_${suffix}`, revisions: `vellum_revisions_${suffix}`, items: `vellum_items_${suffix}` },
-    overrides: { ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password-1', RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
-  });
-  const admin = (await api(platform.url, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token as string;
+  const platform = await startBenchPlatform({ databaseUrl: SERVER });
+  const admin = await benchAdminToken(platform);
   const base = process.env.PROFILE_VIA === 'direct' ? platform.services.revisions.url : platform.url;
   // PROFILE_GRAPHQL=1: the GraphQL list `npm run bench` measures (gateway: /graphql/system, direct: the subgraph)
   const graphql = process.env.PROFILE_GRAPHQL === '1';
