@@ -38,7 +38,10 @@ test('freePort draws distinct ports below the kernel ephemeral range (a listen(0
   try {
     const port = await freePort();
     if (blocked) expect(port).not.toBe(taken);
-    expect(port).toBe(20_000 + Math.floor(0.5 * 12_768));
+    // the taken port was drawn first and passed over: the answer comes from a later draw (the second, unless a
+    // server of another test on this machine holds that one too)
+    expect(random.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect([20_000 + Math.floor(0.5 * 12_768), 20_000 + Math.floor(0.75 * 12_768)]).toContain(port);
   } finally {
     random.mockRestore();
     await new Promise((r) => blocker.close(r));
