@@ -52,9 +52,13 @@ export function sendJson(res: Response, body: unknown): void {
   sendJsonText(res, stringifyJson(body));
 }
 
-/** A 200 (or the status set) with this JSON text as the body, as `sendJson` sends it. */
+/**
+ * A 200 (or the status set) with this JSON text as the body, as `sendJson` sends it. node:http measures the body for
+ * its Content-Length as it ends the response (a text built piece by piece is measured once, not twice); a HEAD
+ * answer, which has no body, gets the length set here.
+ */
 export function sendJsonText(res: Response, text: string): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  res.setHeader('Content-Length', Buffer.byteLength(text));
+  if (res.req.method === 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text); // node:http leaves the body out of a HEAD answer
 }

@@ -97,6 +97,11 @@ export interface Plan {
    * text (`jsonText`) go in as the database's text.
    */
   serialize?(rows: Record<string, unknown>[]): string;
+  /**
+   * `serialize` for rows read with pg's `rowMode: 'array'`, `fields` being the result's columns in order (pg's
+   * `result.fields`); undefined when this plan's rows must be read as objects (then `serialize` them).
+   */
+  serializeArrays?(rows: unknown[][], fields: readonly { name: string }[]): string | undefined;
   /** An opaque `after` cursor for the next page (keyset), when the order is by primary key only; else null. */
   nextCursor(rows: Record<string, unknown>[]): string | null;
   /** True when the order is by primary key only (the keyset fast path applies). */

@@ -5,7 +5,7 @@ import type { Plan, PlanOptions } from './plan-options';
 import { nextCursor } from './plan-sort';
 import type { Query } from './query';
 import type { QuerySchema } from './schema';
-import { rowsSerializer } from './serialize-rows';
+import { arrayRowsSerializer, rowsSerializer, serializable } from './serialize-rows';
 import { shapeRow } from './shape-rows';
 import { validateQuery } from './validate-query';
 
@@ -24,6 +24,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
   countSql(ctx, 'filter');
   const jsonText = opts.jsonText;
   let serialize: ((rows: Record<string, unknown>[]) => string) | undefined;
+  let arrays: { columns: string[]; write: ((rows: unknown[][]) => string) | undefined } | undefined;
   return {
     kind: 'list',
     query,
@@ -37,6 +38,23 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       (serialize ??=
         rowsSerializer(tree, jsonText !== undefined) ??
         ((r) => JSON.stringify(r.map((row) => shapeRow(tree, row, jsonText && ((t: string) => JSON.parse(t) as unknown))))))(rows),
+    // only for a tree the writer can write (else rows are read as objects, shaped and stringified); compiled for
+    // the first result's columns (a plan's statement always gives the same ones: checked)
+    serializeArrays: !serializable(tree)
+      ? undefined
+      : (rows, fields) => {
+          if (!arrays || !sameColumns(arrays.columns, fields)) {
+            const columns = fields.map((f) => f.name);
+            arrays = { columns, write: arrayRowsSerializer(tree, jsonText !== undefined, columns) };
+          }
+          return arrays.write?.(rows);
+        },
     nextCursor: (rows) => nextCursor(order, query.limit, rows),
   };
+}
+
+function sameColumns(columns: readonly string[], fields: readonly { name: string }[]): boolean {
+  if (columns.length !== fields.length) return false;
+  for (let i = 0; i < columns.length; i++) if (columns[i] !== fields[i]!.name) return false;
+  return true;
 }

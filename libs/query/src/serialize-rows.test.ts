@@ -2,7 +2,7 @@ import { planContext } from './plan-context';
 import { planFields, type TreeNode } from './plan-fields';
 import type { PlanOptions } from './plan-options';
 import { parseQuery } from './parse-query';
-import { rowsSerializer } from './serialize-rows';
+import { arrayRowsSerializer, rowsSerializer } from './serialize-rows';
 import { shapeRow } from './shape-rows';
 import { schema } from '../test/fixtures';
 
@@ -85,5 +85,39 @@ describe('rowsSerializer', () => {
     const leaf = t.leaves.get('item')!;
     t.leaves.set('7', { ...leaf, field: '7' });
     expect(rowsSerializer(t, true)).toBeUndefined();
+  });
+});
+
+describe('arrayRowsSerializer (rows read with rowMode: array)', () => {
+  /** The same rows as arrays over `columns` (pg's result.fields order), with an extra column the tree does not use. */
+  const asArrays = (rows: Record<string, unknown>[], columns: string[]) => rows.map((r) => columns.map((c) => (c === 'extra' ? 'ignored' : r[c])));
+
+  for (const fields of ['*', 'id,activity.action,activity.timestamp,activity.user,data', 'activity.*,parent.*,*'])
+    for (const jsonText of [true, false])
+      it(`writes exactly what rowsSerializer writes from objects, whatever the column order: fields=${fields}, JSON ${jsonText ? 'as text' : 'parsed'}`, () => {
+        const t = tree(fields);
+        const rows = rowsFor(t, 8, jsonText);
+        const names = Object.keys(rows[0]!);
+        for (const columns of [names, [...names].reverse(), ['extra', ...names.slice(1), names[0]!]]) {
+          const write = arrayRowsSerializer(t, jsonText, columns)!;
+          expect(write(asArrays(rows, columns))).toBe(rowsSerializer(t, jsonText)!(rows));
+        }
+      });
+
+  it('applies reducers with their `with` columns read by position', () => {
+    const reduce: PlanOptions['reduce'] = ({ field }) =>
+      field === 'data' ? { with: ['collection'], map: (v, c) => ({ only: (v as { a?: number } | null)?.a ?? null, c }), whole: (c) => c === 'all' } : undefined;
+    const t = tree('id,data', { reduce });
+    const rows = rowsFor(t, 6, true);
+    const columns = Object.keys(rows[0]!).reverse();
+    expect(arrayRowsSerializer(t, true, columns)!(asArrays(rows, columns))).toBe(rowsSerializer(t, true)!(rows));
+  });
+
+  it('declines columns that lack one the tree reads, and a tree JSON would reorder', () => {
+    const t = tree('id,item');
+    const columns = Object.keys(rowsFor(t, 1, true)[0]!);
+    expect(arrayRowsSerializer(t, true, columns.slice(1))).toBeUndefined();
+    t.leaves.set('7', { ...t.leaves.get('item')!, field: '7' });
+    expect(arrayRowsSerializer(t, true, columns)).toBeUndefined();
   });
 });

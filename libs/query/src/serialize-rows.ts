@@ -1,10 +1,15 @@
 import type { Leaf, TreeNode } from './plan-fields';
 import { convert } from './shape-rows';
 
+/** A row as pg gives it: an object keyed by column alias, or (`rowMode: 'array'`) the values in column order. */
+type Row = Record<string, unknown> | unknown[];
+/** Where a column alias is found in a row: the alias itself (objects) or its position (arrays). */
+type Slot = (alias: string) => string | number;
+
 /** One member of an object: its `"name":` prefix and the JSON text of its value (undefined: the member is left out). */
 interface Member {
   key: string;
-  write: (row: Record<string, unknown>) => string | undefined;
+  write: (row: Row) => string | undefined;
 }
 
 /** JSON text of a value as `JSON.stringify` gives it, with the common kinds (numbers, strings, null) direct. */
@@ -23,13 +28,15 @@ function valueText(v: unknown): string | undefined {
 }
 
 /** A leaf's writer: exactly what `shapeRow` puts there, as JSON text (JSON fields read as text go out as they are). */
-function leafWriter(leaf: Leaf, jsonText: boolean): Member['write'] {
-  const { alias, reducer, withAliases, def } = leaf;
+function leafWriter(leaf: Leaf, jsonText: boolean, slot: Slot): Member['write'] {
+  const { reducer, def } = leaf;
+  const at = slot(leaf.alias) as number; // a number or a string alike index the row
+  const withAt = (leaf.withAliases ?? []).map(slot) as number[];
   const type = def.type;
   const asText = jsonText && type === 'json' && !def.concealed;
-  const withValues = (row: Record<string, unknown>) => withAliases!.map((a) => row[a]);
+  const withValues = (row: Row) => withAt.map((a) => (row as unknown[])[a]);
   return (row) => {
-    const v = row[alias];
+    const v = (row as unknown[])[at];
     if (asText && typeof v === 'string') {
       if (!reducer) return v;
       const w = withValues(row);
@@ -41,25 +48,26 @@ function leafWriter(leaf: Leaf, jsonText: boolean): Member['write'] {
 }
 
 /** A relation's writer: `null` when its key is null, else its object. */
-function childWriter(node: TreeNode, pkAlias: string, jsonText: boolean): Member['write'] {
-  const write = nodeWriter(node, jsonText);
-  return (row) => (row[pkAlias] === null || row[pkAlias] === undefined ? 'null' : write(row));
+function childWriter(node: TreeNode, pkAlias: string, jsonText: boolean, slot: Slot): Member['write'] {
+  const write = nodeWriter(node, jsonText, slot);
+  const at = slot(pkAlias) as number;
+  return (row) => ((row as unknown[])[at] == null ? 'null' : write(row));
 }
 
 /** Keys JSON.stringify would not give in insertion order (array indices) or that shapeRow cannot set as own data. */
 const unordered = (name: string) => name === '__proto__' || /^(0|[1-9]\d{0,9})$/.test(name);
 
-function nodeWriter(node: TreeNode, jsonText: boolean): (row: Record<string, unknown>) => string {
+function nodeWriter(node: TreeNode, jsonText: boolean, slot: Slot): (row: Row) => string {
   // members in the order shapeRow's object gets its keys: leaves, then relations (a relation named like a leaf
   // takes the leaf's place, as an assignment to an existing key does)
   const members: Member[] = [];
   const at = new Map<string, number>();
   for (const leaf of node.leaves.values()) {
     at.set(leaf.field, members.length);
-    members.push({ key: `${JSON.stringify(leaf.field)}:`, write: leafWriter(leaf, jsonText) });
+    members.push({ key: `${JSON.stringify(leaf.field)}:`, write: leafWriter(leaf, jsonText, slot) });
   }
   for (const [name, c] of node.children) {
-    const m = { key: `${JSON.stringify(name)}:`, write: childWriter(c.node, c.pkAlias, jsonText) };
+    const m = { key: `${JSON.stringify(name)}:`, write: childWriter(c.node, c.pkAlias, jsonText, slot) };
     const i = at.get(name);
     if (i === undefined) members.push(m);
     else members[i] = m;
@@ -80,7 +88,7 @@ function nodeWriter(node: TreeNode, jsonText: boolean): (row: Record<string, unk
 }
 
 /** True when `serializeRows` can write this tree (every key in insertion order, at every level). */
-function serializable(node: TreeNode): boolean {
+export function serializable(node: TreeNode): boolean {
   for (const leaf of node.leaves.values()) if (unordered(leaf.field)) return false;
   for (const [name, c] of node.children) if (unordered(name) || !serializable(c.node)) return false;
   return true;
@@ -93,7 +101,23 @@ function serializable(node: TreeNode): boolean {
  */
 export function rowsSerializer(tree: TreeNode, jsonText: boolean): ((rows: Record<string, unknown>[]) => string) | undefined {
   if (!serializable(tree)) return undefined;
-  const write = nodeWriter(tree, jsonText);
+  return pageWriter(nodeWriter(tree, jsonText, (alias) => alias));
+}
+
+/**
+ * `rowsSerializer` for rows read with `rowMode: 'array'` (no object per row, no keyed stores: pg fills an array),
+ * for the columns `columns` (the result's fields, in order); undefined as for `rowsSerializer`, or when a column
+ * the tree needs is not among them.
+ */
+export function arrayRowsSerializer(tree: TreeNode, jsonText: boolean, columns: readonly string[]): ((rows: unknown[][]) => string) | undefined {
+  if (!serializable(tree)) return undefined;
+  const index = new Map(columns.map((name, i) => [name, i]));
+  let missing = false;
+  const write = nodeWriter(tree, jsonText, (alias) => index.get(alias) ?? ((missing = true), -1));
+  return missing ? undefined : pageWriter(write);
+}
+
+function pageWriter(write: (row: Row) => string): (rows: Row[]) => string {
   return (rows) => {
     let s = '[';
     for (let i = 0; i < rows.length; i++) s += i === 0 ? write(rows[i]!) : ',' + write(rows[i]!);

@@ -46,6 +46,30 @@ describe('JSON text pass-through', () => {
   });
 });
 
+describe('the list page from array rows', () => {
+  it('reads the page with rowMode array and writes what the object path writes; GET and HEAD carry the same length', async () => {
+    const path = '/revisions?sort=-id&fields=id,collection,data,activity.action,parent.id&meta=total_count';
+    const spy = jest.spyOn(h.pool, 'query');
+    let r: request.Response;
+    let sent: { text?: string; rowMode?: string }[];
+    try {
+      r = await get(path);
+      sent = spy.mock.calls.map(([c]) => c as unknown as { text?: string; rowMode?: string });
+    } finally {
+      spy.mockRestore(); // (clears the calls)
+    }
+    expect(r.status).toBe(200);
+    expect(sent.filter((c) => c.text?.includes('SELECT r."id"')).map((c) => c.rowMode)).toEqual(['array']);
+    const row = (id: number, collection: string) => ({ id, collection, data: JSON.parse(stored), activity: { action: 'create' }, parent: null });
+    expect(r.body).toEqual({ data: [row(2, 'articles'), row(1, 'notes')], meta: { total_count: 2 } });
+    expect(r.text).toContain(exact);
+    expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
+    const head = await request(h.app.app).head(path).set('Authorization', admin);
+    expect(head.status).toBe(200);
+    expect(head.headers['content-length']).toBe(r.headers['content-length']);
+  });
+});
+
 describe('JSON text pass-through in GraphQL', () => {
   const gql = (query: string, auth = admin) => request(h.app.app).post('/graphql').set('Authorization', auth).send({ query });
 

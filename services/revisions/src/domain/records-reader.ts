@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
-import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query } from '@vellum/query';
+import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
 import { PlanCache } from './plan-cache';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
 import { revisionsSchema } from './query-schema';
@@ -32,6 +32,14 @@ export interface ListOptions extends ReadOptions {
    * its kind apart (`GET`, `SEARCH`): the same text plans the same for callers who see the same (PlanCache).
    */
   cacheKey?: string;
+}
+
+/** What `read` gives: the rows as objects, or as arrays over `fields` (pg's result fields) when those are given. */
+interface ReadResult {
+  plan: Plan;
+  rows: Record<string, unknown>[];
+  fields?: readonly { name: string }[];
+  meta: Record<string, number | string | null>;
 }
 
 export interface ListResult {
@@ -193,13 +201,15 @@ export class RecordsReader {
    * (Plan.serialize; an aggregate is shaped and stringified), JSON fields as the database's text (`jsonText`).
    */
   async listText(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions): Promise<string> {
-    const { plan, rows, meta } = await this.read(entity, acc, query, opts);
-    const data = plan.serialize ? plan.serialize(rows) : JSON.stringify(plan.shape(rows));
+    const { plan, rows, fields, meta } = await this.read(entity, acc, query, opts, !opts.withCursor);
+    const arrays = fields && (rows as unknown as unknown[][]);
+    const objects = () => (arrays ? asObjects(arrays, fields!) : rows);
+    const data = (arrays && plan.serializeArrays!(arrays, fields!)) ?? (plan.serialize ? plan.serialize(objects()) : JSON.stringify(plan.shape(objects())));
     return withMeta(meta, query) ? `{"data":${data},"meta":${JSON.stringify(meta)}}` : `{"data":${data}}`;
   }
 
   /** The rows of a list (or aggregate) and its meta. */
-  private async read(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions): Promise<{ plan: Plan; rows: Record<string, unknown>[]; meta: Record<string, number | string | null> }> {
+  private async read(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions, arrays = false): Promise<ReadResult> {
     const text: Partial<PlanOptions> = opts.jsonText ? { jsonText: opts.jsonText } : {};
     const { vis, plan: first } = this.cachedPlan(entity, acc, query, text, opts.cacheKey);
     let plan = first;
@@ -216,8 +226,12 @@ export class RecordsReader {
       filterCount = await countFromCounters(this.pool, entity, countableAs);
       plan = this.plan(entity, acc, query, { ...text, totalHint: filterCount }).plan;
     }
+    // `arrays`: the page as arrays when the plan writes it from them (pg fills an array: no object, no keyed stores)
+    let fields: ReadResult['fields'];
     const rowsP =
-      query.limit === 0 && plan.kind === 'list' ? Promise.resolve([]) : this.pool.query(plan.list()).then((r) => r.rows);
+      query.limit === 0 && plan.kind === 'list' ? Promise.resolve([])
+      : arrays && plan.serializeArrays ? this.pool.query(arrayMode(plan.list())).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
+      : this.pool.query(plan.list()).then((r) => r.rows);
     const meta: Record<string, number | string | null> = {};
     const counts: Promise<void>[] = [];
     if (query.meta.includes('total_count'))
@@ -232,7 +246,7 @@ export class RecordsReader {
     }
     const [rows] = await Promise.all([rowsP, ...counts]);
     if (opts.withCursor) meta.next_cursor = plan.nextCursor(rows);
-    return { plan, rows, meta };
+    return { plan, rows, fields, meta };
   }
 
   /** One record by id; 403 when it does not exist, is not readable, or the id is not an integer. */
@@ -243,4 +257,16 @@ export class RecordsReader {
     if (rows.length === 0) throw errors.forbidden();
     return plan.shape(rows)[0]!;
   }
+}
+
+/** Rows read as arrays, as pg would have given them as objects. */
+const asObjects = (rows: unknown[][], fields: readonly { name: string }[]): Record<string, unknown>[] =>
+  rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])));
+
+/** The statement read with `rowMode: 'array'`, made once per statement object (a cached plan keeps its statement). */
+const arrayStatements = new WeakMap<Sql, Sql & { rowMode: 'array' }>();
+function arrayMode(sql: Sql): Sql & { rowMode: 'array' } {
+  let s = arrayStatements.get(sql);
+  if (!s) arrayStatements.set(sql, (s = { ...sql, rowMode: 'array' }));
+  return s;
 }
