@@ -19,20 +19,32 @@ export function fastRouteOf(app: Express, method: string, path: string): FastRou
 
 /** Runs `handlers` as express would (next(), next(err), rejected promises), then `done`. */
 export function run(handlers: AsyncHandler[], req: Request, res: Response, done: NextFunction): void {
-  let i = 0;
-  const next: NextFunction = (err?: unknown) => {
-    if (err === 'route') return done(); // the rest of this route skipped: on to the next layers
-    if (err !== undefined && err !== null) return done(err);
-    const h = handlers[i++];
-    if (!h) return done();
+  new RouteRun(handlers, req, res, done).next();
+}
+
+/** One request through a route's handlers (anonymous callbacks: see `Sequence` in create-service-app). */
+class RouteRun {
+  private i = 0;
+
+  constructor(
+    private readonly handlers: AsyncHandler[],
+    private readonly req: Request,
+    private readonly res: Response,
+    private readonly done: NextFunction,
+  ) {}
+
+  next(err?: unknown): void {
+    if (err === 'route') return this.done(); // the rest of this route skipped: on to the next layers
+    if (err !== undefined && err !== null) return this.done(err);
+    const h = this.handlers[this.i++];
+    if (!h) return this.done();
     try {
-      const r = h(req, res, next) as Promise<unknown> | undefined;
-      if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => done(e ?? new Error('rejected')));
+      const r = h(this.req, this.res, (e?: unknown) => this.next(e)) as Promise<unknown> | undefined;
+      if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => this.done(e ?? new Error('rejected')));
     } catch (e) {
-      done(e);
+      this.done(e);
     }
-  };
-  next();
+  }
 }
 
 /**

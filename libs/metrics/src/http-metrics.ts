@@ -1,5 +1,6 @@
-import { Histogram, type Registry } from 'prom-client';
+import type { Registry } from 'prom-client';
 import { singleMetric } from './registry';
+import { TallyHistogram, type Tally } from './tally-histogram';
 
 export const HTTP_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
@@ -14,27 +15,27 @@ export function httpMetrics(registry: Registry, service: string): HttpMetrics {
     registry,
     'vellum_http_request_duration_seconds',
     () =>
-      new Histogram({
-        name: 'vellum_http_request_duration_seconds',
-        help: 'Time from request to the end of the response, by service, method, route template and status',
-        labelNames: ['service', 'method', 'route', 'status'] as const,
-        buckets: HTTP_DURATION_BUCKETS,
-        registers: [registry],
-      }),
+      new TallyHistogram(
+        'vellum_http_request_duration_seconds',
+        'Time from request to the end of the response, by service, method, route template and status',
+        ['service', 'method', 'route', 'status'],
+        HTTP_DURATION_BUCKETS,
+        registry,
+      ),
   );
-  // the child of each label set, bound once: prom-client otherwise hashes a fresh labels object per observation
-  const bound = new Map<string, { observe(seconds: number): void }>();
+  // the tallies of each label set, found once per set: a request only adds to numbers
+  const bound = new Map<string, Tally>();
   return {
     observe: (method, route, status, seconds) => {
       const key = `${method} ${status} ${route}`;
-      let child = bound.get(key);
-      if (!child) {
-        // route templates and methods are finite; the map is bounded anyway, as prom-client's own label sets are not
+      let tally = bound.get(key);
+      if (!tally) {
+        // route templates and methods are finite; the map is bounded anyway
         if (bound.size >= 10_000) bound.clear();
-        child = histogram.labels({ service, method, route, status: String(status) });
-        bound.set(key, child);
+        tally = histogram.series({ service, method, route, status: String(status) });
+        bound.set(key, tally);
       }
-      child.observe(seconds);
+      tally.observe(seconds);
     },
   };
 }

@@ -203,8 +203,11 @@ export class RecordsReader {
   async listText(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions): Promise<string> {
     const { plan, rows, fields, meta } = await this.read(entity, acc, query, opts, !opts.withCursor);
     const arrays = fields && (rows as unknown as unknown[][]);
-    const objects = () => (arrays ? asObjects(arrays, fields!) : rows);
-    const data = (arrays && plan.serializeArrays!(arrays, fields!)) ?? (plan.serialize ? plan.serialize(objects()) : JSON.stringify(plan.shape(objects())));
+    let data = arrays && plan.serializeArrays!(arrays, fields!);
+    if (data === undefined) {
+      const objects = arrays ? asObjects(arrays, fields!) : rows;
+      data = plan.serialize ? plan.serialize(objects) : JSON.stringify(plan.shape(objects));
+    }
     return withMeta(meta, query) ? `{"data":${data},"meta":${JSON.stringify(meta)}}` : `{"data":${data}}`;
   }
 
