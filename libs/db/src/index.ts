@@ -8,6 +8,7 @@ export {
   MIGRATION_LOCK_KEY,
 } from './migrate';
 export type { MigrateOptions, MigrationFile } from './migrate';
+export { NO_TRANSACTION } from './no-transaction-migration';
 export { runMigrateCommand } from './migrate-command';
 export type { MigrateCommandOptions } from './migrate-command';
 export { ensureDatabases, databaseUrl, databaseName, dropDatabase, withClient } from './databases';

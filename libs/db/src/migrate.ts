@@ -6,6 +6,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { Client } from 'pg';
+import { isNoTransaction, runWithoutTransaction } from './no-transaction-migration';
 import { inTransaction } from './transaction';
 
 /** The advisory lock key `prisma migrate` uses, so this runner and Prisma's also exclude each other. */
@@ -159,8 +160,15 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
           )
         : { rows: [] as AppliedRow[] };
       const live = rows.filter((r) => r.rolled_back_at === null);
-      const failed = live.find((r) => r.finished_at === null);
+      // a no-transaction migration left started (interrupted) is run again below; any other is for an operator
+      const byName = new Map(migrations.map((m) => [m.name, m]));
+      const resumable = (r: AppliedRow) => {
+        const m = byName.get(r.migration_name);
+        return m !== undefined && isNoTransaction(m.sql) && sameChecksum(r.checksum, m);
+      };
+      const failed = live.find((r) => r.finished_at === null && !resumable(r));
       if (failed) throw new MigrationFailedError(failed.migration_name);
+      const interrupted = new Set(live.filter((r) => r.finished_at === null).map((r) => r.migration_name));
 
       const applied = new Map(live.map((r) => [r.migration_name, r.checksum]));
       const changed = migrations
@@ -172,11 +180,17 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
         if (!known.has(name)) log(`migration ${name} is applied but has no file in ${opts.migrationsDir}`);
       }
 
-      const pending = migrations.filter((m) => !applied.has(m.name));
+      const pending = migrations.filter((m) => !applied.has(m.name) || interrupted.has(m.name));
       if (opts.checkOnly && pending.length > 0) throw new MigrationsPendingError(pending.map((m) => m.name));
       const done: string[] = [];
       for (const m of pending) {
         const started = Date.now();
+        if (isNoTransaction(m.sql)) {
+          await applyWithoutTransaction(db, m, interrupted.has(m.name));
+          done.push(m.name);
+          log(`applied migration ${m.name} outside a transaction (${Date.now() - started} ms)`);
+          continue;
+        }
         try {
           await inTransaction(db, async () => {
             await db.query(m.sql);
@@ -203,4 +217,30 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
   } finally {
     await Promise.allSettled([db.end(), lock.end()]);
   }
+}
+
+/**
+ * A no-transaction migration: recorded as started (unless resuming its interrupted run), its statements run one by
+ * one, then recorded as finished. A failure leaves it started, to be run again at the next start.
+ */
+async function applyWithoutTransaction(db: Client, m: MigrationFile, resuming: boolean): Promise<void> {
+  if (!resuming)
+    await db.query(
+      `INSERT INTO "_prisma_migrations" (id, checksum, finished_at, migration_name, logs, rolled_back_at, started_at, applied_steps_count)
+       VALUES ($1, $2, NULL, $3, NULL, NULL, now(), 0)`,
+      [randomUUID(), m.checksum, m.name],
+    );
+  let steps: number;
+  try {
+    steps = await runWithoutTransaction(db, m.name, m.sql);
+  } catch (err) {
+    const e = err as Error;
+    e.message = `migration ${m.name} (outside a transaction) failed; it is recorded as started and runs again from its first statement at the next start: ${e.message}`;
+    throw e;
+  }
+  await db.query(
+    `UPDATE "_prisma_migrations" SET finished_at = clock_timestamp(), applied_steps_count = $2
+      WHERE migration_name = $1 AND finished_at IS NULL AND rolled_back_at IS NULL`,
+    [m.name, steps],
+  );
 }
