@@ -1,53 +1,13 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { Client } from 'pg';
-import { databaseUrl, dropDatabase, ensureDatabases, migrate, MigrationChecksumError, MigrationsPendingError } from '../src';
-
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set (run through the root jest config)');
-
-const created: string[] = [];
-const dirs: string[] = [];
-
-async function scratchDatabase(): Promise<string> {
-  const name = `vellum_dbtest_${randomBytes(6).toString('hex')}`;
-  await ensureDatabases(adminUrl!, [name]);
-  created.push(name);
-  return databaseUrl(adminUrl!, name);
-}
-
-function migrationsDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vellum-migrations-'));
-  dirs.push(dir);
-  for (const [name, sql] of Object.entries(files)) {
-    mkdirSync(path.join(dir, name));
-    writeFileSync(path.join(dir, name, 'migration.sql'), sql);
-  }
-  writeFileSync(path.join(dir, 'migration_lock.toml'), 'provider = "postgresql"\n');
-  return dir;
-}
+import { databaseUrl, ensureDatabases, migrate, MigrationChecksumError, MigrationsPendingError } from '../src';
+import { adminUrl, dropAfterAll, migrationsDir, query, scratchDatabase } from './scratch';
 
 const INIT =
   'CREATE TABLE "user" (id serial PRIMARY KEY, email text NOT NULL);\nCREATE INDEX user_email ON "user"(email);\n';
 const SECOND = 'ALTER TABLE "user" ADD COLUMN name text;\n';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
-
-async function query<T extends object>(url: string, sql: string): Promise<T[]> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<T>(sql)).rows;
-  } finally {
-    await c.end();
-  }
-}
-
-afterAll(async () => {
-  for (const name of created) await dropDatabase(adminUrl, name);
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
 
 test('applies pending migrations in name order; a second run is a no-op', async () => {
   const url = await scratchDatabase();
@@ -195,7 +155,7 @@ test('a migration and its record commit together: if recording fails, the migrat
 
 test('ensureDatabases is idempotent and race-safe; databaseUrl swaps only the database', async () => {
   const name = `vellum_dbtest_${randomBytes(6).toString('hex')}`;
-  created.push(name);
+  dropAfterAll(name);
   await Promise.all([
     ensureDatabases(adminUrl, [name]),
     ensureDatabases(adminUrl, [name]),

@@ -1,42 +1,6 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { Client } from 'pg';
-import { databaseUrl, dropDatabase, ensureDatabases, migrate, MigrationFailedError, NO_TRANSACTION } from '../src';
+import { migrate, MigrationFailedError, NO_TRANSACTION } from '../src';
 import { concurrentIndexNames, statementsOf } from '../src/no-transaction-migration';
-
-const adminUrl = process.env.TEST_DATABASE_URL;
-if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set (run through the root jest config)');
-const created: string[] = [];
-const dirs: string[] = [];
-
-async function scratchDatabase(): Promise<string> {
-  const name = `vellum_dbtest_${randomBytes(6).toString('hex')}`;
-  await ensureDatabases(adminUrl!, [name]);
-  created.push(name);
-  return databaseUrl(adminUrl!, name);
-}
-
-function migrationsDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'vellum-migrations-'));
-  dirs.push(dir);
-  for (const [name, sql] of Object.entries(files)) {
-    mkdirSync(path.join(dir, name));
-    writeFileSync(path.join(dir, name, 'migration.sql'), sql);
-  }
-  return dir;
-}
-
-async function query<T extends object>(url: string, sql: string): Promise<T[]> {
-  const c = new Client({ connectionString: url });
-  await c.connect();
-  try {
-    return (await c.query<T>(sql)).rows;
-  } finally {
-    await c.end();
-  }
-}
+import { migrationsDir, query, scratchDatabase } from './scratch';
 
 const INIT = 'CREATE TABLE "t" (id serial PRIMARY KEY, k text NOT NULL);\nINSERT INTO "t" (k) SELECT md5(i::text) FROM generate_series(1, 2000) i;\n';
 const CONCURRENT = `${NO_TRANSACTION}
@@ -50,24 +14,23 @@ const indexes = (url: string) =>
 const recorded = (url: string) =>
   query<{ migration_name: string; finished: boolean; applied_steps_count: number }>(url, `SELECT migration_name, finished_at IS NOT NULL AS finished, applied_steps_count FROM "_prisma_migrations" ORDER BY started_at, migration_name`);
 
-afterAll(async () => {
-  for (const name of created) await dropDatabase(adminUrl, name);
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
+async function expectBothApplied(url: string) {
+  expect(await indexes(url)).toEqual([
+    { name: 't_id_k', valid: true },
+    { name: 't_k_key', valid: true },
+  ]);
+  expect((await recorded(url)).map((r) => [r.migration_name, r.finished, r.applied_steps_count])).toEqual([
+    ['20260101000000_init', true, 1],
+    ['20260102000000_concurrent', true, 2],
+  ]);
+}
 
 describe('no-transaction migrations', () => {
   it('run CREATE INDEX CONCURRENTLY (refused inside a transaction), are recorded as finished, and apply once', async () => {
     const url = await scratchDatabase();
     const dir = migrationsDir({ '20260101000000_init': INIT, '20260102000000_concurrent': CONCURRENT });
     expect((await migrate({ connectionString: url, migrationsDir: dir })).applied).toEqual(['20260101000000_init', '20260102000000_concurrent']);
-    expect(await indexes(url)).toEqual([
-      { name: 't_id_k', valid: true },
-      { name: 't_k_key', valid: true },
-    ]);
-    expect((await recorded(url)).map((r) => [r.migration_name, r.finished, r.applied_steps_count])).toEqual([
-      ['20260101000000_init', true, 1],
-      ['20260102000000_concurrent', true, 2],
-    ]);
+    await expectBothApplied(url);
     expect((await migrate({ connectionString: url, migrationsDir: dir })).applied).toEqual([]);
     // the same statements as an ordinary (transactional) migration are refused by PostgreSQL
     const plain = migrationsDir({ '20260101000000_init': INIT, '20260102000000_concurrent': CONCURRENT.replace(NO_TRANSACTION, '-- plain') });
@@ -87,14 +50,7 @@ describe('no-transaction migrations', () => {
     ]);
     await query(url, `DELETE FROM "t" WHERE k = 'dup' AND id = (SELECT max(id) FROM "t")`);
     expect((await migrate({ connectionString: url, migrationsDir: dir })).applied).toEqual(['20260102000000_concurrent']);
-    expect(await indexes(url)).toEqual([
-      { name: 't_id_k', valid: true },
-      { name: 't_k_key', valid: true },
-    ]);
-    expect((await recorded(url)).map((r) => [r.migration_name, r.finished, r.applied_steps_count])).toEqual([
-      ['20260101000000_init', true, 1],
-      ['20260102000000_concurrent', true, 2],
-    ]);
+    await expectBothApplied(url);
   });
 
   it('a started ordinary migration is still left to an operator', async () => {

@@ -1,10 +1,10 @@
-import express, { type ErrorRequestHandler, type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
 import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
 import { childTraceparent, startSpan, tracingEnabled } from '@vellum/tracing';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
-import { fastLane } from './fast-routes';
+import { fastLane, HandlerRun } from './fast-routes';
 
 export const BODY_LIMIT = '1mb';
 
@@ -145,34 +145,7 @@ export function errorHandlerOf(app: Express): ErrorRequestHandler | undefined {
  * without the router matching each layer's path and restoring the request between them.
  */
 export function inSequence(handlers: RequestHandler[]): RequestHandler {
-  return (req, res, next) => new Sequence(handlers, req, res, next).step();
-}
-
-/**
- * One request through `handlers`. Its callbacks are anonymous arrows passed as arguments: a function named in place
- * (`const step = …`) gets tsx's keepNames `defineProperty` each time it is made, here once per request.
- */
-class Sequence {
-  private i = 0;
-
-  constructor(
-    private readonly handlers: RequestHandler[],
-    private readonly req: Request,
-    private readonly res: Response,
-    private readonly next: NextFunction,
-  ) {}
-
-  step(err?: unknown): void {
-    if (err !== undefined && err !== null) return this.next(err);
-    const h = this.handlers[this.i++];
-    if (!h) return this.next();
-    try {
-      const r = h(this.req, this.res, (e?: unknown) => this.step(e)) as unknown as Promise<unknown> | undefined;
-      if (r && typeof r.then === 'function') r.then(undefined, (e: unknown) => this.next(e ?? new Error('rejected')));
-    } catch (e) {
-      this.next(e);
-    }
-  }
+  return (req, res, next) => new HandlerRun(handlers, req, res, next, false).next();
 }
 
 /** The contract's 404 for unknown routes and the error envelope. */

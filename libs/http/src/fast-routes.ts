@@ -19,22 +19,28 @@ export function fastRouteOf(app: Express, method: string, path: string): FastRou
 
 /** Runs `handlers` as express would (next(), next(err), rejected promises), then `done`. */
 export function run(handlers: AsyncHandler[], req: Request, res: Response, done: NextFunction): void {
-  new RouteRun(handlers, req, res, done).next();
+  new HandlerRun(handlers as RequestHandler[], req, res, done, true).next();
 }
 
-/** One request through a route's handlers (anonymous callbacks: see `Sequence` in create-service-app). */
-class RouteRun {
+/**
+ * One request through `handlers`, then `done` (with the first error). `routeEnds`: `next('route')` ends the run as
+ * `done()` (a route's handlers); otherwise it is passed on as it is (middleware). The callbacks are anonymous arrows
+ * passed as arguments: a function named in place (`const next = …`) gets tsx's keepNames `defineProperty` each
+ * time it is made, here once per request.
+ */
+export class HandlerRun {
   private i = 0;
 
   constructor(
-    private readonly handlers: AsyncHandler[],
+    private readonly handlers: RequestHandler[],
     private readonly req: Request,
     private readonly res: Response,
     private readonly done: NextFunction,
+    private readonly routeEnds: boolean,
   ) {}
 
   next(err?: unknown): void {
-    if (err === 'route') return this.done(); // the rest of this route skipped: on to the next layers
+    if (err === 'route' && this.routeEnds) return this.done(); // the rest of this route skipped: on to the next layers
     if (err !== undefined && err !== null) return this.done(err);
     const h = this.handlers[this.i++];
     if (!h) return this.done();
