@@ -80,6 +80,32 @@ describe('the writes of a successful login', () => {
   });
 });
 
+describe('the answer of a successful login', () => {
+  const claims = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString()) as Record<string, unknown>;
+  const stored = async (familyId: unknown) =>
+    (
+      await h.sql<{ id: string; family_id: string; expires_at: Date; family_created_at: Date }>(
+        `SELECT id, family_id, expires_at, family_created_at FROM sessions WHERE family_id = $1`,
+        [familyId],
+      )
+    )[0];
+
+  it('carries the stored session: its family in the token (sid), its id in a session token, its expiry in the cookie', async () => {
+    const cookie = await login({ mode: 'cookie' });
+    const s = await stored(claims(cookie.body.data.access_token).sid);
+    expect(s!.family_id).not.toBe(s!.id);
+    const maxAge = Number(/Max-Age=(\d+)/.exec(String(cookie.headers['set-cookie']))![1]);
+    expect(maxAge * 1000).toBe(s!.expires_at.getTime() - s!.family_created_at.getTime());
+
+    const session = await login({ mode: 'session' });
+    const token = /vellum_session_token=([^;]+)/.exec(String(session.headers['set-cookie']))![1]!;
+    const s2 = await stored(claims(token).sid);
+    expect(claims(token).session).toBe(s2!.id);
+    expect(Number(/Max-Age=(\d+)/.exec(String(session.headers['set-cookie']))![1]) * 1000).toBe(s2!.expires_at.getTime() - s2!.family_created_at.getTime());
+    expect((await request(h.app).get('/users/me').set('Cookie', `vellum_session_token=${token}`)).status).toBe(200);
+  });
+});
+
 describe('the writes of a failed login', () => {
   it('count every failure, also parallel ones (no lost update), each with its audit event', async () => {
     const email = 'parallel-failures@example.com';

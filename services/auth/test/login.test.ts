@@ -107,6 +107,23 @@ describe('POST /auth/login', () => {
     for (const b of bodies) expect(b).toEqual({ errors: [{ message: 'Invalid user credentials.', extensions: { code: 'INVALID_CREDENTIALS' } }] });
   });
 
+  it("puts the role's flags into the token: none without a role, the role's own with one", async () => {
+    const [role] = await h.sql<{ id: string }>(
+      `INSERT INTO roles (id, name, admin_access, app_access, enforce_tfa) VALUES (gen_random_uuid(), 'Editors', false, true, true) RETURNING id`,
+    );
+    for (const [email, roleId] of [['norole@x.io', null], ['editor@x.io', role!.id]] as const)
+      await h.sql(`INSERT INTO users (id, email, password, role_id) VALUES (gen_random_uuid(), $2, (SELECT password FROM users WHERE email = $1), $3)`, [
+        ADMIN.email,
+        email,
+        roleId,
+      ]);
+    const claims = async (email: string) => jwt.decode((await login({ email, password: ADMIN.password })).body.data.access_token) as Record<string, unknown>;
+    const none = await claims('norole@x.io');
+    expect(none).toMatchObject({ role: null, app_access: false, admin_access: false });
+    expect(none.enforce_tfa).toBeUndefined();
+    expect(await claims('EDITOR@x.io')).toMatchObject({ role: role!.id, app_access: true, admin_access: false, enforce_tfa: true });
+  });
+
   it('asks a TFA user for an otp (INVALID_OTP only after the password matched)', async () => {
     await h.sql(
       `INSERT INTO users (id, email, password, tfa_secret) VALUES (gen_random_uuid(), 'tfa@x.io', (SELECT password FROM users WHERE email = $1), 'enc:xyz')`,

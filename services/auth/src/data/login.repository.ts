@@ -21,7 +21,8 @@ export interface SuccessfulLogin {
  * The whole write side of a successful login in ONE statement (its own transaction): reset the failure counters
  * and the lock, stamp last_access, claim the TOTP step (only if still unused), create the session (a new family)
  * and insert the audit event into the outbox. The inserts read the updated row, so when the step was already
- * claimed (or the user is gone) nothing at all is written.
+ * claimed (or the user is gone) nothing at all is written. It answers only whether the session was written: its
+ * id, family and expiry are the values sent (no row to decode, no timestamp to parse).
  */
 const RECORD_SUCCESS = `
 WITH u AS (
@@ -33,12 +34,12 @@ WITH u AS (
 ), s AS (
   INSERT INTO "sessions" ("id", "token_hash", "user_id", "expires_at", "family_id", "family_created_at", "ip", "user_agent", "origin")
   SELECT $4::uuid, $5, u."id", $6, $15::uuid, $2, $7, $8, $9 FROM u
-  RETURNING "id", "expires_at", "family_id"
+  RETURNING "id"
 ), o AS (
   INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers")
   SELECT $10::uuid, $11, $12, $13::jsonb, $14::jsonb FROM u
 )
-SELECT "id", "expires_at", "family_id" FROM s`;
+SELECT "id" FROM s`;
 
 export interface FailedLogin {
   userId: string;
@@ -82,28 +83,15 @@ export const loginRepository = {
   /** The new session, or undefined when nothing was written (TOTP step already used, or the user was deleted). */
   async recordSuccess(pg: Pick<Pool, 'query'>, l: SuccessfulLogin): Promise<Pick<Session, 'id' | 'expires_at' | 'family_id'> | undefined> {
     const o = outboxRow(l.event);
-    const { rows } = await pg.query<Pick<Session, 'id' | 'expires_at' | 'family_id'>>({
+    const id = randomUUID();
+    const familyId = randomUUID(); // never a row id (a rotated row id is revoked, the family lives on)
+    const { rows } = await pg.query<{ id: string }>({
       name: 'auth_record_login',
       text: RECORD_SUCCESS,
-      values: [
-        l.userId,
-        l.now,
-        l.otpStep ?? null,
-        randomUUID(),
-        l.tokenHash,
-        l.expiresAt,
-        l.ip,
-        l.userAgent,
-        l.origin,
-        o.id,
-        o.destination,
-        o.subject,
-        o.payload,
-        o.headers,
-        randomUUID(), // the family id: never a row id (a rotated row id is revoked, the family lives on)
-      ],
+      values: [l.userId, l.now, l.otpStep ?? null, id, l.tokenHash, l.expiresAt, l.ip, l.userAgent, l.origin, o.id, o.destination, o.subject, o.payload, o.headers, familyId],
     });
-    return rows[0];
+    // expires_at is stored as sent: timestamptz(3) keeps a Date's milliseconds
+    return rows.length ? { id, expires_at: l.expiresAt, family_id: familyId } : undefined;
   },
 
   /** Whether this failure locked the account, and how many locks came before it. */

@@ -15,7 +15,30 @@ const FIND_BY_EMAIL = `
     FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
    WHERE lower(u."email") = lower($1) LIMIT 1`;
 
+/** What a password login reads of its account: the checks it makes and the claims of the tokens it issues. */
+export type LoginAccount = Pick<User, 'id' | 'password' | 'status' | 'provider' | 'role_id' | 'tfa_secret' | 'locked_until'> & {
+  role: Pick<Role, 'app_access' | 'admin_access' | 'enforce_tfa'> | null;
+};
+
+type LoginRow = Omit<LoginAccount, 'role'> & { admin_access: boolean | null; app_access: boolean | null; enforce_tfa: boolean | null };
+
+// Only the columns a login reads (10 of 27: every column is decoded and every timestamp parsed into a Date by pg).
+const FIND_FOR_LOGIN = `
+  SELECT u."id", u."password", u."status", u."provider", u."role_id", u."tfa_secret", u."locked_until",
+         r."admin_access", r."app_access", r."enforce_tfa"
+    FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
+   WHERE lower(u."email") = lower($1) LIMIT 1`;
+
 export const userRepository = {
+  /** The login's lookup: findByEmail's row (case-insensitive, with the role's flags) narrowed to what a login reads. */
+  async findForLogin(pg: Pick<Pool, 'query'>, email: string): Promise<LoginAccount | null> {
+    const { rows } = await pg.query<LoginRow>({ name: 'auth_login_account', text: FIND_FOR_LOGIN, values: [email] });
+    const r = rows[0];
+    if (!r) return null;
+    // the role's flags are NOT NULL columns: null only when the LEFT JOIN found no role
+    const role = r.app_access === null ? null : { admin_access: r.admin_access!, app_access: r.app_access, enforce_tfa: r.enforce_tfa! };
+    return { id: r.id, password: r.password, status: r.status, provider: r.provider, role_id: r.role_id, tfa_secret: r.tfa_secret, locked_until: r.locked_until, role };
+  },
   /**
    * Case-insensitive e-mail lookup (the unique index is on lower(email)), with the role, in one query. Plain `pg`
    * with a named (prepared once per connection) statement: this is the login hot path.

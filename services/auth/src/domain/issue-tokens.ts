@@ -1,6 +1,9 @@
 import type { Role, Session, User } from '../data/prisma';
 import type { AuthContext, Mode } from './context';
 
+/** Whom tokens are issued to: what their claims are made of. */
+export type TokenSubject = Pick<User, 'id' | 'role_id' | 'tfa_secret'> & { role: Pick<Role, 'app_access' | 'admin_access' | 'enforce_tfa'> | null };
+
 export interface IssuedTokens {
   mode: Mode;
   /** ms: ACCESS_TOKEN_TTL, or SESSION_COOKIE_TTL in session mode. */
@@ -22,7 +25,7 @@ export function sessionExpiry(ctx: AuthContext, mode: Mode, now: Date, familyCre
 
 export function issueTokens(
   ctx: AuthContext,
-  user: User & { role: Role | null },
+  user: TokenSubject,
   session: Pick<Session, 'id' | 'expires_at' | 'family_id'>,
   refreshToken: string | undefined,
   mode: Mode,

@@ -14,7 +14,7 @@ export const isLocked = (user: Pick<User, 'locked_until'>, now: Date) =>
  */
 export async function recordLoginFailure(
   ctx: AuthContext,
-  user: Pick<User, 'id' | 'failed_login_attempts' | 'lock_count'>,
+  user: Pick<User, 'id'>,
   actor: Actor,
   now: Date,
   count: boolean,

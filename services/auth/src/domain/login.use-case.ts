@@ -64,7 +64,7 @@ async function attempt(ctx: AuthContext, input: LoginInput, client: ClientInfo):
   // Overload: refuse (503) before the lookup when the password check would be refused anyway. It depends on the
   // load only, never on the account, and the answer still waits for the stall time.
   ctx.hasher.limiter.admit();
-  const user = await userRepository.findByEmail(ctx.pg, input.email);
+  const user = await userRepository.findForLogin(ctx.pg, input.email);
   const passwordOk = await ctx.hasher.verify(user?.provider === 'default' ? user.password : null, input.password);
   const now = ctx.clock.now();
 

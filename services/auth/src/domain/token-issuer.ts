@@ -13,8 +13,28 @@ export const INVITE_SCOPE = 'invite';
 
 /** sha256 of an opaque refresh token: what the sessions table stores. */
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
-/** A new opaque refresh token (256 bits). */
-export const newRefreshToken = () => randomBytes(32).toString('base64url');
+/**
+ * Refresh tokens' bytes drawn from a pool filled 2 KB (64 tokens) at a time, as node's randomUUID and the span ids
+ * do: each `randomBytes` call costs OpenSSL's generator its per-call setup (~10–15 µs of a login's main thread
+ * under load) whatever its size. The tokens are as random as before; each byte serves one token and is zeroed once
+ * handed out.
+ */
+const TOKEN_BYTES = 32;
+let tokenPool = Buffer.alloc(0);
+let tokenPoolUsed = 0;
+
+/** A new opaque refresh token (256 bits, base64url: 43 characters). */
+export function newRefreshToken(): string {
+  if (tokenPoolUsed + TOKEN_BYTES > tokenPool.length) {
+    tokenPool = randomBytes(64 * TOKEN_BYTES);
+    tokenPoolUsed = 0;
+  }
+  const end = tokenPoolUsed + TOKEN_BYTES;
+  const token = tokenPool.toString('base64url', tokenPoolUsed, end);
+  tokenPool.fill(0, tokenPoolUsed, end);
+  tokenPoolUsed = end;
+  return token;
+}
 
 /** Fingerprint of the current password hash a reset token is bound to (it dies with any password change). */
 export const passwordFingerprint = (passwordHash: string | null) =>
