@@ -20,6 +20,9 @@ export interface FederationRoutesOptions {
   /** The body limit of a GraphQL request. */
   bodyLimit: number;
   onUpstreamError: (service: string, reason: string) => void;
+  /** See FederationOptions.singleFetch (default true). */
+  graphqlSingleFetch?: boolean;
+  onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
 
 /**
@@ -38,6 +41,8 @@ export async function federationRoutes(app: Express, o: FederationRoutesOptions)
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       onUpstreamError: o.onUpstreamError,
+      singleFetch: o.graphqlSingleFetch,
+      onOperation: o.onOperation,
     });
   } else {
     logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');

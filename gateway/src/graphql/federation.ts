@@ -16,6 +16,7 @@ import { noStore } from '@vellum/subgraph';
 import { disableApolloTelemetry } from '../config';
 import { upstreamRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
+import { singleFetchPath } from './single-fetch-path';
 
 export interface GraphQLContext {
   req: Request;
@@ -30,6 +31,13 @@ export interface FederationOptions {
   logger: Logger;
   introspection: boolean;
   onUpstreamError?: (service: string, reason: string) => void;
+  /**
+   * Query operations planned to one fetch from one subgraph go straight to it (single-fetch-path.ts); false: every
+   * operation through Apollo Gateway. Default true.
+   */
+  singleFetch?: boolean;
+  /** Which path each POSTed operation took. */
+  onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
 
 export interface Federation {
@@ -74,6 +82,19 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (servi
   }) as unknown as Fetcher;
 }
 
+/** The caller's headers a subgraph request carries (FORWARDED, and its token by one method only). */
+function forwardHeaders(req: Request, headers: Headers): void {
+  const up = upstreamRequestHeaders(req);
+  for (const h of FORWARDED) {
+    const v = up[h];
+    if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
+  }
+  // The subgraph must see the caller's token by one method only: a ?access_token= travels as a bearer.
+  const q = req.query?.access_token;
+  if (req.headers.authorization) headers.set('authorization', req.headers.authorization);
+  else if (typeof q === 'string' && q) headers.set('authorization', `Bearer ${q}`);
+}
+
 export async function createFederation(opts: FederationOptions): Promise<Federation> {
   disableApolloTelemetry();
   const gateway = new ApolloGateway({
@@ -86,18 +107,8 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
         url,
         fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError),
         willSendRequest({ request, context }) {
-          const headers = request.http!.headers;
-          const req = context.req;
-          if (!req) return; // gateway-internal requests (none with a static supergraph)
-          const up = upstreamRequestHeaders(req);
-          for (const h of FORWARDED) {
-            const v = up[h];
-            if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
-          }
-          // The subgraph must see the caller's token by one method only: a ?access_token= travels as a bearer.
-          const q = req.query?.access_token;
-          if (req.headers.authorization) headers.set('authorization', req.headers.authorization);
-          else if (typeof q === 'string' && q) headers.set('authorization', `Bearer ${q}`);
+          // context.req is missing only for gateway-internal requests (none with a static supergraph)
+          if (context.req) forwardHeaders(context.req, request.http!.headers as unknown as Headers);
         },
         didReceiveResponse({ response, context }) {
           // auth_login/auth_refresh in cookie/session mode set cookies: every Set-Cookie goes back to the caller.
@@ -137,8 +148,23 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
+  const single =
+    opts.singleFetch === false
+      ? undefined
+      : singleFetchPath({
+          supergraphSdl: opts.supergraphSdl,
+          // failures are counted (onUpstreamError) once, by the full path that then answers them
+          fetchers: Object.fromEntries(Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs) as never])),
+          forwardHeaders,
+          onOperation: opts.onOperation,
+        });
+  const handler: RequestHandler = single
+    ? (req, res, next) => {
+        single(req, res).then((answered) => answered || middleware(req, res, next), next);
+      }
+    : middleware;
   return {
-    handler: middleware,
+    handler,
     apiSchemaSdl: () => apiSdl,
     stop: () => server.stop(),
   };

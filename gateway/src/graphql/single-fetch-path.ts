@@ -1,0 +1,148 @@
+import type { Request, Response } from 'express';
+import { Kind, parse, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
+import { QueryPlanner } from '@apollo/query-planner';
+
+/** A subgraph's fetch: the federation's fetcher (replicas, timeout, 503s) for one subgraph. */
+export type SubgraphFetch = (url: string, init: RequestInit) => Promise<globalThis.Response>;
+
+export interface SingleFetchOptions {
+  supergraphSdl: string;
+  /** Subgraph name → its fetch (the URL given is the supergraph's, which the fetch replaces by a replica's). */
+  fetchers: Record<string, SubgraphFetch>;
+  /** The headers the full path's `willSendRequest` sets on a subgraph request for this caller. */
+  forwardHeaders(req: Request, headers: Headers): void;
+  /** Which path an operation took (counted: the tests and the metrics tell the two apart). */
+  onOperation?: (path: 'single_fetch' | 'planned') => void;
+}
+
+/** Decisions kept per (operation name, query text); cleared when full (clients send few distinct documents). */
+const MAX_DECISIONS = 1000;
+
+/** The decision for one document: the subgraph that answers all of it alone, or undefined (the full path). */
+interface Decision {
+  service: string | undefined;
+}
+
+const BODY_KEYS = new Set(['query', 'variables', 'operationName']);
+
+/**
+ * The gateway's fast path for query operations whose query plan is one fetch from one subgraph (no entity fetch,
+ * no `@requires`, no rewrites): the client's operation (query, variables, operation name) goes to that subgraph as
+ * it is and the subgraph's answer goes back as it is — without Apollo Gateway's plan execution and result shaping,
+ * nor the gateway's Apollo Server pipeline. The decision is made once per document: it must parse, validate
+ * against the API schema (else the full path answers the same errors as before), select no introspection field
+ * (`__schema`, `__type`: the gateway answers those from the API schema) and plan to a single query fetch. An
+ * answer is passed on only when it is a 200 whose body starts with `{"data":` (Apollo writes `errors` first):
+ * anything else — errors, a failed fetch, a 4xx/5xx — and the request takes the full path, which answers as before.
+ * Returns false when the full path must answer.
+ */
+export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Response) => Promise<boolean> {
+  const supergraph = Supergraph.build(o.supergraphSdl);
+  const apiSchema = supergraph.apiSchema();
+  const graphqlSchema = apiSchema.toGraphQLJSSchema();
+  const planner = new QueryPlanner(supergraph);
+  const urls = Object.fromEntries(supergraph.subgraphsMetadata().map((s) => [s.name, s.url]));
+  const decisions = new Map<string, Decision>();
+
+  const decide = (query: string, operationName: string | undefined): Decision => {
+    const key = `${operationName ?? ''}\n${query}`;
+    let d = decisions.get(key);
+    if (!d) {
+      d = { service: singleFetchService(query, operationName, graphqlSchema, apiSchema, planner) };
+      if (d.service && !o.fetchers[d.service]) d.service = undefined;
+      if (decisions.size >= MAX_DECISIONS) decisions.clear();
+      decisions.set(key, d);
+    }
+    return d;
+  };
+
+  return async (req, res) => {
+    const service = req.method === 'POST' && plainJsonBody(req) ? decide(req.body.query, req.body.operationName ?? undefined).service : undefined;
+    if (!service) {
+      o.onOperation?.('planned');
+      return false;
+    }
+    const headers = new Headers();
+    o.forwardHeaders(req, headers);
+    headers.set('content-type', 'application/json');
+    const { query, variables, operationName } = req.body as { query: string; variables?: unknown; operationName?: unknown };
+    let answer: globalThis.Response;
+    let text: string;
+    try {
+      answer = await o.fetchers[service]!(urls[service]!, { method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
+      text = await answer.text();
+    } catch {
+      o.onOperation?.('planned');
+      return false; // the full path answers the failure as before (its 503-style error)
+    }
+    if (answer.status !== 200 || !text.startsWith('{"data":')) {
+      o.onOperation?.('planned');
+      return false;
+    }
+    o.onOperation?.('single_fetch');
+    const cookies = answer.headers.getSetCookie();
+    if (cookies.length) res.append('Set-Cookie', cookies);
+    res.status(200);
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    res.send(text);
+    return true;
+  };
+}
+
+/**
+ * A JSON POST body of `query` (a string), `variables` (an object, or absent/null), `operationName` (a string, or
+ * absent/null) and nothing else, asking for JSON (no `Accept` that prefers `application/graphql-response+json`
+ * or something else): everything else takes the full path, which answers or rejects it as before.
+ */
+function plainJsonBody(req: Request): boolean {
+  const body = req.body as Record<string, unknown> | undefined;
+  if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string') return false;
+  for (const k in body) if (!BODY_KEYS.has(k)) return false;
+  const v = body.variables;
+  if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) return false;
+  const n = body.operationName;
+  if (n !== undefined && n !== null && typeof n !== 'string') return false;
+  const type = req.headers['content-type'];
+  if (!type || !/^application\/json\s*(;|$)/i.test(type)) return false;
+  const accept = req.headers.accept;
+  return accept === undefined || accept === '*/*' || accept === 'application/json' || /^application\/json\s*(;\s*charset=utf-8)?$/i.test(accept);
+}
+
+/** The subgraph that answers this operation alone (see singleFetchPath), or undefined. */
+function singleFetchService(
+  query: string,
+  operationName: string | undefined,
+  graphqlSchema: GraphQLSchema,
+  apiSchema: Schema,
+  planner: QueryPlanner,
+): string | undefined {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch {
+    return undefined;
+  }
+  if (validate(graphqlSchema, document).length || selectsIntrospection(document)) return undefined;
+  try {
+    const plan = planner.buildQueryPlan(operationFromDocument(apiSchema, document, { operationName }));
+    const node = plan.node;
+    if (node?.kind !== 'Fetch' || node.operationKind !== 'query' || node.requires?.length || node.hasDefers) return undefined;
+    if (node.inputRewrites?.length || node.outputRewrites?.length || node.contextRewrites?.length) return undefined;
+    return node.serviceName;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A field of the introspection system other than `__typename` (which every subgraph answers the same). */
+function selectsIntrospection(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.FIELD](node) {
+      if (node.name.value.startsWith('__') && node.name.value !== '__typename') found = true;
+    },
+  });
+  return found;
+}
