@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { Kind, parse, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
+import { plainOperation } from '@vellum/subgraph';
 
 /** A subgraph's fetch: the federation's fetcher (replicas, timeout, 503s) for one subgraph. */
 export type SubgraphFetch = (url: string, init: RequestInit) => Promise<globalThis.Response>;
@@ -24,13 +25,11 @@ interface Decision {
   service: string | undefined;
 }
 
-const BODY_KEYS = new Set(['query', 'variables', 'operationName']);
-
 /**
  * The gateway's fast path for query operations whose query plan is one fetch from one subgraph (no entity fetch,
  * no `@requires`, no rewrites): the client's operation (query, variables, operation name) goes to that subgraph as
  * it is and the subgraph's answer goes back as it is — without Apollo Gateway's plan execution and result shaping,
- * nor the gateway's Apollo Server pipeline. The decision is made once per document: it must parse, validate
+ * nor the gateway's Apollo Server pipeline. Only a plain JSON POST is taken (`plainOperation`). The decision is made once per document: it must parse, validate
  * against the API schema (else the full path answers the same errors as before), select no introspection field
  * (`__schema`, `__type`: the gateway answers those from the API schema) and plan to a single query fetch. An
  * answer is passed on only when it is a 200 whose body starts with `{"data":` (Apollo writes `errors` first):
@@ -58,15 +57,16 @@ export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Resp
   };
 
   return async (req, res) => {
-    const service = req.method === 'POST' && plainJsonBody(req) ? decide(req.body.query, req.body.operationName ?? undefined).service : undefined;
-    if (!service) {
+    const op = plainOperation(req.method, req.headers, req.body);
+    const service = op && decide(op.query, op.operationName ?? undefined).service;
+    if (!op || !service) {
       o.onOperation?.('planned');
       return false;
     }
     const headers = new Headers();
     o.forwardHeaders(req, headers);
     headers.set('content-type', 'application/json');
-    const { query, variables, operationName } = req.body as { query: string; variables?: unknown; operationName?: unknown };
+    const { query, variables, operationName } = op;
     let answer: globalThis.Response;
     let text: string;
     try {
@@ -89,25 +89,6 @@ export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Resp
     res.send(text);
     return true;
   };
-}
-
-/**
- * A JSON POST body of `query` (a string), `variables` (an object, or absent/null), `operationName` (a string, or
- * absent/null) and nothing else, asking for JSON (no `Accept` that prefers `application/graphql-response+json`
- * or something else): everything else takes the full path, which answers or rejects it as before.
- */
-function plainJsonBody(req: Request): boolean {
-  const body = req.body as Record<string, unknown> | undefined;
-  if (!body || typeof body !== 'object' || Array.isArray(body) || typeof body.query !== 'string') return false;
-  for (const k in body) if (!BODY_KEYS.has(k)) return false;
-  const v = body.variables;
-  if (v !== undefined && v !== null && (typeof v !== 'object' || Array.isArray(v))) return false;
-  const n = body.operationName;
-  if (n !== undefined && n !== null && typeof n !== 'string') return false;
-  const type = req.headers['content-type'];
-  if (!type || !/^application\/json\s*(;|$)/i.test(type)) return false;
-  const accept = req.headers.accept;
-  return accept === undefined || accept === '*/*' || accept === 'application/json' || /^application\/json\s*(;\s*charset=utf-8)?$/i.test(accept);
 }
 
 /** The subgraph that answers this operation alone (see singleFetchPath), or undefined. */

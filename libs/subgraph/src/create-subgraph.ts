@@ -7,6 +7,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { formatGraphQLError } from '@vellum/errors';
 import { noStore } from './no-store';
+import { compiledOperations, type OperationCounts } from './compiled-operations';
 
 /** What every resolver receives: the express request (with its accountability) and response. */
 export interface SubgraphContext {
@@ -18,17 +19,26 @@ export interface Subgraph {
   server: ApolloServer<SubgraphContext>;
   /** express middleware serving POST and GET /graphql. */
   middleware: RequestHandler;
+  /** Operations answered by the compiled path (compiled-operations.ts) and by Apollo Server. */
+  counts: OperationCounts;
+}
+
+export interface SubgraphOptions {
+  /** false: every operation through Apollo Server (the reference the compiled path is tested against). Default true. */
+  compiled?: boolean;
 }
 
 /**
- * A federation-2 subgraph from its SDL and resolvers: errors in the contract's GraphQL shape, no inline
+ * A federation-2 subgraph from its SDL and resolvers: plain query operations compiled once and answered without
+ * Apollo's pipeline (compiled-operations.ts), errors in the contract's GraphQL shape, no inline
  * tracing, RawJson values (`@vellum/http`) spliced into the response unparsed, and no termination-signal handlers (the composition root owns shutdown; Apollo would otherwise
  * stop itself and re-send the signal, so the process exits 1).
  */
-export function createSubgraph(sdl: string, resolvers: object): Subgraph {
+export function createSubgraph(sdl: string, resolvers: object, opts: SubgraphOptions = {}): Subgraph {
+  const schema = buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never });
   const server = new ApolloServer<SubgraphContext>({
     stopOnTerminationSignals: false,
-    schema: buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never }),
+    schema,
     formatError: formatGraphQLError,
     introspection: true,
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), noStore],
@@ -36,10 +46,16 @@ export function createSubgraph(sdl: string, resolvers: object): Subgraph {
     stringifyResult: stringifyJson,
   });
   server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
-  const middleware = expressMiddleware(server, {
+  const apollo = expressMiddleware(server, {
     context: async ({ req, res }) => ({ req, res }),
   }) as RequestHandler;
-  return { server, middleware };
+  const counts: OperationCounts = { compiled: 0, apollo: 0 };
+  if (opts.compiled === false) return { server, middleware: apollo, counts };
+  const compiled = compiledOperations(schema, counts);
+  const middleware: RequestHandler = (req, res, next) => {
+    compiled(req, res).then((answered) => answered || apollo(req, res, next), next);
+  };
+  return { server, middleware, counts };
 }
 
 /**
