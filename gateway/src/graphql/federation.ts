@@ -16,6 +16,8 @@ import { noStore } from '@vellum/subgraph';
 import { disableApolloTelemetry } from '../config';
 import { upstreamRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
+import { localExchange } from '../proxy/local-exchange';
+import type { LocalServices } from '@vellum/http';
 import { singleFetchPath } from './single-fetch-path';
 
 export interface GraphQLContext {
@@ -36,6 +38,8 @@ export interface FederationOptions {
    * operation through Apollo Gateway. Default true.
    */
   singleFetch?: boolean;
+  /** The embedded topology: subgraph requests to a replica in this process go to it without a socket. */
+  local?: LocalServices;
   /** Which path each POSTed operation took. */
   onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
@@ -56,9 +60,10 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 /**
  * Subgraph fetches go round-robin over the service's replicas (keep-alive pools of Node's fetch), bounded by
  * the timeout; a replica that refuses the connection is marked down and the fetch goes to another one once
- * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error.
+ * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error. A replica
+ * of this process (the embedded topology, `local`) is asked without a socket (fetchLocal), bounded the same way.
  */
-function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (service: string, reason: string) => void): Fetcher {
+function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (service: string, reason: string) => void, local?: LocalServices): Fetcher {
   return (async (_url: string, init: RequestInit) => {
     const tried = new Set<ReturnType<UpstreamPool['pick']>>();
     for (;;) {
@@ -66,7 +71,9 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (servi
       if (!replica) throw errors.serviceUnavailable(pool.service, 'no replica configured');
       tried.add(replica);
       const base = replica.url.pathname === '/' ? '' : replica.url.pathname;
+      const inProcess = base === '' ? local?.get(replica.url.origin) : undefined;
       try {
+        if (inProcess) return await fetchLocal(inProcess, replica.url.host, init, timeoutMs);
         return await fetch(`${replica.url.origin}${base}/graphql`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
         const code = (e as { cause?: { code?: string } }).cause?.code ?? '';
@@ -80,6 +87,37 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (servi
       }
     }
   }) as unknown as Fetcher;
+}
+
+/**
+ * The request headers Node's fetch adds when they are not given: the service sees them over HTTP too. Not
+ * `accept-encoding` (fetch would decode a compressed answer; no service compresses, and this path reads bytes).
+ */
+const FETCH_DEFAULTS = [
+  ['accept', '*/*'],
+  ['accept-language', '*'],
+  ['sec-fetch-mode', 'cors'],
+  ['user-agent', 'node'],
+] as const;
+
+/**
+ * A subgraph's POST /graphql to its replica in this process (the embedded topology), without a loopback socket
+ * (proxy/local-exchange.ts): the same request head and body as over HTTP, the answer as a fetch Response.
+ */
+async function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit, timeoutMs: number): Promise<globalThis.Response> {
+  const body = String(init.body ?? '');
+  const list = ['Host', host];
+  const given = new Headers(init.headers);
+  for (const [name, value] of given) list.push(name, value);
+  for (const [name, value] of FETCH_DEFAULTS) if (!given.has(name)) list.push(name, value);
+  list.push('content-length', String(Buffer.byteLength(body)));
+  const answer = await localExchange(handler, { method: init.method ?? 'POST', url: '/graphql', headers: list, body, timeoutMs });
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, String(value));
+  }
+  return new Response(answer.body, { status: answer.status, headers });
 }
 
 /** The caller's headers a subgraph request carries (FORWARDED, and its token by one method only). */
@@ -105,7 +143,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       if (!pool) throw new Error(`No upstream configured for subgraph "${name}"`);
       return new RemoteGraphQLDataSource<GraphQLContext>({
         url,
-        fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError),
+        fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError, opts.local),
         willSendRequest({ request, context }) {
           // context.req is missing only for gateway-internal requests (none with a static supergraph)
           if (context.req) forwardHeaders(context.req, request.http!.headers as unknown as Headers);
@@ -154,7 +192,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       : singleFetchPath({
           supergraphSdl: opts.supergraphSdl,
           // failures are counted (onUpstreamError) once, by the full path that then answers them
-          fetchers: Object.fromEntries(Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs) as never])),
+          fetchers: Object.fromEntries(Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, undefined, opts.local) as never])),
           forwardHeaders,
           onOperation: opts.onOperation,
         });
