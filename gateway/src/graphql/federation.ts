@@ -16,9 +16,9 @@ import { noStore } from '@vellum/subgraph';
 import { disableApolloTelemetry } from '../config';
 import { upstreamRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
-import { localExchange } from '../proxy/local-exchange';
+import { localExchange, type LocalAnswer } from '../proxy/local-exchange';
 import type { LocalServices } from '@vellum/http';
-import { singleFetchPath } from './single-fetch-path';
+import { singleFetchPath, type SubgraphAnswer } from './single-fetch-path';
 
 export interface GraphQLContext {
   req: Request;
@@ -63,7 +63,14 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
  * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error. A replica
  * of this process (the embedded topology, `local`) is asked without a socket (fetchLocal), bounded the same way.
  */
-function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (service: string, reason: string) => void, local?: LocalServices): Fetcher {
+function subgraphFetcher(
+  pool: UpstreamPool,
+  timeoutMs: number,
+  onError?: (service: string, reason: string) => void,
+  local?: LocalServices,
+  /** The in-process answer as a SubgraphAnswer (what the single-fetch path reads) rather than a whole fetch Response. */
+  light = false,
+): Fetcher {
   return (async (_url: string, init: RequestInit) => {
     const tried = new Set<ReturnType<UpstreamPool['pick']>>();
     for (;;) {
@@ -73,7 +80,10 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (servi
       const base = replica.url.pathname === '/' ? '' : replica.url.pathname;
       const inProcess = base === '' ? local?.get(replica.url.origin) : undefined;
       try {
-        if (inProcess) return await fetchLocal(inProcess, replica.url.host, init, timeoutMs);
+        if (inProcess) {
+          const answer = await fetchLocal(inProcess, replica.url.host, init, timeoutMs);
+          return light ? lightAnswer(answer) : asResponse(answer);
+        }
         return await fetch(`${replica.url.origin}${base}/graphql`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
         const code = (e as { cause?: { code?: string } }).cause?.code ?? '';
@@ -104,20 +114,34 @@ const FETCH_DEFAULTS = [
  * A subgraph's POST /graphql to its replica in this process (the embedded topology), without a loopback socket
  * (proxy/local-exchange.ts): the same request head and body as over HTTP, the answer as a fetch Response.
  */
-async function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit, timeoutMs: number): Promise<globalThis.Response> {
+function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit, timeoutMs: number): Promise<LocalAnswer> {
   const body = String(init.body ?? '');
   const list = ['Host', host];
   const given = new Headers(init.headers);
   for (const [name, value] of given) list.push(name, value);
   for (const [name, value] of FETCH_DEFAULTS) if (!given.has(name)) list.push(name, value);
   list.push('content-length', String(Buffer.byteLength(body)));
-  const answer = await localExchange(handler, { method: init.method ?? 'POST', url: '/graphql', headers: list, body, timeoutMs });
+  return localExchange(handler, { method: init.method ?? 'POST', url: '/graphql', headers: list, body, timeoutMs });
+}
+
+/** What Apollo Gateway's data source reads: a fetch Response. */
+function asResponse(answer: LocalAnswer): globalThis.Response {
   const headers = new Headers();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (Array.isArray(value)) for (const v of value) headers.append(name, v);
     else if (value !== undefined) headers.set(name, String(value));
   }
   return new Response(answer.body, { status: answer.status, headers });
+}
+
+/** What the single-fetch path reads, without a Response's headers object and body stream. */
+function lightAnswer(answer: LocalAnswer): SubgraphAnswer {
+  const cookies = answer.headers['set-cookie'];
+  return {
+    status: answer.status,
+    headers: { getSetCookie: () => (cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)]) },
+    text: async () => answer.body.toString(),
+  };
 }
 
 /** The caller's headers a subgraph request carries (FORWARDED, and its token by one method only). */
@@ -192,7 +216,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       : singleFetchPath({
           supergraphSdl: opts.supergraphSdl,
           // failures are counted (onUpstreamError) once, by the full path that then answers them
-          fetchers: Object.fromEntries(Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, undefined, opts.local) as never])),
+          fetchers: Object.fromEntries(Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, undefined, opts.local, true) as never])),
           forwardHeaders,
           onOperation: opts.onOperation,
         });

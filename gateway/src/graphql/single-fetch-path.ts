@@ -4,8 +4,15 @@ import { operationFromDocument, Supergraph, type Schema } from '@apollo/federati
 import { QueryPlanner } from '@apollo/query-planner';
 import { plainOperation } from '@vellum/subgraph';
 
+/** What the path reads of a subgraph's answer (a fetch Response is one). */
+export interface SubgraphAnswer {
+  status: number;
+  headers: { getSetCookie(): string[] };
+  text(): Promise<string>;
+}
+
 /** A subgraph's fetch: the federation's fetcher (replicas, timeout, 503s) for one subgraph. */
-export type SubgraphFetch = (url: string, init: RequestInit) => Promise<globalThis.Response>;
+export type SubgraphFetch = (url: string, init: RequestInit) => Promise<SubgraphAnswer>;
 
 export interface SingleFetchOptions {
   supergraphSdl: string;
@@ -67,7 +74,7 @@ export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Resp
     o.forwardHeaders(req, headers);
     headers.set('content-type', 'application/json');
     const { query, variables, operationName } = op;
-    let answer: globalThis.Response;
+    let answer: SubgraphAnswer;
     let text: string;
     try {
       answer = await o.fetchers[service]!(urls[service]!, { method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
