@@ -1,5 +1,5 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { route, stringifyJson, type RouteTable } from '@vellum/http';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import { asExpress, fastRoute, route, stringifyJson, type RouteTable } from '@vellum/http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -21,6 +21,10 @@ export interface Subgraph {
   middleware: RequestHandler;
   /** Operations answered by the compiled path (compiled-operations.ts) and by Apollo Server. */
   counts: OperationCounts;
+  /** The compiled path alone (false: not answered), when on. */
+  compiled?: (req: Request, res: Response) => Promise<boolean>;
+  /** Apollo Server's express middleware alone. */
+  apollo: RequestHandler;
 }
 
 export interface SubgraphOptions {
@@ -50,21 +54,34 @@ export function createSubgraph(sdl: string, resolvers: object, opts: SubgraphOpt
     context: async ({ req, res }) => ({ req, res }),
   }) as RequestHandler;
   const counts: OperationCounts = { compiled: 0, apollo: 0 };
-  if (opts.compiled === false) return { server, middleware: apollo, counts };
+  if (opts.compiled === false) return { server, middleware: apollo, counts, apollo };
   const compiled = compiledOperations(schema, counts);
   const middleware: RequestHandler = (req, res, next) => {
     compiled(req, res).then((answered) => answered || apollo(req, res, next), next);
   };
-  return { server, middleware, counts };
+  return { server, middleware, counts, compiled, apollo };
 }
 
 /**
  * POST and GET /graphql behind `authenticate` (which sets the caller's accountability, public when anonymous):
- * operations carry their own rules, checked by the resolvers.
+ * operations carry their own rules, checked by the resolvers. With `lane` (the service's app), POST /graphql is a
+ * `fastRoute`: its compiled operations skip express's per-request work as the REST lists do.
  */
-export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler): Router & RouteTable {
+export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler, lane?: { app: Express }): Router & RouteTable {
   const routes = Router() as Router & RouteTable;
-  route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);
+  const compiled = subgraph.compiled;
+  if (lane && compiled) {
+    // POST /graphql in the app's fast lane (bare node:http when listening): the compiled path answers there; what
+    // it leaves goes to Apollo Server with the request and response made express's (what its middleware uses)
+    const { app } = lane;
+    fastRoute(app, { router: routes, method: 'post', path: '/graphql', access: 'public' }, authenticate, (req, res, next) => {
+      compiled(req, res).then((answered) => {
+        if (answered) return;
+        asExpress(app, req, res);
+        subgraph.apollo(req, res, next);
+      }, next);
+    });
+  } else route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);
   route(routes, 'get', '/graphql', 'public', authenticate, subgraph.middleware);
   return routes;
 }

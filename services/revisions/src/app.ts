@@ -59,7 +59,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(records);
 
   const graphql = createSubgraph(reader);
-  const gql = graphqlRoutes(graphql, authenticated);
+  const gql = graphqlRoutes(graphql, authenticated, { app });
   app.use(gql);
 
   finishServiceApp(app, logger);

@@ -1,4 +1,7 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import request from 'supertest';
+import { fastRouteOf, serviceListener } from '@vellum/http';
 import { createHarness, signToken, type Harness } from './helpers';
 import { NOW, seed, U1 } from './seed';
 
@@ -58,5 +61,38 @@ describe('GraphQL compiled path of the revisions subgraph', () => {
     const hidden = await both('{ revisions_by_id(id: "4") { id } }', {}, editor);
     expect(hidden.path).toBe('apollo');
     expect([hidden.body.data.revisions_by_id, hidden.body.errors[0].extensions.code]).toEqual([null, 'FORBIDDEN']);
+  });
+});
+
+describe('POST /graphql in the service’s fast lane (bare node:http, as the service listens)', () => {
+  let server: Server;
+  let base: string;
+  beforeAll(async () => {
+    server = createServer(serviceListener(h.app.app));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((r) => server.close(() => r())));
+
+  it('is a fast route', () => {
+    expect(fastRouteOf(h.app.app, 'POST', '/graphql')).toBeDefined();
+  });
+
+  it.each([
+    ['the compiled path', '{ revisions(limit: 3, sort: ["-id"]) { id collection delta activity { action timestamp } } }', editor, 'compiled'],
+    ['Apollo Server (an error)', '{ revisions_by_id(id: "4") { id } }', editor, 'apollo'],
+    ['Apollo Server (a validation error)', '{ revisions { nope } }', admin, 'apollo'],
+  ])('answers as express does: %s', async (_name, query, auth, path) => {
+    const before = { ...h.app.graphqlCounts };
+    const lane = await request(base).post('/graphql').set('Authorization', auth).send({ query });
+    expect(h.app.graphqlCounts[path as 'compiled' | 'apollo']).toBe(before[path as 'compiled' | 'apollo'] + 1);
+    const viaExpress = await request(h.app.app).post('/graphql').set('Authorization', auth).send({ query });
+    expect([lane.status, lane.body, lane.headers['content-type'], lane.headers['cache-control']]).toEqual([
+      viaExpress.status,
+      viaExpress.body,
+      viaExpress.headers['content-type'],
+      viaExpress.headers['cache-control'],
+    ]);
+    expect(lane.headers['x-request-id']).toEqual(expect.any(String));
   });
 });
