@@ -16,9 +16,15 @@ const QUERY = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { i
 
 async function serve(tree: string, size: string) {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-platform.ts'), tree, size], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
+  // the platform's own log lines go to stdout too: the answer is the line that starts with its URL
   const [url, token] = await new Promise<string[]>((resolve, reject) => {
     child.once('exit', (c) => reject(new Error(`exit ${c}`)));
-    child.stdout.once('data', (d) => resolve(String(d).trim().split(' ')));
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += String(d);
+      const line = out.split('\n').find((l) => l.startsWith('http'));
+      if (line) resolve(line.trim().split(' '));
+    });
   });
   return { url: url!, token: token!, pid: child.pid!, stop: () => child.kill('SIGKILL') };
 }

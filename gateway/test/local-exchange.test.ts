@@ -36,7 +36,8 @@ describe('localExchange', () => {
     expect(JSON.parse(a.body.toString())).toMatchObject({ body: { query: '{ é }' }, ip: '127.0.0.1', host: '127.0.0.1:1', len: String(Buffer.byteLength(body)) });
     expect(a.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     expect(a.headers['x-request-id']).toEqual(expect.any(String));
-    // the service's metrics saw the request end (node:http's 'close' of the response)
+    // the service's metrics saw the request end (node:http's 'close' of the response, a moment after the answer)
+    await new Promise((r) => setTimeout(r, 20));
     const seen = await registry.getSingleMetric('vellum_http_request_duration_seconds')!.get();
     expect(seen.values.some((v) => v.labels.route === '/graphql' && String(v.labels.status) === '200')).toBe(true);
   });

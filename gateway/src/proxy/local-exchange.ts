@@ -99,7 +99,9 @@ export function localExchange(handler: RequestListener, r: LocalRequest): Promis
       clearTimeout(timer);
       const head = (res as unknown as { _header?: string })._header ?? '';
       const all = Buffer.concat(socket.chunks);
-      socket.destroy(); // node:http's 'close' of the response (access log, metrics), as when a connection's request ends
+      // node:http's 'close' of the response (access log, metrics), as when a connection's request ends; after the
+      // writes' own callbacks have run (destroyed before them, each pending write made an error object)
+      setImmediate(() => socket.destroy());
       if (!all.subarray(0, head.length).equals(Buffer.from(head, 'latin1'))) return reject(new Error('no response head written'));
       resolve({ status: res.statusCode, headers: res.getHeaders(), body: all.subarray(Buffer.byteLength(head, 'latin1')) });
     });
