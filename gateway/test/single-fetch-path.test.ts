@@ -135,19 +135,32 @@ describe('GraphQL operations planned to one subgraph fetch', () => {
     expect(extensions.path).toBe('planned');
   });
 
-  it('a subgraph that is down gives the same SERVICE_UNAVAILABLE as the full path, counted once', async () => {
-    const dead: Upstream = await startUpstream('dead');
-    await dead.kill();
-    const env = { REVISIONS_URLS: dead.url };
+  it.each([
+    ['down', async () => {
+      const dead: Upstream = await startUpstream('dead');
+      await dead.kill();
+      return dead;
+    }],
+    ['without an answer in time (one timeout, not two)', () =>
+      startUpstream('hanging', (app) => {
+        app.post('/graphql', () => {
+          /* never answers */
+        });
+      })],
+  ])('a subgraph %s gives the same SERVICE_UNAVAILABLE as the full path, counted once', async (_name, upstream) => {
+    const env = { REVISIONS_URLS: (await upstream()).url, UPSTREAM_RESPONSE_TIMEOUT: '800' };
     const [a, b] = [await gateway(env), await gateway(env, { graphqlSingleFetch: false })];
     try {
       const answers = [];
       for (const g of [a, b]) {
+        const started = Date.now();
         const r = await request(g.base).post('/graphql/system').send({ query: '{ revisions { id } }' });
+        expect(Date.now() - started).toBeLessThan(1500);
         const errors = await g.gw.metrics.getSingleMetric('vellum_gateway_upstream_errors_total')!.get();
         answers.push({ status: r.status, body: r.body, upstreamErrors: errors.values.reduce((n, v) => n + v.value, 0) });
       }
       expect(answers[0]).toEqual(answers[1]);
+      expect(await paths(a)).toEqual({ planned: 1 });
       expect(answers[0]!.upstreamErrors).toBe(1);
       expect((answers[0]!.body as { errors: { extensions: unknown }[] }).errors[0]!.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', service: 'revisions' });
     } finally {

@@ -159,6 +159,8 @@ function forwardHeaders(req: Request, headers: Headers): void {
 
 export async function createFederation(opts: FederationOptions): Promise<Federation> {
   disableApolloTelemetry();
+  /** Requests whose single-fetch attempt could not reach its subgraph → that failure (the full path answers it). */
+  const fetchFailures = new WeakMap<Request, unknown>();
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
     logger: opts.logger,
@@ -170,7 +172,11 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
         fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError, opts.local),
         willSendRequest({ request, context }) {
           // context.req is missing only for gateway-internal requests (none with a static supergraph)
-          if (context.req) forwardHeaders(context.req, request.http!.headers as unknown as Headers);
+          if (!context.req) return;
+          // the single-fetch path already met this subgraph's failure for this request: the same error, at once
+          const failure = fetchFailures.get(context.req);
+          if (failure) throw failure;
+          forwardHeaders(context.req, request.http!.headers as unknown as Headers);
         },
         didReceiveResponse({ response, context }) {
           // auth_login/auth_refresh in cookie/session mode set cookies: every Set-Cookie goes back to the caller.
@@ -215,10 +221,12 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       ? undefined
       : singleFetchPath({
           supergraphSdl: opts.supergraphSdl,
-          // failures are counted (onUpstreamError) once, by the full path that then answers them
-          fetchers: Object.fromEntries(Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, undefined, opts.local, true) as never])),
+          fetchers: Object.fromEntries(
+            Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError, opts.local, true) as never]),
+          ),
           forwardHeaders,
           onOperation: opts.onOperation,
+          onFetchFailure: (req, error) => fetchFailures.set(req, error),
         });
   const handler: RequestHandler = single
     ? (req, res, next) => {

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express';
 import { Kind, parse, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
+import { AppError } from '@vellum/errors';
 import { plainOperation } from '@vellum/subgraph';
 
 /** What the path reads of a subgraph's answer (a fetch Response is one). */
@@ -22,6 +23,11 @@ export interface SingleFetchOptions {
   forwardHeaders(req: Request, headers: Headers): void;
   /** Which path an operation took (counted: the tests and the metrics tell the two apart). */
   onOperation?: (path: 'single_fetch' | 'planned') => void;
+  /**
+   * The subgraph could not be asked (down, no answer in time): the full path then answers with this failure
+   * instead of asking again (one timeout, not two; the failure counted once, by the fetch that met it).
+   */
+  onFetchFailure?: (req: Request, error: unknown) => void;
 }
 
 /** Decisions kept per (operation name, query text); cleared when full (clients send few distinct documents). */
@@ -40,7 +46,8 @@ interface Decision {
  * against the API schema (else the full path answers the same errors as before), select no introspection field
  * (`__schema`, `__type`: the gateway answers those from the API schema) and plan to a single query fetch. An
  * answer is passed on only when it is a 200 whose body starts with `{"data":` (Apollo writes `errors` first):
- * anything else — errors, a failed fetch, a 4xx/5xx — and the request takes the full path, which answers as before.
+ * anything else — errors, a failed fetch, a 4xx/5xx — and the request takes the full path, which answers as before
+ * (a failed fetch is not repeated there: see onFetchFailure).
  * Returns false when the full path must answer.
  */
 export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Response) => Promise<boolean> {
@@ -79,8 +86,9 @@ export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Resp
     try {
       answer = await o.fetchers[service]!(urls[service]!, { method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
       text = await answer.text();
-    } catch {
+    } catch (e) {
       o.onOperation?.('planned');
+      if (e instanceof AppError) o.onFetchFailure?.(req, e); // the fetch's 503-style errors (anything else: asked again)
       return false; // the full path answers the failure as before (its 503-style error)
     }
     if (answer.status !== 200 || !text.startsWith('{"data":')) {
