@@ -1,7 +1,7 @@
 // A CPU profile of the embedded platform (`npm start`'s one process) serving the admin list through the gateway
 // (PROFILE_VIA=gateway, default) or straight to its revisions service (direct) — or the GraphQL list with
 // PROFILE_GRAPHQL=1 — over the 100,000-revision databases
-// `npm run bench` leaves: run this file under `node --cpu-prof --import tsx`; it loads itself with autocannon (its own
+// `npm run bench` leaves (PROFILE_SIZE: another size's): run this file under `node --cpu-prof --import tsx`; it loads itself with autocannon (its own
 // process) for PROFILE_SECONDS (15) after 3 s of warm-up and prints req/s, CPU µs per request and, with the profile
 // written at exit, `bench/profile-summary.ts` of the loaded seconds:
 //   node --cpu-prof --cpu-prof-dir=.cache/profiles --import tsx bench/profile-platform.ts
@@ -13,7 +13,7 @@ const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 15);
 
 (async () => {
-  const platform = await startBenchPlatform({ databaseUrl: SERVER });
+  const platform = await startBenchPlatform({ databaseUrl: SERVER, size: Number(process.env.PROFILE_SIZE ?? 100_000) });
   const admin = await benchAdminToken(platform);
   const base = process.env.PROFILE_VIA === 'direct' ? platform.services.revisions.url : platform.url;
   // PROFILE_GRAPHQL=1: the GraphQL list `npm run bench` measures (gateway: /graphql/system, direct: the subgraph)

@@ -59,6 +59,11 @@ export interface GatewayDeps {
    * — the reference pipeline gateway/test/pipelines.test.ts holds the front door to. Default true.
    */
   frontDoor?: boolean;
+  /**
+   * false: every GraphQL operation through Apollo Gateway's plan execution, none straight to one subgraph
+   * (graphql/single-fetch-path.ts) — the reference the single-fetch path is tested against. Default true.
+   */
+  graphqlSingleFetch?: boolean;
 }
 
 export interface Gateway {
@@ -107,6 +112,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
     verifier,
     bodyLimit: BODY_LIMIT_BYTES,
     onUpstreamError: (service, reason) => metrics.upstreamError(service, reason),
+    onOperation: (path) => metrics.graphqlOperation(path),
   });
   app.use(adminApp({ dir: config.ADMIN_APP_DIR }));
   app.use(notFoundHandler);

@@ -89,6 +89,16 @@ describe('items → revisions, end to end through the gateway', () => {
     expect(visible.meta.filter_count).toBe(6);
     // the reader's role reads id and title only
     expect((visible.data as { data: unknown }[]).map((r) => r.data)).toContainEqual({ id: ids[0], title: 'one' });
+    // GraphQL through the gateway (one subgraph: its single-fetch path, the subgraph's compiled path) applies the
+    // same rules: the same rows, `body` stripped
+    const gql = await api
+      .post('/graphql/system')
+      .set(as(reader))
+      .send({ query: 'query($s: [String]) { revisions(sort: $s) { id collection data } }', variables: { s: ['id'] } });
+    const rest = await api.get('/revisions').query({ fields: 'id,collection,data', sort: 'id' }).set(as(reader));
+    expect(gql.body.errors).toBeUndefined();
+    expect(gql.body.data.revisions).toEqual(rest.body.data.map((r: { id: number }) => ({ ...r, id: String(r.id) })));
+    expect(gql.body.data.revisions.map((r: { data: object | null }) => r.data && Object.keys(r.data).sort())).toContainEqual(['id', 'title']);
   });
 
   it('joins a revision, its activity and the acting user across subgraphs over GraphQL', async () => {

@@ -2,6 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
 import type { TokenVerifier } from '@vellum/tokens';
+import type { LocalServices } from '@vellum/http';
 import type { GatewayConfig } from '../config';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import type { ServiceName } from '../proxy/service-routes';
@@ -20,6 +21,11 @@ export interface FederationRoutesOptions {
   /** The body limit of a GraphQL request. */
   bodyLimit: number;
   onUpstreamError: (service: string, reason: string) => void;
+  /** The embedded topology: subgraphs in this process are asked without a socket. */
+  localServices?: LocalServices;
+  /** See FederationOptions.singleFetch (default true). */
+  graphqlSingleFetch?: boolean;
+  onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
 
 /**
@@ -38,6 +44,9 @@ export async function federationRoutes(app: Express, o: FederationRoutesOptions)
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       onUpstreamError: o.onUpstreamError,
+      singleFetch: o.graphqlSingleFetch,
+      local: o.localServices,
+      onOperation: o.onOperation,
     });
   } else {
     logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');

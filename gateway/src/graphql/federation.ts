@@ -16,6 +16,9 @@ import { noStore } from '@vellum/subgraph';
 import { disableApolloTelemetry } from '../config';
 import { upstreamRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
+import { localExchange, type LocalAnswer } from '../proxy/local-exchange';
+import type { LocalServices } from '@vellum/http';
+import { singleFetchPath, type SubgraphAnswer } from './single-fetch-path';
 
 export interface GraphQLContext {
   req: Request;
@@ -30,6 +33,15 @@ export interface FederationOptions {
   logger: Logger;
   introspection: boolean;
   onUpstreamError?: (service: string, reason: string) => void;
+  /**
+   * Query operations planned to one fetch from one subgraph go straight to it (single-fetch-path.ts); false: every
+   * operation through Apollo Gateway. Default true.
+   */
+  singleFetch?: boolean;
+  /** The embedded topology: subgraph requests to a replica in this process go to it without a socket. */
+  local?: LocalServices;
+  /** Which path each POSTed operation took. */
+  onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
 
 export interface Federation {
@@ -48,9 +60,17 @@ const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'E
 /**
  * Subgraph fetches go round-robin over the service's replicas (keep-alive pools of Node's fetch), bounded by
  * the timeout; a replica that refuses the connection is marked down and the fetch goes to another one once
- * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error.
+ * (nothing was sent, so even a mutation is safe to resend). Down → 503-style SERVICE_UNAVAILABLE error. A replica
+ * of this process (the embedded topology, `local`) is asked without a socket (fetchLocal), bounded the same way.
  */
-function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (service: string, reason: string) => void): Fetcher {
+function subgraphFetcher(
+  pool: UpstreamPool,
+  timeoutMs: number,
+  onError?: (service: string, reason: string) => void,
+  local?: LocalServices,
+  /** The in-process answer as a SubgraphAnswer (what the single-fetch path reads) rather than a whole fetch Response. */
+  light = false,
+): Fetcher {
   return (async (_url: string, init: RequestInit) => {
     const tried = new Set<ReturnType<UpstreamPool['pick']>>();
     for (;;) {
@@ -58,7 +78,12 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (servi
       if (!replica) throw errors.serviceUnavailable(pool.service, 'no replica configured');
       tried.add(replica);
       const base = replica.url.pathname === '/' ? '' : replica.url.pathname;
+      const inProcess = base === '' ? local?.get(replica.url.origin) : undefined;
       try {
+        if (inProcess) {
+          const answer = await fetchLocal(inProcess, replica.url.host, init, timeoutMs);
+          return light ? lightAnswer(answer) : asResponse(answer);
+        }
         return await fetch(`${replica.url.origin}${base}/graphql`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
         const code = (e as { cause?: { code?: string } }).cause?.code ?? '';
@@ -74,8 +99,68 @@ function subgraphFetcher(pool: UpstreamPool, timeoutMs: number, onError?: (servi
   }) as unknown as Fetcher;
 }
 
+/**
+ * The request headers Node's fetch adds when they are not given: the service sees them over HTTP too. Not
+ * `accept-encoding` (fetch would decode a compressed answer; no service compresses, and this path reads bytes).
+ */
+const FETCH_DEFAULTS = [
+  ['accept', '*/*'],
+  ['accept-language', '*'],
+  ['sec-fetch-mode', 'cors'],
+  ['user-agent', 'node'],
+] as const;
+
+/**
+ * A subgraph's POST /graphql to its replica in this process (the embedded topology), without a loopback socket
+ * (proxy/local-exchange.ts): the same request head and body as over HTTP, the answer as a fetch Response.
+ */
+function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit, timeoutMs: number): Promise<LocalAnswer> {
+  const body = String(init.body ?? '');
+  const list = ['Host', host];
+  const given = new Headers(init.headers);
+  for (const [name, value] of given) list.push(name, value);
+  for (const [name, value] of FETCH_DEFAULTS) if (!given.has(name)) list.push(name, value);
+  list.push('content-length', String(Buffer.byteLength(body)));
+  return localExchange(handler, { method: init.method ?? 'POST', url: '/graphql', headers: list, body, timeoutMs });
+}
+
+/** What Apollo Gateway's data source reads: a fetch Response. */
+function asResponse(answer: LocalAnswer): globalThis.Response {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(answer.headers)) {
+    if (Array.isArray(value)) for (const v of value) headers.append(name, v);
+    else if (value !== undefined) headers.set(name, String(value));
+  }
+  return new Response(answer.body, { status: answer.status, headers });
+}
+
+/** What the single-fetch path reads, without a Response's headers object and body stream. */
+function lightAnswer(answer: LocalAnswer): SubgraphAnswer {
+  const cookies = answer.headers['set-cookie'];
+  return {
+    status: answer.status,
+    headers: { getSetCookie: () => (cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)]) },
+    text: async () => answer.body.toString(),
+  };
+}
+
+/** The caller's headers a subgraph request carries (FORWARDED, and its token by one method only). */
+function forwardHeaders(req: Request, headers: Headers): void {
+  const up = upstreamRequestHeaders(req);
+  for (const h of FORWARDED) {
+    const v = up[h];
+    if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
+  }
+  // The subgraph must see the caller's token by one method only: a ?access_token= travels as a bearer.
+  const q = req.query?.access_token;
+  if (req.headers.authorization) headers.set('authorization', req.headers.authorization);
+  else if (typeof q === 'string' && q) headers.set('authorization', `Bearer ${q}`);
+}
+
 export async function createFederation(opts: FederationOptions): Promise<Federation> {
   disableApolloTelemetry();
+  /** Requests whose single-fetch attempt could not reach its subgraph → that failure (the full path answers it). */
+  const fetchFailures = new WeakMap<Request, unknown>();
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
     logger: opts.logger,
@@ -84,20 +169,14 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       if (!pool) throw new Error(`No upstream configured for subgraph "${name}"`);
       return new RemoteGraphQLDataSource<GraphQLContext>({
         url,
-        fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError),
+        fetcher: subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError, opts.local),
         willSendRequest({ request, context }) {
-          const headers = request.http!.headers;
-          const req = context.req;
-          if (!req) return; // gateway-internal requests (none with a static supergraph)
-          const up = upstreamRequestHeaders(req);
-          for (const h of FORWARDED) {
-            const v = up[h];
-            if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
-          }
-          // The subgraph must see the caller's token by one method only: a ?access_token= travels as a bearer.
-          const q = req.query?.access_token;
-          if (req.headers.authorization) headers.set('authorization', req.headers.authorization);
-          else if (typeof q === 'string' && q) headers.set('authorization', `Bearer ${q}`);
+          // context.req is missing only for gateway-internal requests (none with a static supergraph)
+          if (!context.req) return;
+          // the single-fetch path already met this subgraph's failure for this request: the same error, at once
+          const failure = fetchFailures.get(context.req);
+          if (failure) throw failure;
+          forwardHeaders(context.req, request.http!.headers as unknown as Headers);
         },
         didReceiveResponse({ response, context }) {
           // auth_login/auth_refresh in cookie/session mode set cookies: every Set-Cookie goes back to the caller.
@@ -137,8 +216,25 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
   });
   await server.start();
   const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
+  const single =
+    opts.singleFetch === false
+      ? undefined
+      : singleFetchPath({
+          supergraphSdl: opts.supergraphSdl,
+          fetchers: Object.fromEntries(
+            Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError, opts.local, true) as never]),
+          ),
+          forwardHeaders,
+          onOperation: opts.onOperation,
+          onFetchFailure: (req, error) => fetchFailures.set(req, error),
+        });
+  const handler: RequestHandler = single
+    ? (req, res, next) => {
+        single(req, res).then((answered) => answered || middleware(req, res, next), next);
+      }
+    : middleware;
   return {
-    handler: middleware,
+    handler,
     apiSchemaSdl: () => apiSdl,
     stop: () => server.stop(),
   };

@@ -22,6 +22,8 @@ export interface GatewayMetrics {
    */
   track(method: string, route: string, res: ServerResponse, requestId: string, span?: ActiveSpan): void;
   upstreamError(service: string, reason: string): void;
+  /** A POSTed GraphQL operation answered by one subgraph fetch (`single_fetch`) or through Apollo Gateway (`planned`). */
+  graphqlOperation(path: 'single_fetch' | 'planned'): void;
 }
 
 const FIXED_ROUTES = ['/graphql/system', '/server/ping', '/server/ready', '/server/health', '/server/info', '/server/specs/oas', '/server/specs/graphql/system'];
@@ -35,7 +37,7 @@ export function metricsRoute(path: string): string {
 
 /**
  * `vellum_http_request_duration_seconds{service="gateway",…}` (its `_count` counts requests) and
- * `vellum_gateway_upstream_errors_total{service,reason}`, plus one access-log line per request.
+ * `vellum_gateway_upstream_errors_total{service,reason}`, `vellum_gateway_graphql_operations_total{path}`, plus one access-log line per request.
  */
 export function createGatewayMetrics(registry: Registry, logger?: AccessLogger): GatewayMetrics {
   const http = httpMetrics(registry, 'gateway');
@@ -47,6 +49,17 @@ export function createGatewayMetrics(registry: Registry, logger?: AccessLogger):
         name: 'vellum_gateway_upstream_errors_total',
         help: 'Failed upstream calls (connect refused/timeout, reset, no answer in time)',
         labelNames: ['service', 'reason'] as const,
+        registers: [registry],
+      }),
+  );
+  const operations = singleMetric(
+    registry,
+    'vellum_gateway_graphql_operations_total',
+    () =>
+      new Counter({
+        name: 'vellum_gateway_graphql_operations_total',
+        help: 'POSTed GraphQL operations by path: single_fetch (straight to one subgraph) or planned (Apollo Gateway)',
+        labelNames: ['path'] as const,
         registers: [registry],
       }),
   );
@@ -69,5 +82,6 @@ export function createGatewayMetrics(registry: Registry, logger?: AccessLogger):
       next();
     },
     upstreamError: (service, reason) => upstreamErrors.inc({ service, reason }),
+    graphqlOperation: (path) => operations.inc({ path }),
   };
 }

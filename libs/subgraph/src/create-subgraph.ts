@@ -1,5 +1,5 @@
-import { Router, type Request, type RequestHandler, type Response } from 'express';
-import { route, stringifyJson, type RouteTable } from '@vellum/http';
+import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
+import { asExpress, fastRoute, route, stringifyJson, type RouteTable } from '@vellum/http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
@@ -7,6 +7,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { formatGraphQLError } from '@vellum/errors';
 import { noStore } from './no-store';
+import { compiledOperations, type OperationCounts } from './compiled-operations';
 
 /** What every resolver receives: the express request (with its accountability) and response. */
 export interface SubgraphContext {
@@ -18,17 +19,30 @@ export interface Subgraph {
   server: ApolloServer<SubgraphContext>;
   /** express middleware serving POST and GET /graphql. */
   middleware: RequestHandler;
+  /** Operations answered by the compiled path (compiled-operations.ts) and by Apollo Server. */
+  counts: OperationCounts;
+  /** The compiled path alone (false: not answered), when on. */
+  compiled?: (req: Request, res: Response) => Promise<boolean>;
+  /** Apollo Server's express middleware alone. */
+  apollo: RequestHandler;
+}
+
+export interface SubgraphOptions {
+  /** false: every operation through Apollo Server (the reference the compiled path is tested against). Default true. */
+  compiled?: boolean;
 }
 
 /**
- * A federation-2 subgraph from its SDL and resolvers: errors in the contract's GraphQL shape, no inline
+ * A federation-2 subgraph from its SDL and resolvers: plain query operations compiled once and answered without
+ * Apollo's pipeline (compiled-operations.ts), errors in the contract's GraphQL shape, no inline
  * tracing, RawJson values (`@vellum/http`) spliced into the response unparsed, and no termination-signal handlers (the composition root owns shutdown; Apollo would otherwise
  * stop itself and re-send the signal, so the process exits 1).
  */
-export function createSubgraph(sdl: string, resolvers: object): Subgraph {
+export function createSubgraph(sdl: string, resolvers: object, opts: SubgraphOptions = {}): Subgraph {
+  const schema = buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never });
   const server = new ApolloServer<SubgraphContext>({
     stopOnTerminationSignals: false,
-    schema: buildSubgraphSchema({ typeDefs: parse(sdl), resolvers: resolvers as never }),
+    schema,
     formatError: formatGraphQLError,
     introspection: true,
     plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), noStore],
@@ -36,19 +50,38 @@ export function createSubgraph(sdl: string, resolvers: object): Subgraph {
     stringifyResult: stringifyJson,
   });
   server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
-  const middleware = expressMiddleware(server, {
+  const apollo = expressMiddleware(server, {
     context: async ({ req, res }) => ({ req, res }),
   }) as RequestHandler;
-  return { server, middleware };
+  const counts: OperationCounts = { compiled: 0, apollo: 0 };
+  if (opts.compiled === false) return { server, middleware: apollo, counts, apollo };
+  const compiled = compiledOperations(schema, counts);
+  const middleware: RequestHandler = (req, res, next) => {
+    compiled(req, res).then((answered) => answered || apollo(req, res, next), next);
+  };
+  return { server, middleware, counts, compiled, apollo };
 }
 
 /**
  * POST and GET /graphql behind `authenticate` (which sets the caller's accountability, public when anonymous):
- * operations carry their own rules, checked by the resolvers.
+ * operations carry their own rules, checked by the resolvers. With `lane` (the service's app), POST /graphql is a
+ * `fastRoute`: its compiled operations skip express's per-request work as the REST lists do.
  */
-export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler): Router & RouteTable {
+export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler, lane?: { app: Express }): Router & RouteTable {
   const routes = Router() as Router & RouteTable;
-  route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);
+  const compiled = subgraph.compiled;
+  if (lane && compiled) {
+    // POST /graphql in the app's fast lane (bare node:http when listening): the compiled path answers there; what
+    // it leaves goes to Apollo Server with the request and response made express's (what its middleware uses)
+    const { app } = lane;
+    fastRoute(app, { router: routes, method: 'post', path: '/graphql', access: 'public' }, authenticate, (req, res, next) => {
+      compiled(req, res).then((answered) => {
+        if (answered) return;
+        asExpress(app, req, res);
+        subgraph.apollo(req, res, next);
+      }, next);
+    });
+  } else route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);
   route(routes, 'get', '/graphql', 'public', authenticate, subgraph.middleware);
   return routes;
 }

@@ -1,2 +1,4 @@
 export { noStore } from './no-store';
-export { createSubgraph, graphqlRoutes, type Subgraph, type SubgraphContext } from './create-subgraph';
+export { createSubgraph, graphqlRoutes, type Subgraph, type SubgraphContext, type SubgraphOptions } from './create-subgraph';
+export { type OperationCounts } from './compiled-operations';
+export { plainOperation, type PlainOperation } from './plain-operation';

@@ -1,4 +1,4 @@
-import { graphqlRoutes } from '@vellum/subgraph';
+import { graphqlRoutes, type OperationCounts } from '@vellum/subgraph';
 import { Router } from 'express';
 import type { Pool } from 'pg';
 import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
@@ -18,6 +18,8 @@ export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
 
 export interface RevisionsApp extends ServiceApp {
   reader: RecordsReader;
+  /** GraphQL operations answered by the subgraph's compiled path and by Apollo Server (@vellum/subgraph). */
+  graphqlCounts: OperationCounts;
   close(): Promise<void>;
 }
 
@@ -57,7 +59,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(records);
 
   const graphql = createSubgraph(reader);
-  const gql = graphqlRoutes(graphql, authenticated);
+  const gql = graphqlRoutes(graphql, authenticated, { app });
   app.use(gql);
 
   finishServiceApp(app, logger);
@@ -66,6 +68,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     reader,
     routes: [...(server.routes ?? []), ...(records.routes ?? []), ...(gql.routes ?? [])],
     health,
+    graphqlCounts: graphql.counts,
     close: () => graphql.server.stop(),
   };
 }

@@ -1,0 +1,113 @@
+import type { Request, Response } from 'express';
+import {
+  getNamedType,
+  getOperationAST,
+  isInputObjectType,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  visit,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+} from 'graphql';
+import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { stringifyJson } from '@vellum/http';
+import { plainOperation } from './plain-operation';
+
+/** Compiled documents kept per (operation name, query text); cleared when full (clients send few distinct ones). */
+const MAX_DOCUMENTS = 500;
+
+/** How many operations each path answered (tests and benchmarks read it). */
+export interface OperationCounts {
+  compiled: number;
+  apollo: number;
+}
+
+/**
+ * A subgraph's light path for query operations: each document is parsed, validated and compiled (graphql-jit) once
+ * per (query text, operation name), then run with the same context (`{ req, res }`) and resolvers as Apollo
+ * Server would, and answered as Apollo Server answers a success (200, `application/json; charset=utf-8`,
+ * `Cache-Control: no-store`, the body through the same `stringifyJson`) — without Apollo's request pipeline (a
+ * sha256 of the query, plugins, header maps) nor graphql-js's field-by-field execution. Only a plain JSON POST
+ * (plainOperation) of a query that validates, selects no introspection or federation field (`__schema`, `__type`,
+ * `_entities`, `_service`), has no variable of an input object type and runs without errors is answered here; everything else — a mutation, a validation
+ * error, a variable that does not coerce, a resolver's error — is left to Apollo Server (returns false), which
+ * answers it exactly as before (running the query's resolvers again, once, on an error).
+ */
+export function compiledOperations(schema: GraphQLSchema, counts: OperationCounts): (req: Request, res: Response) => Promise<boolean> {
+  const documents = new Map<string, CompiledQuery | undefined>();
+  const compiled = (query: string, operationName: string | undefined): CompiledQuery | undefined => {
+    const key = `${operationName ?? ''}\n${query}`;
+    if (documents.has(key)) return documents.get(key);
+    const c = compile(schema, query, operationName);
+    if (documents.size >= MAX_DOCUMENTS) documents.clear();
+    documents.set(key, c);
+    return c;
+  };
+  return async (req, res) => {
+    const op = plainOperation(req.method, req.headers, req.body);
+    const c = op && compiled(op.query, op.operationName ?? undefined);
+    if (!c) {
+      counts.apollo++;
+      return false;
+    }
+    const result = await c.query(undefined, { req, res }, op.variables ?? {});
+    if (result.errors?.length || res.headersSent) {
+      counts.apollo++;
+      return false;
+    }
+    counts.compiled++;
+    // node's API (the fast lane's response is not express's): what express's res.send writes for this text
+    const text = stringifyJson({ data: result.data });
+    res.statusCode = 200;
+    res.setHeader('content-type', 'application/json; charset=utf-8');
+    res.setHeader('cache-control', 'no-store');
+    res.setHeader('content-length', Buffer.byteLength(text));
+    res.end(text);
+    return true;
+  };
+}
+
+function compile(schema: GraphQLSchema, query: string, operationName: string | undefined): CompiledQuery | undefined {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch {
+    return undefined;
+  }
+  if (validate(schema, document).length) return undefined;
+  const operation = getOperationAST(document, operationName);
+  if (operation?.operation !== 'query' || selectsSpecialFields(document) || hasInputObjectVariable(schema, operation)) return undefined;
+  try {
+    const c = compileQuery(schema, document, operationName);
+    return isCompiledQuery(c) ? c : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * A variable of an input object type: graphql-jit compiles a coercion of it that never ends when the type is
+ * recursive (`vellum_revisions_filter` has `_and`, `_or`, `parent`: the compile ran out of memory). Such
+ * operations are Apollo Server's; input objects written in the document itself compile fine.
+ */
+function hasInputObjectVariable(schema: GraphQLSchema, operation: OperationDefinitionNode): boolean {
+  return (operation.variableDefinitions ?? []).some((v) => {
+    const type = typeFromAST(schema, v.type as never);
+    return !type || isInputObjectType(getNamedType(type));
+  });
+}
+
+/** Introspection (other than `__typename`) or the federation's own fields: Apollo Server answers those. */
+function selectsSpecialFields(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    [Kind.FIELD](node) {
+      const name = node.name.value;
+      if ((name.startsWith('__') && name !== '__typename') || name === '_entities' || name === '_service') found = true;
+    },
+  });
+  return found;
+}
