@@ -2,21 +2,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import request from 'supertest';
 import { fastRouteOf, serviceListener } from '@vellum/http';
-import { createHarness, signToken, type Harness } from './helpers';
-import { NOW, seed, U1 } from './seed';
+import type { Harness } from './helpers';
+import { ADMIN_AUTH as admin, EDITOR_AUTH as editor, seededHarness } from './seed';
 
 // The subgraph's compiled path (@vellum/subgraph compiled-operations.ts) over the real service: the same operation
 // answered by it and by Apollo Server (an Accept of application/graphql-response+json always goes to Apollo) gives
 // the same JSON, for every role.
 
 let h: Harness;
-const admin = `Bearer ${signToken({ id: 'admin-user', role: 'r-admin', admin_access: true })}`;
-const editor = `Bearer ${signToken({ id: U1, role: 'r-editor' })}`;
 
-beforeAll(async () => {
-  h = await createHarness(() => NOW);
-  await seed(h);
-});
+beforeAll(async () => void (h = await seededHarness()));
 afterAll(() => h.close());
 
 async function both(query: string, variables: Record<string, unknown>, auth: string | null) {

@@ -1,17 +1,12 @@
 import request from 'supertest';
-import { createHarness, signToken, type Harness } from './helpers';
-import { NOW, seed, U1 } from './seed';
+import type { Harness } from './helpers';
+import { ADMIN_AUTH as admin, EDITOR_AUTH as editor, seededHarness } from './seed';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- JSON bodies in assertions
 type Row = Record<string, any>;
 let h: Harness;
-const admin = `Bearer ${signToken({ id: 'admin-user', role: 'r-admin', admin_access: true })}`;
-const editor = `Bearer ${signToken({ id: U1, role: 'r-editor' })}`;
 
-beforeAll(async () => {
-  h = await createHarness(() => NOW);
-  await seed(h);
-});
+beforeAll(async () => void (h = await seededHarness()));
 afterAll(() => h.close());
 
 const gql = async (query: string, variables: Record<string, unknown> = {}, auth: string | null = admin) => {

@@ -1,9 +1,20 @@
 import type { Harness } from './helpers';
-import { access, itemEvent } from './helpers';
+import { access, createHarness, itemEvent, signToken } from './helpers';
 
 export const NOW = new Date('2026-03-10T12:00:00.000Z');
 export const U1 = '11111111-1111-4111-8111-111111111111';
 export const U2 = '22222222-2222-4222-8222-222222222222';
+
+/** Authorization headers of an admin and of U1 in the seeded `r-editor` role. */
+export const ADMIN_AUTH = `Bearer ${signToken({ id: 'admin-user', role: 'r-admin', admin_access: true })}`;
+export const EDITOR_AUTH = `Bearer ${signToken({ id: U1, role: 'r-editor' })}`;
+
+/** A harness at NOW with the revisions below recorded. */
+export async function seededHarness(): Promise<Harness> {
+  const h = await createHarness(() => NOW);
+  await seed(h);
+  return h;
+}
 
 /**
  * Revisions (ids in this order):
