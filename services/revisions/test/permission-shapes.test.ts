@@ -113,7 +113,8 @@ describe('every permission shape, merged per collection, answers as the plain SQ
     } finally {
       client.release();
     }
-  });
+    // thousands of statements: 8–12 s in CI, 4× that when the shared cores are busy (it once passed 30 s)
+  }, 120_000);
 
   it('reads the rare oldest collection without the others: merged, index only, and field-restricted values reduced', async () => {
     const reader = new RecordsReader(h.pool, rules, { limitDefault: 100, deferredJoinOffset: 0 });
