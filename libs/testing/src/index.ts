@@ -1,4 +1,4 @@
-export { createTestDatabase } from './test-database';
+export { createTestDatabase, adminUrl as testAdminUrl } from './test-database';
 export type { TestDatabase } from './test-database';
 export { useMigratedDatabase, itMatchesPrismaSchema, type MigratedDatabase } from './migrated-database';
 export { fixedClock } from './clock';

@@ -70,7 +70,8 @@ export function expectedUdt(c: PrismaColumn): string {
 }
 
 /**
- * Compare a migrated database (schema `public`) with a schema.prisma: the same tables, the same columns with
+ * Compare a migrated database (schema `public`) with a schema.prisma: the same tables (a partitioned table's
+ * partitions are not tables of the schema), the same columns with
  * Prisma's types and nullability, and every index the schema declares. Returns the differences, one line each
  * (an empty array when they match).
  */
@@ -81,7 +82,8 @@ export async function diffDatabaseAgainstPrismaSchema(url: string, schemaPath: s
   try {
     const { rows } = await client.query<{ table_name: string; column_name: string; udt_name: string; is_nullable: string }>(
       `SELECT table_name, column_name, udt_name, is_nullable FROM information_schema.columns
-        WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'`,
+        WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
+          AND NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = format('public.%I', table_name)::regclass AND c.relispartition)`,
     );
     const idx = await client.query<{ table: string; def: string }>(
       `SELECT tablename AS table, indexdef AS def FROM pg_indexes WHERE schemaname = 'public'`,
@@ -113,7 +115,8 @@ export async function diffDatabaseAgainstPrismaSchema(url: string, schemaPath: s
       for (const i of table.indexes) {
         const cols = i.columns.map((c, n) => `"?${c}"?${i.ops?.[n] ? ` ${i.ops[n]}` : ''}`).join(', ');
         const method = i.method ?? 'btree';
-        const re = new RegExp(`${i.unique ? 'UNIQUE ' : ''}INDEX .* ON public\\.${t} USING ${method} \\(${cols}\\)`);
+        // a partitioned table's index is "ON ONLY" the table (its partitions' indexes are attached to it)
+        const re = new RegExp(`${i.unique ? 'UNIQUE ' : ''}INDEX .* ON (?:ONLY )?public\\.${t} USING ${method} \\(${cols}\\)`);
         if (!idx.rows.some((r) => r.table === t && re.test(r.def)))
           diff.push(`${t}: no ${i.unique ? 'unique ' : ''}${method} index on (${i.columns.join(', ')}) declared in schema.prisma`);
       }

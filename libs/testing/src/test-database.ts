@@ -19,7 +19,7 @@ const STALE_MS = 3 * 60 * 60 * 1000;
 /** pg_advisory_lock(int, int) class for template builds; the second key is derived from the hash. */
 const LOCK_CLASS = 0x76656c6c; // "vell"
 
-function adminUrl(): string {
+export function adminUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
   if (!url) {
     throw new Error(

@@ -26,6 +26,8 @@ const shape = {
   RETENTION_INTERVAL: duration('1h'),
   /** Rows deleted per transaction. */
   RETENTION_BATCH_SIZE: int(1000, { min: 1, max: 100_000 }),
+  /** How often the monthly partitions are checked: the open one closed once it holds a past month's rows (issue 18.3). */
+  PARTITION_ROLL_INTERVAL: duration('1h'),
   /** Archive every pruned row here first (NDJSON + gzip, a manifest per file); unset: pruned rows are not kept. */
   RETENTION_ARCHIVE_DIR: z.string().min(1).optional(),
 };

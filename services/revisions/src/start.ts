@@ -10,6 +10,7 @@ import { createApp } from './app';
 import { retentionPolicy, type RevisionsConfig } from './config';
 import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
+import { schedulePartitionRoll } from './domain/partition-roll.scheduler';
 import { scheduleRetention } from './domain/retention.scheduler';
 import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
 
@@ -70,6 +71,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
       ]
     : [];
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
+  const roll = schedulePartitionRoll({ pool, intervalMs: config.PARTITION_ROLL_INTERVAL, firstDelayMs: Math.min(config.PARTITION_ROLL_INTERVAL, 60_000), logger });
   const listening = await listen(built.app, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
   return runningService({
@@ -81,6 +83,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
       unobserve.forEach((u) => u());
       await consumer.stop();
       await retention.stop();
+      await roll.stop();
       await access.stop();
       await sessions.stop();
       await apiTokens.stop();

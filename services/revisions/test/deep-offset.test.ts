@@ -2,6 +2,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { Accountability } from '@vellum/http';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { RecordsReader } from '../src/domain/records-reader';
+import { rollPartitions } from '../src/data/partition-roll';
 import { AccessRuleMap } from '@vellum/tokens';
 import { access, createHarness, itemEvent, type Harness } from './helpers';
 
@@ -143,5 +144,50 @@ describe('deep offsets from revision_blocks', () => {
     expect(rounds).toBeGreaterThan(3);
     expect(seeks).toBe(rounds * 24);
     await blocksMatchRows();
+  });
+});
+
+describe('across monthly partitions (issue 18.3)', () => {
+  it('lists, counts and deep offsets stay exact when the rows sit in three partitions', async () => {
+    const before = Number((await h.pool.query<{ n: string }>('SELECT count(*) AS n FROM revisions')).rows[0]!.n);
+    // the rows so far are January's (their timestamps): February's roll closes the legacy partition
+    const feb = await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 1, 3)), gap: 5000 });
+    expect(feb?.revisions).toMatchObject({ closed: 'revisions_legacy', opened: 'revisions_2026_02' });
+    await writeBatch(33);
+    const mar = await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 2, 1)), gap: REVISION_BLOCK_SIZE + 5 });
+    expect(mar?.revisions).toMatchObject({ closed: 'revisions_2026_02', opened: 'revisions_2026_03' });
+    await writeBatch(21);
+    // a roll in the same month does nothing
+    expect(await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 2, 30)) })).toEqual({});
+
+    const where = await h.pool.query<{ p: string; n: string; lo: string; hi: string }>(
+      `SELECT tableoid::regclass::text AS p, count(*) AS n, min(id) AS lo, max(id) AS hi FROM revisions GROUP BY 1 ORDER BY min(id)`,
+    );
+    expect(where.rows.map((r) => [r.p, Number(r.n)])).toEqual([
+      ['revisions_legacy', before],
+      ['revisions_2026_02', 33],
+      ['revisions_2026_03', 21],
+    ]);
+    expect(Number(where.rows[1]!.lo)).toBe(feb!.revisions!.at);
+    expect(Number(where.rows[2]!.lo)).toBe(mar!.revisions!.at);
+    await blocksMatchRows();
+
+    const total = before + 54;
+    const cases: Case[] = [];
+    for (const who of ['admin', 'ab'] as const)
+      for (const sort of ['id', '-id'])
+        for (const filter of [undefined, { collection: { _in: ['a', 'c'] } }])
+          for (const offset of [0, 5, before - 2, before, before + 30, before + 34, total - 3, total])
+            for (const limit of [4, -1]) cases.push({ who, q: { sort, offset, limit, filter, fields: ['id', 'collection'] } });
+    expect(await compare(cases)).toBe(cases.length);
+
+    const reader = new RecordsReader(h.pool, rules, { limitDefault: 100, deferredJoinOffset: 1000 });
+    const all = (await h.pool.query<{ id: string }>('SELECT id FROM revisions ORDER BY id')).rows.map((r) => Number(r.id));
+    const newest = await reader.list('revisions', callers.admin!, reader.parse({ sort: '-id', limit: 30, fields: ['id'], meta: '*' }));
+    expect(newest.data.map((r) => r.id)).toEqual([...all].reverse().slice(0, 30));
+    expect(newest.meta).toEqual({ total_count: total, filter_count: total });
+    const filtered = await reader.list('revisions', callers.ab!, reader.parse({ filter: { collection: { _eq: 'a' } }, limit: 1, meta: '*' }));
+    const inA = Number((await h.pool.query<{ n: string }>(`SELECT count(*) AS n FROM revisions WHERE collection = 'a'`)).rows[0]!.n);
+    expect(filtered.meta?.filter_count).toBe(inA);
   });
 });

@@ -4,13 +4,11 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHash } from 'node:crypto';
-import { importRows } from '../src/data/retention.repository';
-import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { readArchive } from '../src/domain/archive-file';
 import { runRetention, type RetentionPolicy } from '../src/domain/retention';
 import { RETENTION_LOCK_KEY, scheduleRetention } from '../src/domain/retention.scheduler';
 import { createHarness, itemEvent, type Harness } from './helpers';
+import { digest, expectCountersExact, importAllArchives, rowsOf } from './retention-support';
 import { silentLogger } from '@vellum/testing';
 
 const DAY = 86_400_000;
@@ -41,23 +39,8 @@ async function seedHistory() {
   for (const e of [...events, ...audits]) await h.writer.write([e]); // one at a time: ids in time order
 }
 
-const rowsOf = async (table: string) => (await h.pool.query(`SELECT to_jsonb(t)::text AS j FROM ${table} t ORDER BY id`)).rows.map((r) => r.j as string);
-const digest = (rows: string[]) => createHash('sha256').update(rows.join('\n')).digest('hex');
 const revisionsPerItem = async () =>
   Object.fromEntries((await h.pool.query(`SELECT collection || '/' || item AS k, count(*)::int AS n FROM revisions GROUP BY 1 ORDER BY 1`)).rows.map((r) => [r.k, r.n]));
-
-/** record_counts and revision_blocks equal what the tables hold. */
-async function expectCountersExact() {
-  const counted = (await h.pool.query(`SELECT entity, collection, count::int AS n FROM record_counts WHERE count <> 0 ORDER BY 1, 2`)).rows;
-  const real = (
-    await h.pool.query(`SELECT 'activity' AS entity, collection, count(*)::int AS n FROM activity GROUP BY 2
-                        UNION ALL SELECT 'revisions', collection, count(*)::int FROM revisions GROUP BY 2 ORDER BY 1, 2`)
-  ).rows;
-  expect(counted).toEqual(real);
-  const blocks = (await h.pool.query(`SELECT collection, block::int AS b, count::int AS n FROM revision_blocks WHERE count <> 0 ORDER BY 1, 2`)).rows;
-  const realBlocks = (await h.pool.query(`SELECT collection, (id / $1)::int AS b, count(*)::int AS n FROM revisions GROUP BY 1, 2 ORDER BY 1, 2`, [REVISION_BLOCK_SIZE])).rows;
-  expect(blocks).toEqual(realBlocks);
-}
 
 const policy = (p: Partial<RetentionPolicy>): RetentionPolicy => ({ keepLast: 1, batchSize: 2, ...p });
 
@@ -69,11 +52,11 @@ it('prunes revisions older than the retention but keeps each item’s newest N a
   expect(report.revisions?.pruned).toBe(3);
   const kept = (await h.pool.query(`SELECT data->>'v' AS v FROM revisions WHERE collection = 'a' AND item = '1' ORDER BY id`)).rows.map((r) => r.v);
   expect(kept).toEqual(['3', '4', '5']);
-  await expectCountersExact();
+  await expectCountersExact(h.pool);
   // keepLast 1: the 200-day-old only revision of b/9 is still its latest, and stays
   await runRetention(h.pool, policy({ revisionsMaxAgeMs: 1.5 * DAY, keepLast: 1 }), { now: NOW });
   expect(await revisionsPerItem()).toEqual({ 'a/1': 1, 'a/2': 1, 'b/9': 1, 'c/1': 1 });
-  await expectCountersExact();
+  await expectCountersExact(h.pool);
 });
 
 it('prunes activity only when old and no revision refers to it', async () => {
@@ -86,33 +69,21 @@ it('prunes activity only when old and no revision refers to it', async () => {
   const revisions = (await h.pool.query(`SELECT count(*)::int AS n FROM revisions`)).rows[0].n;
   expect(left).toBe(revisions + 1); // one per remaining revision, and the 5-day-old login
   expect(left).toBeLessThan(before - 1);
-  await expectCountersExact();
+  await expectCountersExact(h.pool);
 });
 
 it('archive → prune → import restores the same rows (checksums equal), counters exact again', async () => {
   await seedHistory();
-  const before = { revisions: digest(await rowsOf('revisions')), activity: digest(await rowsOf('activity')) };
+  const before = { revisions: digest(await rowsOf(h.pool, 'revisions')), activity: digest(await rowsOf(h.pool, 'activity')) };
   const report = await runRetention(h.pool, policy({ revisionsMaxAgeMs: 30 * DAY, activityMaxAgeMs: 30 * DAY, archiveDir }), { now: NOW });
   expect(report.revisions?.archive).toMatchObject({ entity: 'revisions', rows: report.revisions?.pruned });
   expect(report.activity?.archive).toMatchObject({ entity: 'activity', rows: report.activity?.pruned });
-  expect(digest(await rowsOf('revisions'))).not.toBe(before.revisions);
-  const manifests = readdirSync(archiveDir).filter((f) => f.endsWith('.manifest.json')).sort(); // activity-… before revisions-…
-  expect(manifests).toHaveLength(2);
-  for (const m of manifests) {
-    const { manifest, lines } = await readArchive(path.join(archiveDir, m));
-    const client = await h.pool.connect();
-    try {
-      await client.query('BEGIN');
-      expect(await importRows(client, manifest.entity, lines)).toBe(manifest.rows);
-      await client.query('COMMIT');
-    } finally {
-      client.release();
-    }
-  }
-  expect(digest(await rowsOf('activity'))).toBe(before.activity);
+  expect(digest(await rowsOf(h.pool, 'revisions'))).not.toBe(before.revisions);
+  await importAllArchives(h.pool, archiveDir, 2);
+  expect(digest(await rowsOf(h.pool, 'activity'))).toBe(before.activity);
   // parent links to pruned rows were cleared at the delete (ON DELETE SET NULL) and come back from the archive
-  expect(digest(await rowsOf('revisions'))).toBe(before.revisions);
-  await expectCountersExact();
+  expect(digest(await rowsOf(h.pool, 'revisions'))).toBe(before.revisions);
+  await expectCountersExact(h.pool);
 });
 
 it('a damaged archive is refused', async () => {
@@ -144,7 +115,7 @@ it('one replica at a time: a run skips while another holds the lock', async () =
 it('the prune and import-archive commands (main.ts, as the image runs them) archive, prune and restore', async () => {
   const { spawnSync } = await import('node:child_process');
   await seedHistory();
-  const before = digest(await rowsOf('revisions'));
+  const before = digest(await rowsOf(h.pool, 'revisions'));
   const main = path.join(__dirname, '..', 'src', 'main.ts');
   const run = (args: string[], env: Record<string, string> = {}) =>
     spawnSync(process.execPath, ['--import', 'tsx', main, ...args], {
@@ -160,6 +131,6 @@ it('the prune and import-archive commands (main.ts, as the image runs them) arch
   const imported = run(['import-archive', ...manifests]);
   expect({ status: imported.status, stderr: imported.stderr }).toEqual({ status: 0, stderr: '' });
   expect(imported.stdout).toMatch(/import-archive: \d+ of \d+ revisions rows imported/);
-  expect(digest(await rowsOf('revisions'))).toBe(before);
-  await expectCountersExact();
+  expect(digest(await rowsOf(h.pool, 'revisions'))).toBe(before);
+  await expectCountersExact(h.pool);
 }, 120_000);

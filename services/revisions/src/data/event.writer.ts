@@ -27,16 +27,23 @@ const ORDER = {
 } as const;
 
 /**
+ * The event's activity row, unless its event id is recorded already. The tables are partitioned, so no unique index
+ * can say so: the writer holds the event's advisory lock (its item's, or its own for an audit event) while it
+ * checks, so two writers of one event id take turns and the second sees the first's committed row.
+ */
+const INSERT_ACTIVITY = `INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
+  SELECT $1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9
+   WHERE NOT EXISTS (SELECT 1 FROM activity WHERE event_id = $9)
+  RETURNING id`;
+
+/**
  * One statement per item change: the activity row (skipped when the event id is known), the revision with its
  * delta against the item's previous revision (see ORDER), the parent link, and — when an earlier change is
  * recorded late — the next revision's computed delta and any children waiting for this parent.
  */
 const itemSql = (order: keyof typeof ORDER) => `
 WITH a AS (
-  INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
-  VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)
-  ON CONFLICT (event_id) DO NOTHING
-  RETURNING id
+  ${INSERT_ACTIVITY}
 ),
 prev AS (
   SELECT data FROM revisions WHERE collection = $6 AND item = $7 AND ${ORDER[order].prev} LIMIT 1
@@ -72,15 +79,15 @@ const LAST_VERSION_SQL = `
 SELECT (SELECT max(item_version) FROM revisions WHERE collection = $1 AND item = $2)::text AS last,
        EXISTS (SELECT 1 FROM activity WHERE event_id = $3) AS known`;
 
-const AUDIT_SQL = `
-INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
-VALUES ($1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9)
-ON CONFLICT (event_id) DO NOTHING
-RETURNING id`;
+const AUDIT_SQL = INSERT_ACTIVITY;
 
-/** 64-bit advisory lock key of an item (serialises writers of the same item across batches and replicas). */
-function itemLockKey(collection: string, item: string): string {
-  return createHash('sha256').update(`${collection}\0${item}`).digest().readBigInt64BE(0).toString();
+/**
+ * 64-bit advisory lock key of an event: its item's for an item change (serialises writers of the same item across
+ * batches and replicas), its own id's for an audit event (serialises writers of the same event).
+ */
+function lockKey(e: RecordableEvent): string {
+  const name = e.kind === 'item' ? `${e.collection}\0${e.item}` : `\0audit\0${e.id}`;
+  return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
@@ -104,7 +111,7 @@ export class EventWriter {
   async write(events: RecordableEvent[], force: ReadonlySet<string> = new Set()): Promise<WriteOutcome[]> {
     // A connection dying between statements (database restart, failover) fails this batch, not the process.
     return withTransaction(this.pool, async (client) => {
-      const keys = [...new Set(events.filter((e) => e.kind === 'item').map((e) => itemLockKey(e.collection, (e as ItemChangeEvent).item)))].sort();
+      const keys = [...new Set(events.map(lockKey))].sort();
       if (keys.length) await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k', [keys]);
       const outcomes: WriteOutcome[] = new Array(events.length);
       const revisions = new Map<string, number>();

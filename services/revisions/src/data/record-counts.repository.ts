@@ -22,7 +22,6 @@ export const REVISION_BLOCK_SIZE = 4096;
  * the writer's transaction, after `addCounts`; sorted, so concurrent writers lock rows in one order).
  */
 export async function addBlockCounts(client: PoolClient, revisions: { collection: string; id: number }[], sign: 1 | -1 = 1): Promise<void> {
-  if (revisions.length === 0) return;
   const byKey = new Map<string, { collection: string; block: number; n: number }>();
   for (const r of revisions) {
     const block = Math.floor(r.id / REVISION_BLOCK_SIZE);
@@ -31,7 +30,13 @@ export async function addBlockCounts(client: PoolClient, revisions: { collection
     if (e) e.n += sign;
     else byKey.set(key, { collection: r.collection, block, n: sign });
   }
-  const rows = [...byKey.values()].sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.block - b.block));
+  await addBlockDeltas(client, [...byKey.values()]);
+}
+
+/** Add `n` to each (collection, block) row (sorted, so concurrent writers lock rows in one order). */
+export async function addBlockDeltas(client: PoolClient, deltas: { collection: string; block: number; n: number }[]): Promise<void> {
+  if (deltas.length === 0) return;
+  const rows = [...deltas].sort((a, b) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : a.block - b.block));
   await client.query(
     `INSERT INTO revision_blocks (collection, block, count)
      SELECT c, b, n FROM unnest($1::text[], $2::int8[], $3::int8[]) WITH ORDINALITY AS u(c, b, n, o) ORDER BY o

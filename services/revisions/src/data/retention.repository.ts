@@ -1,5 +1,6 @@
 import type { PoolClient } from 'pg';
 import { addBlockCounts, addCounts, type CountedEntity } from './record-counts.repository';
+import { coverIds } from './partitions.repository';
 
 /** One pruned or imported row: its JSON (every column, as `to_jsonb` gives it), id and collection. */
 export interface RetainedRow {
@@ -12,7 +13,8 @@ export interface RetainedRow {
 /**
  * Revisions older than the cutoff that are not among their item's newest `keepLast` (≥ 1, so an item's newest
  * revision always stays), from id `afterId` on, at most `limit`: deleted, returned, and counted out of
- * record_counts and revision_blocks — all in the caller's transaction.
+ * record_counts and revision_blocks — all in the caller's transaction. The revisions whose parent goes lose the link
+ * (what ON DELETE SET NULL did before the table was partitioned).
  */
 const PRUNE_REVISIONS = `
 WITH doomed AS (
@@ -21,9 +23,17 @@ WITH doomed AS (
      AND r.id < COALESCE((SELECT n.id FROM revisions n WHERE n.collection = r.collection AND n.item = r.item
                            ORDER BY n.id DESC OFFSET $4 - 1 LIMIT 1), 0)
    ORDER BY r.id LIMIT $5
+),
+gone AS (
+  DELETE FROM revisions r USING doomed WHERE r.id = doomed.id
+  RETURNING r.id, r.collection, to_jsonb(r)::text AS json
+),
+orphans AS (
+  UPDATE revisions c SET parent = NULL
+   WHERE c.parent IN (SELECT id FROM doomed) AND c.id NOT IN (SELECT id FROM doomed)
+  RETURNING 1
 )
-DELETE FROM revisions r USING doomed WHERE r.id = doomed.id
-RETURNING r.id, r.collection, to_jsonb(r)::text AS json`;
+SELECT id, collection, json FROM gone`;
 
 /** Activity older than the cutoff that no revision refers to (an item change's activity goes with its last revision). */
 const PRUNE_ACTIVITY = `
@@ -87,6 +97,8 @@ export async function importRows(client: PoolClient, entity: RetainedEntity, lin
     docs = docs.map((d) => (d.parent !== null && d.parent !== undefined && !present.has(String(d.parent)) ? { ...d, parent: null } : d));
   }
   const table = entity === 'revisions' ? 'revisions' : 'activity';
+  // a month pruned whole has no partition any more: its rows get one back
+  await coverIds(client, table, docs.map((d) => Number(d.id)));
   const { rows } = await client.query<RetainedRow>(
     `INSERT INTO ${table}
      SELECT (jsonb_populate_record(NULL::${table}, e)).* FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS x(e, o) ORDER BY o

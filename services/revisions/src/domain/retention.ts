@@ -1,6 +1,8 @@
 import type { Pool } from 'pg';
 import { inTransaction, isBroken } from '@vellum/db';
 import { lastIdBefore, pruneBatch, type RetainedEntity } from '../data/retention.repository';
+import { prunePartition } from '../data/partition-prune';
+import { newestTimestamp, partitionsOf } from '../data/partitions.repository';
 import { ArchiveWriter, type ArchiveManifest } from './archive-file';
 
 export interface RetentionPolicy {
@@ -14,11 +16,15 @@ export interface RetentionPolicy {
   batchSize: number;
   /** Archive every pruned row here (NDJSON, gzip, with a manifest) before its delete commits. */
   archiveDir?: string;
+  /** How long a partition swap waits for its lock per attempt (readers queue behind it meanwhile); default 100 ms. */
+  swapLockTimeoutMs?: number;
 }
 
 export interface EntityReport {
   pruned: number;
   cutoff: string;
+  /** The closed partitions pruned whole (their kept rows swapped in, or the partition dropped). */
+  partitions?: string[];
   archive?: ArchiveManifest;
 }
 export type RetentionReport = Partial<Record<RetainedEntity, EntityReport>>;
@@ -63,6 +69,24 @@ async function pruneEntity(
       : undefined;
     let afterId = 0;
     let pruned = 0;
+    const partitions: string[] = [];
+    // closed partitions whose newest row is older than the cutoff: pruned whole, oldest first
+    for (const part of await partitionsOf(client, entity)) {
+      if (part.hi === null || opts.stopping?.()) break;
+      const newest = await newestTimestamp(client, part.name);
+      if (newest !== undefined && newest >= cutoff) break;
+      const out = await prunePartition(client, entity, { ...part, hi: part.hi }, {
+        cutoff,
+        keepLast: policy.keepLast,
+        lockTimeoutMs: policy.swapLockTimeoutMs ?? 100,
+        lockAttempts: 50,
+        onPruned: archive ? (rows) => archive.append(rows) : undefined,
+      });
+      pruned += out.pruned;
+      partitions.push(out.partition);
+      afterId = part.hi - 1;
+    }
+    // the rest (the partitions holding the cutoff, the open one): batch by batch
     while (afterId < untilId && !opts.stopping?.()) {
       const rows = await inTransaction(client, async () => {
         const batch = await pruneBatch(client, entity, { afterId, untilId, cutoff, limit: policy.batchSize, keepLast: policy.keepLast });
@@ -76,6 +100,7 @@ async function pruneEntity(
     return {
       pruned,
       cutoff: cutoff.toISOString(),
+      ...(partitions.length ? { partitions } : {}),
       ...(archive?.manifest() ? { archive: archive.manifest() } : {}),
     };
   } finally {

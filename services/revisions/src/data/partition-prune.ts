@@ -1,0 +1,181 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { PoolClient } from 'pg';
+import { REVISION_BLOCK_SIZE, addBlockDeltas, addCounts } from './record-counts.repository';
+import { boundSql, quote, rangeCheckSql, type Partition, type PartitionedTable } from './partitions.repository';
+import type { RetainedRow } from './retention.repository';
+
+export interface PartitionPruneOptions {
+  cutoff: Date;
+  /** revisions: the newest revisions kept per item whatever their age (≥ 1). */
+  keepLast: number;
+  /** Each wait for the swap's lock (readers queue behind it while it waits); retried `lockAttempts` times. */
+  lockTimeoutMs: number;
+  lockAttempts: number;
+  /** Receives the pruned rows (ascending ids, in batches) before the swap commits: the archive. */
+  onPruned?: (rows: RetainedRow[]) => Promise<void>;
+}
+
+export interface PartitionPruneOutcome {
+  partition: string;
+  pruned: number;
+  kept: number;
+}
+
+const B = REVISION_BLOCK_SIZE;
+
+/**
+ * Prunes a closed partition whole, in one transaction: the rows it keeps (newer than the cutoff; for revisions each
+ * item's newest `keepLast`, for activity those a revision refers to) are copied into a new table with the same
+ * indexes, which then takes its place (DETACH + ATTACH: a catalog change under a lock held for milliseconds); the
+ * old table is dropped after the commit. No row is deleted one by one: the cost follows the rows kept, not the
+ * rows pruned. Counters are corrected from revision_blocks (revisions) without reading the pruned rows.
+ */
+export async function prunePartition(
+  client: PoolClient,
+  table: PartitionedTable,
+  part: Partition & { hi: number },
+  o: PartitionPruneOptions,
+): Promise<PartitionPruneOutcome> {
+  const p = `public.${quote(part.name)}`;
+  // the kept rows' table takes the partition's place under a name of its own (alternating on later prunes)
+  const keptName = part.name.endsWith('_kept') ? part.name.slice(0, -5) : `${part.name.slice(0, 50)}_kept`;
+  const n = `public.${quote(keptName)}`;
+  const inRange = rangeCheckSql(part.lo, part.hi);
+  await client.query('BEGIN');
+  try {
+    // the partition stays as it is until the swap (readers go on; a writer updating one of its rows waits)
+    await client.query(`LOCK TABLE ${p} IN SHARE MODE`);
+    await client.query(`DROP TABLE IF EXISTS ${n}`);
+    await client.query(`CREATE TABLE ${n} (LIKE public.${table} INCLUDING DEFAULTS)`);
+    await client.query(keptRowsSql(table, p, n, part, o.keepLast), [o.cutoff]);
+    await client.query(`ALTER TABLE ${n} ADD PRIMARY KEY (id)`);
+    const { rows: kept } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${n}`);
+    const keptCount = Number(kept[0]!.n);
+    if (table === 'revisions') {
+      // a kept revision, or one in another partition, whose parent is pruned loses the link (ON DELETE SET NULL)
+      await client.query(`UPDATE ${n} c SET parent = NULL WHERE (${rangeCheckSql(part.lo, part.hi, 'c.parent')}) AND NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = c.parent)`);
+      await client.query(
+        `UPDATE revisions c SET parent = NULL WHERE (${rangeCheckSql(part.lo, part.hi, 'c.parent')}) AND NOT (${rangeCheckSql(part.lo, part.hi, 'c.id')})
+           AND NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = c.parent)`,
+      );
+    }
+    if (o.onPruned) await streamPruned(client, p, n, o.onPruned);
+    const counts = await prunedCounts(client, table, p, n, part);
+    await buildIndexesLike(client, table, n);
+    await client.query(`ALTER TABLE ${n} ADD CONSTRAINT ${quote(`${keptName}_range`)} CHECK (${inRange})`);
+    await swap(client, table, part, keptCount > 0 ? keptName : undefined, o);
+    await addCounts(client, table, counts.byCollection);
+    if (table === 'revisions') await addBlockDeltas(client, counts.byBlock);
+    if (keptCount === 0) await client.query(`DROP TABLE ${n}`);
+    await client.query('COMMIT');
+    await client.query(`DROP TABLE ${p}`);
+    return { partition: part.name, pruned: counts.total, kept: keptCount };
+  } catch (err) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  }
+}
+
+/** The rows the partition keeps, copied into `n` (`$1`: the cutoff). */
+function keptRowsSql(table: PartitionedTable, p: string, n: string, part: Partition, keepLast: number): string {
+  if (table === 'activity')
+    return `INSERT INTO ${n} SELECT a.* FROM ${p} a
+             WHERE a.timestamp >= $1 OR a.id IN (SELECT r.activity FROM revisions r WHERE ${rangeCheckSql(part.lo, part.hi, 'r.activity')})`;
+  return `INSERT INTO ${n} SELECT r.* FROM ${p} r WHERE r.id IN (
+            SELECT id FROM ${p} WHERE timestamp >= $1
+            UNION
+            SELECT k.id FROM (SELECT DISTINCT collection, item FROM ${p}) i
+             CROSS JOIN LATERAL (SELECT x.id FROM revisions x WHERE x.collection = i.collection AND x.item = i.item
+                                  ORDER BY x.id DESC LIMIT ${Math.max(1, Math.floor(keepLast))}) k
+             WHERE ${rangeCheckSql(part.lo, part.hi, 'k.id')})`;
+}
+
+/** The pruned rows (in `p`, not in `n`), in id order, batch by batch. */
+async function streamPruned(client: PoolClient, p: string, n: string, onPruned: (rows: RetainedRow[]) => Promise<void>): Promise<void> {
+  for (let after = -1; ; ) {
+    const { rows } = await client.query<RetainedRow>(
+      `SELECT r.id, r.collection, to_jsonb(r)::text AS json FROM ${p} r
+        WHERE r.id > $1 AND NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = r.id) ORDER BY r.id LIMIT 5000`,
+      [after],
+    );
+    if (rows.length === 0) return;
+    const batch = rows.map((r) => ({ ...r, id: Number(r.id) }));
+    await onPruned(batch);
+    after = batch[batch.length - 1]!.id;
+  }
+}
+
+/**
+ * The pruned rows per collection (negative: counted out) and, for revisions, per (collection, block): the
+ * partition's rows from revision_blocks (blocks wholly inside its range; the two edge blocks counted from its
+ * rows), minus the kept rows.
+ */
+async function prunedCounts(client: PoolClient, table: PartitionedTable, p: string, n: string, part: Partition & { hi: number }) {
+  const byCollection = new Map<string, number>();
+  const byBlock: { collection: string; block: number; n: number }[] = [];
+  const add = (collection: string, count: number) => byCollection.set(collection, (byCollection.get(collection) ?? 0) - count);
+  let total = 0;
+  if (table === 'activity') {
+    const { rows } = await client.query<{ c: string; n: string }>(
+      `SELECT collection AS c, count(*) AS n FROM ${p} r WHERE NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = r.id) GROUP BY 1`,
+    );
+    for (const r of rows) {
+      add(r.c, Number(r.n));
+      total += Number(r.n);
+    }
+    return { byCollection, byBlock, total };
+  }
+  const lo = part.lo ?? 0;
+  const firstWhole = Math.ceil(lo / B);
+  const endWhole = Math.floor(part.hi / B);
+  const { rows } = await client.query<{ c: string; b: string; n: string }>(
+    `SELECT collection AS c, block::text AS b, count::text AS n FROM revision_blocks WHERE block >= $1 AND block < $2 AND count <> 0
+     UNION ALL
+     SELECT collection, (id / ${B})::text, count(*)::text FROM ${p} WHERE id < $1::int8 * ${B} OR id >= $2::int8 * ${B} GROUP BY 1, 2
+     UNION ALL
+     SELECT collection, (id / ${B})::text, (-count(*))::text FROM ${n} GROUP BY 1, 2`,
+    [firstWhole, endWhole],
+  );
+  const blocks = new Map<string, { collection: string; block: number; n: number }>();
+  for (const r of rows) {
+    const key = `${r.c}\0${r.b}`;
+    const e = blocks.get(key) ?? { collection: r.c, block: Number(r.b), n: 0 };
+    e.n += Number(r.n);
+    blocks.set(key, e);
+  }
+  for (const e of blocks.values()) {
+    if (e.n === 0) continue;
+    add(e.collection, e.n);
+    total += e.n;
+    byBlock.push({ collection: e.collection, block: e.block, n: -e.n });
+  }
+  return { byCollection, byBlock, total };
+}
+
+/** The parent's indexes on `n` (built before the swap, so attaching builds nothing under its lock). */
+async function buildIndexesLike(client: PoolClient, table: PartitionedTable, n: string): Promise<void> {
+  const { rows } = await client.query<{ def: string }>(
+    `SELECT pg_get_indexdef(i.indexrelid) AS def FROM pg_index i WHERE i.indrelid = $1::regclass AND NOT i.indisprimary`,
+    [`public.${table}`],
+  );
+  for (const { def } of rows) await client.query(def.replace(/^CREATE (UNIQUE )?INDEX \S+ ON ONLY public\.\S+/, `CREATE $1INDEX ON ${n}`));
+}
+
+/** DETACH the old partition and ATTACH the kept rows in its place, each lock waited for briefly, retried. */
+async function swap(client: PoolClient, table: PartitionedTable, part: Partition & { hi: number }, kept: string | undefined, o: PartitionPruneOptions): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    await client.query('SAVEPOINT swap');
+    try {
+      await client.query(`SET LOCAL lock_timeout = ${Math.max(1, Math.round(o.lockTimeoutMs))}`);
+      await client.query(`ALTER TABLE public.${table} DETACH PARTITION public.${quote(part.name)}`);
+      if (kept) await client.query(`ALTER TABLE public.${table} ATTACH PARTITION public.${quote(kept)} ${boundSql(part.lo, part.hi)}`);
+      await client.query('SET LOCAL lock_timeout = 0');
+      await client.query('RELEASE SAVEPOINT swap');
+      return;
+    } catch (err) {
+      await client.query('ROLLBACK TO SAVEPOINT swap');
+      if ((err as { code?: string }).code !== '55P03' || attempt >= o.lockAttempts) throw err;
+      await sleep(Math.min(1000, 20 * attempt));
+    }
+  }
+}
