@@ -59,12 +59,13 @@ async function measure(shape: keyof typeof SHAPES, compression: 'pglz' | 'lz4'):
       const insertS = (Date.now() - started) / 1000;
       await c.query('VACUUM ANALYZE revisions');
       await c.query('VACUUM ANALYZE activity');
+      // both tables are partitioned: their sizes are their partitions' (pg_partition_tree)
       const { rows } = await c.query(`
-        SELECT pg_relation_size('revisions') AS heap,
-               COALESCE(pg_total_relation_size(reltoastrelid), 0) AS toast,
-               pg_indexes_size('revisions') AS idx,
-               pg_total_relation_size('activity') AS activity
-          FROM pg_class WHERE relname = 'revisions'`);
+        SELECT sum(pg_relation_size(c.oid)) AS heap,
+               sum(COALESCE(pg_total_relation_size(NULLIF(c.reltoastrelid, 0)), 0)) AS toast,
+               sum(pg_indexes_size(c.oid)) AS idx,
+               (SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree('activity') WHERE isleaf) AS activity
+          FROM pg_partition_tree('revisions') t JOIN pg_class c ON c.oid = t.relid WHERE t.isleaf`);
       const r = rows[0];
       const t0 = process.hrtime.bigint();
       for (let i = 0; i < READS; i++) {

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { rollPartitions } from '../src/data/partition-roll';
+import { PartitionBusyError, prunePartition } from '../src/data/partition-prune';
+import { partitionsOf } from '../src/data/partitions.repository';
 import { runRetention } from '../src/domain/retention';
 import { createHarness, itemEvent, type Harness } from './helpers';
 import { digest, expectCountersExact, importAllArchives, rowsOf } from './retention-support';
@@ -136,5 +138,42 @@ it('clears the parent link of a revision whose parent is pruned, by a partition 
   expect(report.revisions?.partitions).toEqual(['revisions_legacy', 'revisions_2026_02']);
   // p/1's January revision went with the swap, p/3's first with a batch of the open partition
   expect(await parents()).toEqual({ 2: null, 4: null });
+  await expectCountersExact(h.pool);
+});
+
+it('gives way to a writer that waits for the partition it is pruning (no deadlock), then prunes it with the writer’s change', async () => {
+  await seedThreeMonths();
+  const cutoff = new Date(at(2, 15));
+  const kept = Number((await h.pool.query(`SELECT max(id) AS id FROM revisions_legacy WHERE collection = 'b'`)).rows[0].id);
+  const client = await h.pool.connect();
+  const writer = await h.pool.connect();
+  try {
+    const part = (await partitionsOf(client, 'revisions')).find((p) => p.name === 'revisions_legacy')!;
+    let updating: Promise<unknown> | undefined;
+    const waiting = async () => (await h.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'revisions_legacy'::regclass`)).rows[0].n > 0;
+    const opts = {
+      cutoff,
+      keepLast: 1,
+      lockTimeoutMs: 100,
+      lockAttempts: 50,
+      // runs while the prune holds the partition, before its swap: a writer's update of one of its rows starts
+      onPruned: async () => {
+        if (updating) return;
+        updating = writer.query(`UPDATE revisions SET version = 'changed' WHERE id = $1`, [kept]);
+        while (!(await waiting())) await new Promise((r) => setTimeout(r, 10));
+      },
+    };
+    const started = Date.now();
+    await expect(prunePartition(client, 'revisions', { ...part, hi: part.hi! }, opts)).rejects.toBeInstanceOf(PartitionBusyError);
+    expect(Date.now() - started).toBeLessThan(5000);
+    await updating; // the writer went on
+    const out = await prunePartition(client, 'revisions', { ...part, hi: part.hi! }, { ...opts, onPruned: undefined });
+    expect(out).toMatchObject({ partition: 'revisions_legacy', kept: 2, lockAttempts: 1 });
+    const row = await h.pool.query(`SELECT version, tableoid::regclass::text AS p FROM revisions WHERE id = $1`, [kept]);
+    expect(row.rows[0]).toEqual({ version: 'changed', p: 'revisions_legacy_kept' });
+  } finally {
+    client.release();
+    writer.release();
+  }
   await expectCountersExact(h.pool);
 });

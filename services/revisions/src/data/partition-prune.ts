@@ -19,9 +19,21 @@ export interface PartitionPruneOutcome {
   partition: string;
   pruned: number;
   kept: number;
+  /** Waits for the swap's lock it took (1: granted at the first). */
+  lockAttempts: number;
 }
 
 const B = REVISION_BLOCK_SIZE;
+
+/**
+ * A writer waits for the partition this prune holds (an update of one of its rows) while the prune waits for the
+ * writer: the prune gave way (rolled back) so the writer goes on. Try again shortly.
+ */
+export class PartitionBusyError extends Error {
+  constructor(readonly partition: string) {
+    super(`partition ${partition}: a writer waits for it; the prune gave way`);
+  }
+}
 
 /**
  * Prunes a closed partition whole, in one transaction: the rows it keeps (newer than the cutoff; for revisions each
@@ -63,13 +75,13 @@ export async function prunePartition(
     const counts = await prunedCounts(client, table, p, n, part);
     await buildIndexesLike(client, table, n);
     await client.query(`ALTER TABLE ${n} ADD CONSTRAINT ${quote(`${keptName}_range`)} CHECK (${inRange})`);
-    await swap(client, table, part, keptCount > 0 ? keptName : undefined, o);
+    const lockAttempts = await swap(client, table, part, keptCount > 0 ? keptName : undefined, o);
     await addCounts(client, table, counts.byCollection);
     if (table === 'revisions') await addBlockDeltas(client, counts.byBlock);
     if (keptCount === 0) await client.query(`DROP TABLE ${n}`);
     await client.query('COMMIT');
     await client.query(`DROP TABLE ${p}`);
-    return { partition: part.name, pruned: counts.total, kept: keptCount };
+    return { partition: part.name, pruned: counts.total, kept: keptCount, lockAttempts };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
@@ -162,7 +174,7 @@ async function buildIndexesLike(client: PoolClient, table: PartitionedTable, n: 
 }
 
 /** DETACH the old partition and ATTACH the kept rows in its place, each lock waited for briefly, retried. */
-async function swap(client: PoolClient, table: PartitionedTable, part: Partition & { hi: number }, kept: string | undefined, o: PartitionPruneOptions): Promise<void> {
+async function swap(client: PoolClient, table: PartitionedTable, part: Partition & { hi: number }, kept: string | undefined, o: PartitionPruneOptions): Promise<number> {
   for (let attempt = 1; ; attempt++) {
     await client.query('SAVEPOINT swap');
     try {
@@ -171,10 +183,15 @@ async function swap(client: PoolClient, table: PartitionedTable, part: Partition
       if (kept) await client.query(`ALTER TABLE public.${table} ATTACH PARTITION public.${quote(kept)} ${boundSql(part.lo, part.hi)}`);
       await client.query('SET LOCAL lock_timeout = 0');
       await client.query('RELEASE SAVEPOINT swap');
-      return;
+      return attempt;
     } catch (err) {
       await client.query('ROLLBACK TO SAVEPOINT swap');
       if ((err as { code?: string }).code !== '55P03' || attempt >= o.lockAttempts) throw err;
+      // a writer holding the table and waiting for the partition we hold would wait for ever: give way
+      const { rows } = await client.query<{ b: boolean }>(
+        'SELECT EXISTS (SELECT 1 FROM pg_stat_activity WHERE pg_backend_pid() = ANY (pg_blocking_pids(pid))) AS b',
+      );
+      if (rows[0]?.b) throw new PartitionBusyError(part.name);
       await sleep(Math.min(1000, 20 * attempt));
     }
   }

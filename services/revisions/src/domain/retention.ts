@@ -1,8 +1,9 @@
-import type { Pool } from 'pg';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Pool, PoolClient } from 'pg';
 import { inTransaction, isBroken } from '@vellum/db';
 import { lastIdBefore, pruneBatch, type RetainedEntity } from '../data/retention.repository';
-import { prunePartition } from '../data/partition-prune';
-import { newestTimestamp, partitionsOf } from '../data/partitions.repository';
+import { PartitionBusyError, prunePartition, type PartitionPruneOptions } from '../data/partition-prune';
+import { newestTimestamp, partitionsOf, type Partition } from '../data/partitions.repository';
 import { ArchiveWriter, type ArchiveManifest } from './archive-file';
 
 export interface RetentionPolicy {
@@ -25,6 +26,10 @@ export interface EntityReport {
   cutoff: string;
   /** The closed partitions pruned whole (their kept rows swapped in, or the partition dropped). */
   partitions?: string[];
+  /** How many times those swaps waited for their lock (one per partition when none timed out). */
+  swapLockAttempts?: number;
+  /** A partition that writers kept needing (see PartitionBusyError): it and what follows wait for the next run. */
+  deferred?: string;
   archive?: ArchiveManifest;
 }
 export type RetentionReport = Partial<Record<RetainedEntity, EntityReport>>;
@@ -70,24 +75,32 @@ async function pruneEntity(
     let afterId = 0;
     let pruned = 0;
     const partitions: string[] = [];
+    let swapLockAttempts = 0;
+    let deferred: string | undefined;
     // closed partitions whose newest row is older than the cutoff: pruned whole, oldest first
     for (const part of await partitionsOf(client, entity)) {
       if (part.hi === null || opts.stopping?.()) break;
       const newest = await newestTimestamp(client, part.name);
       if (newest !== undefined && newest >= cutoff) break;
-      const out = await prunePartition(client, entity, { ...part, hi: part.hi }, {
+      const out = await pruneWhole(client, entity, { ...part, hi: part.hi }, {
         cutoff,
         keepLast: policy.keepLast,
         lockTimeoutMs: policy.swapLockTimeoutMs ?? 100,
         lockAttempts: 50,
         onPruned: archive ? (rows) => archive.append(rows) : undefined,
       });
+      if (!out) {
+        // writers kept needing it: the rest of this entity waits for the next run (its rows are all older)
+        deferred = part.name;
+        break;
+      }
       pruned += out.pruned;
       partitions.push(out.partition);
+      swapLockAttempts += out.lockAttempts;
       afterId = part.hi - 1;
     }
     // the rest (the partitions holding the cutoff, the open one): batch by batch
-    while (afterId < untilId && !opts.stopping?.()) {
+    while (deferred === undefined && afterId < untilId && !opts.stopping?.()) {
       const rows = await inTransaction(client, async () => {
         const batch = await pruneBatch(client, entity, { afterId, untilId, cutoff, limit: policy.batchSize, keepLast: policy.keepLast });
         await archive?.append(batch);
@@ -100,10 +113,24 @@ async function pruneEntity(
     return {
       pruned,
       cutoff: cutoff.toISOString(),
-      ...(partitions.length ? { partitions } : {}),
+      ...(partitions.length ? { partitions, swapLockAttempts } : {}),
+      ...(deferred ? { deferred } : {}),
       ...(archive?.manifest() ? { archive: archive.manifest() } : {}),
     };
   } finally {
     client.release(isBroken(client));
   }
+}
+
+/** prunePartition, given up to 5 tries when it gives way to a writer; undefined when it gave way every time. */
+async function pruneWhole(client: PoolClient, entity: RetainedEntity, part: Partition & { hi: number }, o: PartitionPruneOptions) {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    try {
+      return await prunePartition(client, entity, part, o);
+    } catch (err) {
+      if (!(err instanceof PartitionBusyError)) throw err;
+      await sleep(100 * attempt);
+    }
+  }
+  return undefined;
 }
