@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { createTestDatabase, freePort, type TestDatabase } from '@vellum/testing';
+import { createTestDatabase, freePort, waitForMailFiles, type TestDatabase } from '@vellum/testing';
 import { listening, serviceChildren } from './service-children';
 
 // Issue 23.3: every process of the distributed topology reads its NATS settings through one loader and honours
@@ -86,9 +86,9 @@ describeWithNats('NATS settings: one loader, prefix and credentials honoured by 
     });
     expect(asked.status).toBe(204);
     const mailDir = path.join(work, 'mail');
-    for (let i = 0; i < 200 && !(existsSync(mailDir) && readdirSync(mailDir).length > 0); i++) await new Promise((r) => setTimeout(r, 100));
-    expect(existsSync(mailDir) && readdirSync(mailDir).length).toBe(1);
-    const [mail] = readdirSync(mailDir);
+    const mails = await waitForMailFiles(mailDir, 1);
+    expect(mails).toHaveLength(1);
+    const [mail] = mails;
     expect(readFileSync(path.join(mailDir, mail!), 'utf8')).toMatch(/To: admin@example\.com[\s\S]*reset-password\?token=/);
   }, 60_000);
 

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { databaseUrl, dropDatabase, withClient } from '@vellum/db';
-import { createTestDatabase, freePort, type TestDatabase } from '@vellum/testing';
+import { createTestDatabase, freePort, waitForMailFiles, type TestDatabase } from '@vellum/testing';
 import { listening, serviceChildren } from './service-children';
 
 // Issue 16.2: the processes of the distributed topology run as compiled bundles (`npm run build`) from a tree
@@ -126,8 +126,7 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
     const asked = await fetch(`${gateway}/auth/password/request`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'admin@example.com' }) });
     expect(asked.status).toBe(204);
     const mailDir = path.join(work, 'mail');
-    for (let i = 0; i < 100 && !(existsSync(mailDir) && readdirSync(mailDir).length > 0); i++) await new Promise((r) => setTimeout(r, 100));
-    const [mail] = readdirSync(mailDir);
+    const [mail] = await waitForMailFiles(mailDir, 1, 10_000);
     expect(readFileSync(path.join(mailDir, mail), 'utf8')).toMatch(/reset-password\?token=/);
 
     // The gateway's tree carries the admin app (apps/admin/dist) and serves it at /admin, the page the mail links to.

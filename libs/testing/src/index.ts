@@ -13,3 +13,4 @@ export { rawHttpExchange, parseRawResponse, hugeFilterRequest, hugeHeadersReques
 export { silentLogger } from './silent-logger';
 export { errorCode, firstError, type WithBody } from './error-code';
 export { ROOT, startNpmStart, startNpmStartLogged, waitForPing, exited, processesUsing, killProcessesUsing } from './npm-start-process';
+export { waitForMailFiles } from './mail-files';

@@ -35,11 +35,12 @@ export async function startBenchService(database: string, n: number, log: (m: st
   const url = databaseUrl(SERVER, database);
   const logger = createLogger({ name: 'revisions-bench', level: 'warn' });
   const messaging = createInProcessMessaging();
-  const config = loadRevisionsConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', DB_POOL_MAX: process.env.BENCH_POOL ?? '10' });
+  // the seed rolls the partitions itself: no roll of the service's own while it seeds or measures
+  const config = loadRevisionsConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', DB_POOL_MAX: process.env.BENCH_POOL ?? '10', PARTITION_ROLL_INTERVAL: '20d' });
   // staticKeySource re-imports the JWK on every call; auth's remoteKeySource caches — do the same here.
   const key = await tokens.keySource.get('bench');
   const service = await startRevisions(config, { logger, messaging, keySource: { get: async (kid) => (kid === 'bench' ? key : undefined) } });
-  await seedRevisions(url, n, log, collection);
+  await seedRevisions(url, n, log, collection, Number(process.env.BENCH_MONTHS ?? 1));
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
   return {
     url: service.url,

@@ -1,39 +1,60 @@
-import { Client } from 'pg';
+import { Client, Pool } from 'pg';
+import { rollPartitions } from '../src/data/partition-roll';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 
 /** 20 even collections: revision g is in collection c(g % 20). */
 export const EVEN_20 = `'c' || (g % 20)`;
 
+/** The first day of month `k` after January 2025 (UTC). */
+const monthStart = (k: number) => new Date(Date.UTC(2025, k, 1));
+
 /**
  * Seeds `n` revisions (+ their activity) with generate_series, then the counters. `collection` is the SQL that
  * names revision g's collection (g = 1…n, `$1` = n): 20 even collections unless another layout is asked for.
+ * `months`: the rows are spread over that many monthly partitions (January 2025 on), each closed by the service's
+ * roll as it would have been; then this month's partition is opened, so the service finds nothing to roll.
  */
-export async function seedRevisions(url: string, n: number, log: (m: string) => void, collection = EVEN_20): Promise<void> {
+export async function seedRevisions(url: string, n: number, log: (m: string) => void, collection = EVEN_20, months = 1): Promise<void> {
   const c = new Client({ connectionString: url });
+  const pool = new Pool({ connectionString: url, max: 1 });
   await c.connect();
   try {
-    const { rows } = await c.query<{ n: string }>('SELECT count(*) AS n FROM revisions');
-    if (Number(rows[0]!.n) === n) {
-      log(`already seeded with ${n} revisions`);
+    const { rows } = await c.query<{ n: string; p: string }>(
+      `SELECT (SELECT count(*) FROM revisions) AS n, (SELECT count(*) FROM pg_inherits WHERE inhparent = 'revisions'::regclass) AS p`,
+    );
+    if (Number(rows[0]!.n) === n && Number(rows[0]!.p) === months + 1) {
+      log(`already seeded with ${n} revisions in ${months} month(s)`);
       return;
     }
     const started = Date.now();
+    await resetPartitions(c);
     await c.query('TRUNCATE revisions, activity, record_counts, revision_blocks RESTART IDENTITY');
     await c.query('SET maintenance_work_mem = \'256MB\'');
-    await c.query(`
-      INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
-      SELECT g, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
-             timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', '127.0.0.1', 'bench', ${collection},
-             (g % 20000)::text, 'http://localhost', 'ev-' || g
-        FROM generate_series(1, $1::int) AS g`, [n]);
-    await c.query(`
-      INSERT INTO revisions (id, activity, collection, item, data, delta, parent, version, event_id, timestamp, delta_computed)
-      SELECT g, g, ${collection}, (g % 20000)::text,
-             jsonb_build_object('id', g % 20000, 'title', 'Title ' || g, 'body', repeat('lorem ', 20), 'status', 'published', 'n', g),
-             jsonb_build_object('title', 'Title ' || g, 'n', g),
-             NULL, NULL, 'ev-' || g, timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', true
-        FROM generate_series(1, $1::int) AS g`, [n]);
-    await c.query(`SELECT setval('activity_id_seq', $1::int), setval('revisions_id_seq', $1::int)`, [n]);
+    let base = 1;
+    for (let k = 0; k < months; k++) {
+      const lo = Math.floor((k * n) / months) + 1;
+      const hi = Math.floor(((k + 1) * n) / months);
+      const off = base - lo;
+      const at = `timestamptz '${monthStart(k).toISOString()}' + (g - ${lo}) * (interval '28 days' / ${Math.max(1, hi - lo + 1)})`;
+      await c.query(`
+        INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
+        SELECT g + ${off}, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
+               ${at}, '127.0.0.1', 'bench', ${collection}, (g % 20000)::text, 'http://localhost', 'ev-' || g
+          FROM generate_series(${lo}, ${hi}) AS g`, [n]);
+      await c.query(`
+        INSERT INTO revisions (id, activity, collection, item, data, delta, parent, version, event_id, timestamp, delta_computed)
+        SELECT g + ${off}, g + ${off}, ${collection}, (g % 20000)::text,
+               jsonb_build_object('id', g % 20000, 'title', 'Title ' || g, 'body', repeat('lorem ', 20), 'status', 'published', 'n', g),
+               jsonb_build_object('title', 'Title ' || g, 'n', g),
+               NULL, NULL, 'ev-' || g, ${at}, true
+          FROM generate_series(${lo}, ${hi}) AS g`, [n]);
+      await c.query(`SELECT setval('activity_id_seq', $1::int8), setval('revisions_id_seq', $1::int8)`, [hi + off]);
+      // the next month's roll (the last one: this month's, opening an empty partition)
+      const now = k + 1 < months ? monthStart(k + 1) : new Date();
+      let report = await rollPartitions(pool, { now, gap: 1000, lockTimeoutMs: 10_000 });
+      for (let i = 0; !report && i < 100; i++) report = await new Promise((r) => setTimeout(r, 100)).then(() => rollPartitions(pool, { now, gap: 1000, lockTimeoutMs: 10_000 }));
+      base = report?.revisions?.at ?? hi + off + 1;
+    }
     await c.query(`INSERT INTO record_counts SELECT 'revisions', collection, count(*) FROM revisions GROUP BY collection`);
     await c.query(`INSERT INTO record_counts SELECT 'activity', collection, count(*) FROM activity GROUP BY collection`);
     await c.query(`INSERT INTO revision_blocks SELECT collection, id / $1::int, count(*) FROM revisions GROUP BY 1, 2`, [REVISION_BLOCK_SIZE]);
@@ -41,8 +62,21 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
     await c.query('VACUUM ANALYZE revisions');
     await c.query('VACUUM ANALYZE record_counts');
     await c.query('VACUUM ANALYZE revision_blocks');
-    log(`seeded ${n} revisions in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(`seeded ${n} revisions in ${months} month(s) in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } finally {
     await c.end();
+    await pool.end();
+  }
+}
+
+/** Back to one open partition per table (what the migration leaves), whatever an earlier seed left. */
+async function resetPartitions(c: Client): Promise<void> {
+  for (const table of ['activity', 'revisions']) {
+    const { rows } = await c.query<{ name: string }>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass`,
+      [table],
+    );
+    for (const { name } of rows) await c.query(`DROP TABLE "${name}"`);
+    await c.query(`CREATE TABLE ${table}_legacy PARTITION OF ${table} FOR VALUES FROM (MINVALUE) TO (MAXVALUE)`);
   }
 }

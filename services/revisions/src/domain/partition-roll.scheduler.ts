@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
 import type { Logger } from '@vellum/logger';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 import { rollPartitions } from '../data/partition-roll';
 
 /**
@@ -26,7 +28,7 @@ export function schedulePartitionRoll(o: { pool: Pool; intervalMs: number; first
         running = undefined;
         schedule(o.intervalMs);
       });
-    }, ms);
+    }, Math.min(ms, MAX_TIMER_MS)); // longer would overflow setTimeout (it would fire at once)
     timer.unref();
   };
   schedule(o.firstDelayMs);

@@ -1,5 +1,7 @@
 import type { Pool } from 'pg';
 import type { Logger } from '@vellum/logger';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
 import { runRetention, type RetentionPolicy, type RetentionReport } from './retention';
 
 /** pg_try_advisory_lock key: one replica runs retention at a time ("vellum retention"). */
@@ -55,7 +57,7 @@ export function scheduleRetention(o: {
       runNow()
         .catch((err) => o.logger.error({ err }, 'retention run failed'))
         .finally(() => schedule(o.intervalMs));
-    }, ms);
+    }, Math.min(ms, MAX_TIMER_MS)); // longer would overflow setTimeout (it would fire at once)
     timer.unref();
   };
   const active = o.policy.revisionsMaxAgeMs !== undefined || o.policy.activityMaxAgeMs !== undefined;
