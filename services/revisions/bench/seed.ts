@@ -30,6 +30,7 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
     await resetPartitions(c);
     await c.query('TRUNCATE revisions, activity, record_counts, revision_blocks RESTART IDENTITY');
     await c.query('SET maintenance_work_mem = \'256MB\'');
+    const params = collection.includes('$1') ? [n] : []; // a layout may name n as $1
     let base = 1;
     for (let k = 0; k < months; k++) {
       const lo = Math.floor((k * n) / months) + 1;
@@ -40,14 +41,14 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
         INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
         SELECT g + ${off}, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
                ${at}, '127.0.0.1', 'bench', ${collection}, (g % 20000)::text, 'http://localhost', 'ev-' || g
-          FROM generate_series(${lo}, ${hi}) AS g`, [n]);
+          FROM generate_series(${lo}, ${hi}) AS g`, params);
       await c.query(`
         INSERT INTO revisions (id, activity, collection, item, data, delta, parent, version, event_id, timestamp, delta_computed)
         SELECT g + ${off}, g + ${off}, ${collection}, (g % 20000)::text,
                jsonb_build_object('id', g % 20000, 'title', 'Title ' || g, 'body', repeat('lorem ', 20), 'status', 'published', 'n', g),
                jsonb_build_object('title', 'Title ' || g, 'n', g),
                NULL, NULL, 'ev-' || g, ${at}, true
-          FROM generate_series(${lo}, ${hi}) AS g`, [n]);
+          FROM generate_series(${lo}, ${hi}) AS g`, params);
       await c.query(`SELECT setval('activity_id_seq', $1::int8), setval('revisions_id_seq', $1::int8)`, [hi + off]);
       // the next month's roll (the last one: this month's, opening an empty partition)
       const now = k + 1 < months ? monthStart(k + 1) : new Date();
