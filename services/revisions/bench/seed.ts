@@ -1,5 +1,5 @@
 import { Client, Pool } from 'pg';
-import { rollPartitions } from '../src/data/partition-roll';
+import { ROLL_LOCK_KEY, rollPartitions } from '../src/data/partition-roll';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 
 /** 20 even collections: revision g is in collection c(g % 20). */
@@ -30,6 +30,10 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
     await resetPartitions(c);
     await c.query('TRUNCATE revisions, activity, record_counts, revision_blocks RESTART IDENTITY');
     await c.query('SET maintenance_work_mem = \'256MB\'');
+    // the service's own roll stays out while the rows go in (the seed's rolls share this session's lock)
+    const holder = await pool.connect();
+    await holder.query('SELECT pg_advisory_lock($1::int8)', [ROLL_LOCK_KEY.toString()]);
+    holder.release();
     const params = collection.includes('$1') ? [n] : []; // a layout may name n as $1
     let base = 1;
     for (let k = 0; k < months; k++) {

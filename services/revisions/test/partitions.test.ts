@@ -110,4 +110,23 @@ describe('the monthly roll', () => {
     // another replica's roll in the same month, or a second one, does nothing
     expect(await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 1, 20)) })).toEqual({});
   });
+
+  it('closes above rows whose ids are past the sequence (restored from an archive), and past a bound they break', async () => {
+    const { rows } = await h.pool.query<{ id: string }>(`SELECT max(id)::text AS id FROM revisions`);
+    const restored = Number(rows[0]!.id) + 200_000; // past the sequence, in the open partition
+    await h.pool.query(
+      `INSERT INTO revisions (id, activity, collection, item, data, event_id, timestamp) VALUES ($1, 1, 'c', 'restored', '{}', 'restored-1', '2026-02-03')`,
+      [restored],
+    );
+    // a bound an interrupted roll left, which that row breaks
+    await h.pool.query(`ALTER TABLE revisions_2026_02 ADD CONSTRAINT revisions_2026_02_closing CHECK (id < ${restored - 5}) NOT VALID`);
+    const rolled = await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 2, 2)), gap: 1000 });
+    expect(rolled?.revisions).toEqual({ closed: 'revisions_2026_02', at: restored + 1000, opened: 'revisions_2026_03' });
+    await h.writer.write([itemEvent({ collection: 'c', item: 'after', data: {}, at: '2026-03-02T10:00:00.000Z' })]);
+    const after = await h.pool.query(`SELECT id::text, tableoid::regclass::text AS p FROM revisions WHERE item IN ('restored', 'after') ORDER BY id`);
+    expect(after.rows).toEqual([
+      { id: String(restored), p: 'revisions_2026_02' },
+      { id: String(restored + 1000), p: 'revisions_2026_03' },
+    ]);
+  });
 });

@@ -102,24 +102,30 @@ async function holdsPastMonth(client: PoolClient, open: Partition, month: Return
 
 /**
  * The id at which the open partition closes, proven by a validated CHECK (id < hi) on it: validating reads the
- * partition without blocking readers or writers. A bound left by an interrupted roll is reused unless the ids
- * have come within half a gap of it.
+ * partition without blocking readers or writers. `hi` is a gap above both the sequence and the partition's highest
+ * id (rows restored from an archive keep theirs). A bound left by an interrupted roll is reused unless the ids
+ * have come within half a gap of it; one that rows already break (validation fails) is dropped, and the next
+ * round starts over.
  */
 async function closingBound(client: PoolClient, table: PartitionedTable, open: Partition, gap: number): Promise<number> {
   const name = `${open.name}_closing`;
+  const p = `public.${quote(open.name)}`;
   const { rows } = await client.query<{ def: string }>(
     `SELECT pg_get_constraintdef(oid) AS def FROM pg_constraint WHERE conrelid = $1::regclass AND conname = $2`,
-    [`public.${quote(open.name)}`, name],
+    [p, name],
   );
-  const last = await lastId(client, table);
+  const { rows: top } = await client.query<{ id: string | null }>(`SELECT max(id)::text AS id FROM ${p}`);
+  const last = Math.max(await lastId(client, table), Number(top[0]?.id ?? 0));
   const existing = rows[0] ? Number(/id < '?(\d+)/.exec(rows[0].def)?.[1]) : undefined;
-  if (existing !== undefined && existing - last >= gap / 2) {
-    await client.query(`ALTER TABLE public.${quote(open.name)} VALIDATE CONSTRAINT ${quote(name)}`);
-    return existing;
+  const hi = existing !== undefined && existing - last >= gap / 2 ? existing : last + gap;
+  if (existing !== undefined && existing !== hi) await client.query(`ALTER TABLE ${p} DROP CONSTRAINT ${quote(name)}`);
+  try {
+    await addCheck(client, open.name, name, `id < ${hi}`);
+  } catch (err) {
+    // a row at or above the bound came in meanwhile: no bound is left behind to refuse the rows that follow
+    if ((err as { code?: string }).code === '23514') await client.query(`ALTER TABLE ${p} DROP CONSTRAINT IF EXISTS ${quote(name)}`);
+    throw err;
   }
-  if (existing !== undefined) await client.query(`ALTER TABLE public.${quote(open.name)} DROP CONSTRAINT ${quote(name)}`);
-  const hi = last + gap;
-  await addCheck(client, open.name, name, `id < ${hi}`);
   return hi;
 }
 
