@@ -101,6 +101,35 @@ it('prunes a closed month whole (kept rows swapped in), the rest batch by batch:
   await expectCountersExact(h.pool);
 });
 
+it('keeps each item’s newest N across partitions: a month keeps what its newer months do not cover (keepLast 4)', async () => {
+  await seedThreeMonths();
+  const cutoff = new Date(at(2, 15));
+  const keep = await expectedKept(cutoff, 4);
+  const report = await runRetention(h.pool, { keepLast: 4, batchSize: 2, revisionsMaxAgeMs: NOW.getTime() - cutoff.getTime() }, { now: NOW });
+  expect(report.revisions?.partitions).toEqual(['revisions_legacy']);
+  expect(await ids('revisions')).toEqual(keep);
+  // January: a/1 and c/1 have 3 newer revisions each, so 1 of theirs stays; b/1's 2 and p/1's 1 stay
+  const jan = await h.pool.query(`SELECT collection || '/' || item || ' ' || coalesce(data->>'v', '-') AS k FROM revisions_legacy_kept ORDER BY id`);
+  expect(jan.rows.map((r) => r.k)).toEqual(['a/1 jan2', 'b/1 jan0', 'b/1 jan1', 'c/1 jan1', 'p/1 -']);
+  await expectCountersExact(h.pool);
+});
+
+it('finds the same kept rows by one pass over the index as by the skip scan (many items against the rows)', async () => {
+  await seedThreeMonths();
+  const cutoff = new Date(at(2, 15));
+  const client = await h.pool.connect();
+  try {
+    const part = (await partitionsOf(client, 'revisions')).find((p) => p.name === 'revisions_legacy')!;
+    const expected = (await expectedKept(cutoff, 4)).filter((id) => id < part.hi!);
+    const out = await prunePartition(client, 'revisions', { ...part, hi: part.hi! }, { cutoff, keepLast: 4, lockTimeoutMs: 100, lockAttempts: 5, skipScanItems: 1 });
+    expect(out.kept).toBe(expected.length);
+    expect(await ids('revisions_legacy_kept')).toEqual(expected);
+  } finally {
+    client.release();
+  }
+  await expectCountersExact(h.pool);
+});
+
 it('drops a month with nothing to keep, and archive → prune → import restores every row (the month gets a partition back)', async () => {
   await seedThreeMonths();
   const before = { revisions: digest(await rowsOf(h.pool, 'revisions')), activity: digest(await rowsOf(h.pool, 'activity')) };

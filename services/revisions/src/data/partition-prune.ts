@@ -2,6 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
 import { REVISION_BLOCK_SIZE, addBlockDeltas, addCounts } from './record-counts.repository';
 import { boundSql, quote, rangeCheckSql, type Partition, type PartitionedTable } from './partitions.repository';
+import { copyKeptRows } from './partition-kept-rows';
 import type { RetainedRow } from './retention.repository';
 
 export interface PartitionPruneOptions {
@@ -11,6 +12,8 @@ export interface PartitionPruneOptions {
   /** Each wait for the swap's lock (readers queue behind it while it waits); retried `lockAttempts` times. */
   lockTimeoutMs: number;
   lockAttempts: number;
+  /** See copyKeptRows (tests force its other way with 1). */
+  skipScanItems?: number;
   /** Receives the pruned rows (ascending ids, in batches) before the swap commits: the archive. */
   onPruned?: (rows: RetainedRow[]) => Promise<void>;
 }
@@ -59,10 +62,8 @@ export async function prunePartition(
     await client.query(`LOCK TABLE ${p} IN SHARE MODE`);
     await client.query(`DROP TABLE IF EXISTS ${n}`);
     await client.query(`CREATE TABLE ${n} (LIKE public.${table} INCLUDING DEFAULTS)`);
-    await client.query(keptRowsSql(table, p, n, part, o.keepLast), [o.cutoff]);
+    const keptCount = await copyKeptRows(client, table, p, n, part, o.cutoff, o.keepLast, o.skipScanItems);
     await client.query(`ALTER TABLE ${n} ADD PRIMARY KEY (id)`);
-    const { rows: kept } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM ${n}`);
-    const keptCount = Number(kept[0]!.n);
     if (table === 'revisions') {
       // a kept revision, or one in another partition, whose parent is pruned loses the link (ON DELETE SET NULL)
       await client.query(`UPDATE ${n} c SET parent = NULL WHERE (${rangeCheckSql(part.lo, part.hi, 'c.parent')}) AND NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = c.parent)`);
@@ -72,12 +73,12 @@ export async function prunePartition(
       );
     }
     if (o.onPruned) await streamPruned(client, p, n, o.onPruned);
-    const counts = await prunedCounts(client, table, p, n, part);
     await buildIndexesLike(client, table, n);
     await client.query(`ALTER TABLE ${n} ADD CONSTRAINT ${quote(`${keptName}_range`)} CHECK (${inRange})`);
     const lockAttempts = await swap(client, table, part, keptCount > 0 ? keptName : undefined, o);
+    // after the swap: the counters' rows are locked from here to the commit only (writers update them too)
+    const counts = await countOut(client, table, p, n, part);
     await addCounts(client, table, counts.byCollection);
-    if (table === 'revisions') await addBlockDeltas(client, counts.byBlock);
     if (keptCount === 0) await client.query(`DROP TABLE ${n}`);
     await client.query('COMMIT');
     await client.query(`DROP TABLE ${p}`);
@@ -86,20 +87,6 @@ export async function prunePartition(
     await client.query('ROLLBACK').catch(() => undefined);
     throw err;
   }
-}
-
-/** The rows the partition keeps, copied into `n` (`$1`: the cutoff). */
-function keptRowsSql(table: PartitionedTable, p: string, n: string, part: Partition, keepLast: number): string {
-  if (table === 'activity')
-    return `INSERT INTO ${n} SELECT a.* FROM ${p} a
-             WHERE a.timestamp >= $1 OR a.id IN (SELECT r.activity FROM revisions r WHERE ${rangeCheckSql(part.lo, part.hi, 'r.activity')})`;
-  return `INSERT INTO ${n} SELECT r.* FROM ${p} r WHERE r.id IN (
-            SELECT id FROM ${p} WHERE timestamp >= $1
-            UNION
-            SELECT k.id FROM (SELECT DISTINCT collection, item FROM ${p}) i
-             CROSS JOIN LATERAL (SELECT x.id FROM revisions x WHERE x.collection = i.collection AND x.item = i.item
-                                  ORDER BY x.id DESC LIMIT ${Math.max(1, Math.floor(keepLast))}) k
-             WHERE ${rangeCheckSql(part.lo, part.hi, 'k.id')})`;
 }
 
 /** The pruned rows (in `p`, not in `n`), in id order, batch by batch. */
@@ -118,50 +105,42 @@ async function streamPruned(client: PoolClient, p: string, n: string, onPruned: 
 }
 
 /**
- * The pruned rows per collection (negative: counted out) and, for revisions, per (collection, block): the
- * partition's rows from revision_blocks (blocks wholly inside its range; the two edge blocks counted from its
- * rows), minus the kept rows.
+ * Counts the pruned rows out, in the caller's transaction: per collection (negative, for record_counts) and, for
+ * revisions, in revision_blocks without reading them — the blocks wholly inside the partition's range are deleted
+ * (their counts are the partition's rows), the two edge blocks are counted from the partition's rows, and the kept
+ * rows are counted back in.
  */
-async function prunedCounts(client: PoolClient, table: PartitionedTable, p: string, n: string, part: Partition & { hi: number }) {
+async function countOut(client: PoolClient, table: PartitionedTable, p: string, n: string, part: Partition & { hi: number }) {
   const byCollection = new Map<string, number>();
-  const byBlock: { collection: string; block: number; n: number }[] = [];
-  const add = (collection: string, count: number) => byCollection.set(collection, (byCollection.get(collection) ?? 0) - count);
-  let total = 0;
+  const add = (collection: string, count: number) => byCollection.set(collection, (byCollection.get(collection) ?? 0) + count);
   if (table === 'activity') {
     const { rows } = await client.query<{ c: string; n: string }>(
       `SELECT collection AS c, count(*) AS n FROM ${p} r WHERE NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = r.id) GROUP BY 1`,
     );
-    for (const r of rows) {
-      add(r.c, Number(r.n));
-      total += Number(r.n);
-    }
-    return { byCollection, byBlock, total };
+    for (const r of rows) add(r.c, -Number(r.n));
+  } else {
+    const firstWhole = Math.ceil((part.lo ?? 0) / B);
+    const endWhole = Math.floor(part.hi / B);
+    const whole = await client.query<{ c: string; n: string }>(
+      `WITH gone AS (DELETE FROM revision_blocks WHERE block >= $1 AND block < $2 RETURNING collection, count)
+       SELECT collection AS c, sum(count)::text AS n FROM gone GROUP BY 1`,
+      [firstWhole, endWhole],
+    );
+    for (const r of whole.rows) add(r.c, -Number(r.n));
+    // the edge blocks (shared with the neighbours' ids) lose the partition's rows; every kept row counts back in
+    const { rows } = await client.query<{ c: string; b: string; n: string }>(
+      `SELECT collection AS c, (id / ${B})::text AS b, (-count(*))::text AS n FROM ${p}
+        WHERE id < $1::int8 * ${B} OR id >= $2::int8 * ${B} GROUP BY 1, 2
+       UNION ALL
+       SELECT collection, (id / ${B})::text, count(*)::text FROM ${n} GROUP BY 1, 2`,
+      [firstWhole, endWhole],
+    );
+    for (const r of rows) add(r.c, Number(r.n));
+    await addBlockDeltas(client, rows.map((r) => ({ collection: r.c, block: Number(r.b), n: Number(r.n) })));
   }
-  const lo = part.lo ?? 0;
-  const firstWhole = Math.ceil(lo / B);
-  const endWhole = Math.floor(part.hi / B);
-  const { rows } = await client.query<{ c: string; b: string; n: string }>(
-    `SELECT collection AS c, block::text AS b, count::text AS n FROM revision_blocks WHERE block >= $1 AND block < $2 AND count <> 0
-     UNION ALL
-     SELECT collection, (id / ${B})::text, count(*)::text FROM ${p} WHERE id < $1::int8 * ${B} OR id >= $2::int8 * ${B} GROUP BY 1, 2
-     UNION ALL
-     SELECT collection, (id / ${B})::text, (-count(*))::text FROM ${n} GROUP BY 1, 2`,
-    [firstWhole, endWhole],
-  );
-  const blocks = new Map<string, { collection: string; block: number; n: number }>();
-  for (const r of rows) {
-    const key = `${r.c}\0${r.b}`;
-    const e = blocks.get(key) ?? { collection: r.c, block: Number(r.b), n: 0 };
-    e.n += Number(r.n);
-    blocks.set(key, e);
-  }
-  for (const e of blocks.values()) {
-    if (e.n === 0) continue;
-    add(e.collection, e.n);
-    total += e.n;
-    byBlock.push({ collection: e.collection, block: e.block, n: -e.n });
-  }
-  return { byCollection, byBlock, total };
+  let total = 0;
+  for (const v of byCollection.values()) total -= v;
+  return { byCollection, total };
 }
 
 /** The parent's indexes on `n` (built before the swap, so attaching builds nothing under its lock). */
