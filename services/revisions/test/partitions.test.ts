@@ -129,4 +129,14 @@ describe('the monthly roll', () => {
       { id: String(restored + 1000), p: 'revisions_2026_03' },
     ]);
   });
+
+  it('rolls an empty open partition (a month without writes): the next one starts above it', async () => {
+    const april = await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 3, 1)), gap: 1000 });
+    const may = await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 4, 1)), gap: 1000 });
+    expect(may?.revisions?.closed).toBe(april?.revisions?.opened);
+    expect(may!.revisions!.at).toBe(april!.revisions!.at - 1 + 1000); // no id handed out in April: its last is its bound − 1
+    await h.writer.write([itemEvent({ collection: 'c', item: 'may', data: {}, at: '2026-05-02T10:00:00.000Z' })]);
+    const row = await h.pool.query(`SELECT id::text, tableoid::regclass::text AS p FROM revisions WHERE item = 'may'`);
+    expect(row.rows).toEqual([{ id: String(may!.revisions!.at), p: 'revisions_2026_05' }]);
+  });
 });

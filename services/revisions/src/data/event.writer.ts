@@ -72,14 +72,20 @@ children AS (
 )
 SELECT (SELECT id FROM a) AS activity, (SELECT id FROM r) AS revision`;
 
-const ITEM_SQL = { version: itemSql('version'), time: itemSql('time') };
+/**
+ * The writer's statements, named: each is prepared once per connection (planning them over the partitioned tables
+ * grows with the partitions).
+ */
+const ITEM_SQL = { version: { name: 'vellum_write_item_v', text: itemSql('version') }, time: { name: 'vellum_write_item_t', text: itemSql('time') } };
 
 /** The newest version recorded for an item, and whether this event is already recorded. */
-const LAST_VERSION_SQL = `
+const LAST_VERSION_TEXT = `
 SELECT (SELECT max(item_version) FROM revisions WHERE collection = $1 AND item = $2)::text AS last,
        EXISTS (SELECT 1 FROM activity WHERE event_id = $3) AS known`;
 
-const AUDIT_SQL = INSERT_ACTIVITY;
+const LAST_VERSION_SQL = { name: 'vellum_write_last_version', text: LAST_VERSION_TEXT };
+
+const AUDIT_SQL = { name: 'vellum_write_audit', text: INSERT_ACTIVITY };
 
 /**
  * 64-bit advisory lock key of an event: its item's for an item change (serialises writers of the same item across
@@ -171,7 +177,7 @@ export class EventWriter {
 
   /** True when the item's previous version is recorded (or this one is the first, or a late one). */
   private async previousRecorded(client: PoolClient, e: ItemChangeEvent): Promise<true | 'duplicate' | 'parked'> {
-    const { rows } = await client.query<{ last: string | null; known: boolean }>(LAST_VERSION_SQL, [e.collection, e.item, e.id]);
+    const { rows } = await client.query<{ last: string | null; known: boolean }>({ ...LAST_VERSION_SQL, values: [e.collection, e.item, e.id] });
     const { last, known } = rows[0]!;
     if (known) return 'duplicate';
     const expected = last === null ? 1 : Number(last) + 1;
@@ -183,7 +189,7 @@ export class EventWriter {
   private async writeOne(client: PoolClient, e: RecordableEvent): Promise<{ revision: number | null } | null> {
     const common = [e.action, e.actor.user, e.timestamp, e.actor.ip ?? null, e.actor.user_agent ?? null, e.collection, e.item, e.actor.origin ?? null, e.id];
     if (e.kind === 'audit') {
-      const { rowCount } = await client.query(AUDIT_SQL, common);
+      const { rowCount } = await client.query({ ...AUDIT_SQL, values: common });
       return (rowCount ?? 0) > 0 ? { revision: null } : null;
     }
     const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL[e.item_version === undefined ? 'time' : 'version'], [

@@ -115,7 +115,7 @@ async function closingBound(client: PoolClient, table: PartitionedTable, open: P
     [p, name],
   );
   const { rows: top } = await client.query<{ id: string | null }>(`SELECT max(id)::text AS id FROM ${p}`);
-  const last = Math.max(await lastId(client, table), Number(top[0]?.id ?? 0));
+  const last = Math.max(await lastId(client, table), Number(top[0]?.id ?? 0), (open.lo ?? 0) - 1);
   const existing = rows[0] ? Number(/id < '?(\d+)/.exec(rows[0].def)?.[1]) : undefined;
   const hi = existing !== undefined && existing - last >= gap / 2 ? existing : last + gap;
   if (existing !== undefined && existing !== hi) await client.query(`ALTER TABLE ${p} DROP CONSTRAINT ${quote(name)}`);

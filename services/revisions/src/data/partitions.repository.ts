@@ -45,13 +45,11 @@ export async function newestTimestamp(db: ClientBase, partition: string): Promis
   return rows[0]?.at;
 }
 
-/** The id sequence's last value handed out (0 before the first). */
+/** The last id the sequence handed out (its next one − 1: a sequence moved by setval(…, false) has handed out none). */
 export async function lastId(db: ClientBase, table: PartitionedTable): Promise<number> {
-  const { rows } = await db.query<{ v: string | null }>(
-    `SELECT pg_sequence_last_value(pg_get_serial_sequence($1, 'id')::regclass)::text AS v`,
-    [`public.${table}`],
-  );
-  return Number(rows[0]?.v ?? 0);
+  const { rows: named } = await db.query<{ seq: string }>(`SELECT pg_get_serial_sequence($1, 'id') AS seq`, [`public.${table}`]);
+  const { rows } = await db.query<{ v: string; called: boolean }>(`SELECT last_value::text AS v, is_called AS called FROM ${named[0]!.seq}`);
+  return Number(rows[0]!.v) - (rows[0]!.called ? 0 : 1);
 }
 
 /** Move the id sequence forward to `next` (the next id handed out); never backward. */

@@ -3,6 +3,7 @@ import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
 import { PlanCache } from './plan-cache';
+import { StatementNames } from '../data/statement-names';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
 import { revisionsSchema } from './query-schema';
 import { ACTIVITY_COLLECTION, readableJsonSql, visibilityOf, visibleCollections, type AccessRules, type Visibility } from './visibility';
@@ -99,6 +100,8 @@ function seekRevisions(collections: '*' | string[]) {
 /** Reads revisions and activity with the query language, the caller's permissions pushed into SQL. */
 export class RecordsReader {
   private readonly plans = new PlanCache();
+  /** Statements prepared per connection once seen twice (planning grows with the partitions: StatementNames). */
+  private readonly statements = new StatementNames();
   /** Queries parsed from frozen inputs (kept while their input is). */
   private readonly parsed = new WeakMap<object, Query>();
 
@@ -233,8 +236,8 @@ export class RecordsReader {
     let fields: ReadResult['fields'];
     const rowsP =
       query.limit === 0 && plan.kind === 'list' ? Promise.resolve([])
-      : arrays && plan.serializeArrays ? this.pool.query(arrayMode(plan.list())).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
-      : this.pool.query(plan.list()).then((r) => r.rows);
+      : arrays && plan.serializeArrays ? this.pool.query(arrayMode(this.statements.named(plan.list()))).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
+      : this.pool.query(this.statements.named(plan.list())).then((r) => r.rows);
     const meta: Record<string, number | string | null> = {};
     const counts: Promise<void>[] = [];
     if (query.meta.includes('total_count'))
@@ -244,7 +247,7 @@ export class RecordsReader {
       else if (countableAs !== undefined) {
         counts.push(countFromCounters(this.pool, entity, countableAs).then((n) => void (meta.filter_count = n)));
       } else {
-        counts.push(this.pool.query<{ n: number }>(plan.count('filter')).then((r) => void (meta.filter_count = Number(r.rows[0]?.n ?? 0))));
+        counts.push(this.pool.query<{ n: number }>(this.statements.named(plan.count('filter'))).then((r) => void (meta.filter_count = Number(r.rows[0]?.n ?? 0))));
       }
     }
     const [rows] = await Promise.all([rowsP, ...counts]);
@@ -256,7 +259,7 @@ export class RecordsReader {
   async one(entity: Entity, acc: Accountability | undefined, id: string, query: Query, opts: ReadOptions = {}): Promise<Record<string, unknown>> {
     if (!/^\d{1,18}$/.test(id)) throw errors.forbidden();
     const { plan } = this.plan(entity, acc, { ...query, aggregate: null, groupBy: [] }, opts.jsonText ? { jsonText: opts.jsonText } : {});
-    const { rows } = await this.pool.query(plan.one(id));
+    const { rows } = await this.pool.query(this.statements.named(plan.one(id)));
     if (rows.length === 0) throw errors.forbidden();
     return plan.shape(rows)[0]!;
   }

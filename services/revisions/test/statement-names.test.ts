@@ -1,0 +1,62 @@
+// Statements worth preparing (named, planned once per connection): the policy, and the reader's reads using it
+// against real PostgreSQL.
+import { AccessRuleMap } from '@vellum/tokens';
+import { createPool } from '../src/data/pool';
+import { StatementNames } from '../src/data/statement-names';
+import { RecordsReader } from '../src/domain/records-reader';
+import { createHarness, itemEvent, type Harness } from './helpers';
+
+describe('StatementNames', () => {
+  it('names a text the second time it is seen, the same name for the same text, none for one-off texts', () => {
+    const names = new StatementNames(3);
+    const a = { text: 'SELECT 1', values: [] };
+    expect(names.named(a)).toBe(a);
+    const second = names.named({ text: 'SELECT 1', values: [1] });
+    expect(second.name).toMatch(/^vellum_[\w-]{27}$/);
+    expect(second.values).toEqual([1]);
+    const other = new StatementNames(3);
+    other.named({ text: 'SELECT 1' });
+    expect(other.named({ text: 'SELECT 1' }).name).toBe(second.name); // a hash of the text: readers sharing a pool agree
+    // the same statement object again: the same named object (no work per request)
+    const plan = { text: 'SELECT 2' };
+    names.named(plan);
+    const n1 = names.named(plan);
+    expect(names.named(plan)).toBe(n1);
+  });
+
+  it('forgets the least recently seen texts past `max`', () => {
+    const names = new StatementNames(2);
+    names.named({ text: 'a' });
+    names.named({ text: 'b' });
+    names.named({ text: 'c' }); // 'a' falls out
+    expect(names.named({ text: 'a' }).name).toBeUndefined();
+    expect(names.named({ text: 'c' }).name).toBeDefined();
+  });
+});
+
+describe('the reader prepares its repeated statements', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await createHarness();
+    await h.writer.write([itemEvent({ collection: 'c', item: '1', data: { x: 1 }, at: '2026-01-01T00:00:00.000Z' })]);
+  });
+  afterAll(() => h.close());
+
+  it('a list read twice runs as a named statement on the connection, with the same answer', async () => {
+    const pool = createPool(h.db.url, 1);
+    try {
+      const reader = new RecordsReader(pool, AccessRuleMap.of({}), { limitDefault: 100, deferredJoinOffset: 1000 });
+      const acc = { user: 'u', role: 'r', admin: true, app: true };
+      const first = await reader.list('revisions', acc, reader.parse({ sort: '-id', limit: 5 }));
+      const prepared = async () => (await pool.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE name LIKE 'vellum_%'`)).rows;
+      expect(await prepared()).toEqual([]);
+      const second = await reader.list('revisions', acc, reader.parse({ sort: '-id', limit: 5 }));
+      expect(second).toEqual(first);
+      expect(await prepared()).toHaveLength(1);
+      await reader.list('revisions', acc, reader.parse({ sort: '-id', limit: 5 }));
+      expect(await prepared()).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
+  });
+});
