@@ -3,30 +3,19 @@
 // batch, and the outcome is exactly the batch-only rule's: rows newer than the cutoff, each item's newest N, the
 // activity a revision refers to. Parent links to pruned rows are cleared, counters stay exact, and archive → prune
 // → import restores the same rows, a dropped month's partition included.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { rollPartitions } from '../src/data/partition-roll';
 import { PartitionBusyError, prunePartition } from '../src/data/partition-prune';
 import { partitionsOf } from '../src/data/partitions.repository';
 import { runRetention } from '../src/domain/retention';
-import { createHarness, itemEvent, type Harness } from './helpers';
-import { digest, expectCountersExact, importAllArchives, rowsOf } from './retention-support';
+import { itemEvent, type Harness } from './helpers';
+import { digest, eachWithHarness, expectCountersExact, importAllArchives, rowsOf } from './retention-support';
 import type { RecordableEvent } from '../src/data/event.writer';
 
 const NOW = new Date('2026-04-20T00:00:00.000Z');
 let h: Harness;
 let archiveDir: string;
-
-beforeEach(async () => {
-  h = await createHarness(() => NOW);
-  archiveDir = mkdtempSync(path.join(tmpdir(), 'vellum-archive-'));
-});
-afterEach(async () => {
-  await h.close();
-  rmSync(archiveDir, { recursive: true, force: true });
-});
+eachWithHarness(NOW, (harness, dir) => ((h = harness), (archiveDir = dir)));
 
 const at = (month: number, day: number) => new Date(Date.UTC(2026, month - 1, day, 12)).toISOString();
 const login = (id: string, when: string): RecordableEvent => ({ kind: 'audit', v: 1, id, action: 'login', collection: 'vellum_users', item: 'u', actor: { user: 'u' }, timestamp: when });

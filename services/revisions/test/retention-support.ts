@@ -1,12 +1,14 @@
 // What the retention tests check on a database after a run: the rows' digest, the counters against the rows, and
 // every archive of a directory imported back.
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { createHash } from 'node:crypto';
 import type { Pool } from 'pg';
 import { importRows } from '../src/data/retention.repository';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { readArchive } from '../src/domain/archive-file';
+import { createHarness, type Harness } from './helpers';
 
 /** Every row of a table as JSON text, in id order. */
 export const rowsOf = async (pool: Pool, table: string): Promise<string[]> =>
@@ -41,4 +43,19 @@ export async function importAllArchives(pool: Pool, dir: string, expectedFiles: 
       client.release();
     }
   }
+}
+
+/** A harness at `now` and an empty archive directory for each test (handed to `use`), both gone after it. */
+export function eachWithHarness(now: Date, use: (h: Harness, archiveDir: string) => void): void {
+  let h: Harness | undefined;
+  let dir: string | undefined;
+  beforeEach(async () => {
+    h = await createHarness(() => now);
+    dir = mkdtempSync(path.join(tmpdir(), 'vellum-archive-'));
+    use(h, dir);
+  });
+  afterEach(async () => {
+    await h?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
 }

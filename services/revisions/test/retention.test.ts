@@ -1,14 +1,13 @@
 // Retention against real PostgreSQL: what is pruned and what stays (every item's newest REVISIONS_KEEP_LAST,
 // activity still referred to), counters exact afterwards (the list's meta and deep offsets read them), one replica
 // at a time, and archive → prune → import restoring the same rows.
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { readArchive } from '../src/domain/archive-file';
 import { runRetention, type RetentionPolicy } from '../src/domain/retention';
 import { RETENTION_LOCK_KEY, scheduleRetention } from '../src/domain/retention.scheduler';
-import { createHarness, itemEvent, type Harness } from './helpers';
-import { digest, expectCountersExact, importAllArchives, rowsOf } from './retention-support';
+import { itemEvent, type Harness } from './helpers';
+import { digest, eachWithHarness, expectCountersExact, importAllArchives, rowsOf } from './retention-support';
 import { silentLogger } from '@vellum/testing';
 
 const DAY = 86_400_000;
@@ -16,15 +15,7 @@ const NOW = new Date('2026-06-01T00:00:00.000Z');
 const logger = silentLogger('retention-test');
 let h: Harness;
 let archiveDir: string;
-
-beforeEach(async () => {
-  h = await createHarness(() => NOW);
-  archiveDir = mkdtempSync(path.join(tmpdir(), 'vellum-archive-'));
-});
-afterEach(async () => {
-  await h.close();
-  rmSync(archiveDir, { recursive: true, force: true });
-});
+eachWithHarness(NOW, (harness, dir) => ((h = harness), (archiveDir = dir)));
 
 /** Items a/1 (6 revisions, 100…50 days old), a/2 (2, 90 and 80 days), b/9 (1, 200 days), c/1 (3 recent); logins 120 and 5 days old. */
 async function seedHistory() {
