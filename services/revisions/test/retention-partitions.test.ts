@@ -119,6 +119,15 @@ it('finds the same kept rows by one pass over the index as by the skip scan (man
   await expectCountersExact(h.pool);
 });
 
+it('drops a pruned partition a crash left detached but not dropped, at the next run', async () => {
+  await seedThreeMonths();
+  await h.pool.query(`CREATE TABLE revisions_2025_12_pruned (LIKE revisions)`); // what a crash after the commit leaves
+  await h.pool.query(`CREATE TABLE revisions_2025_11_kept (LIKE revisions)`); // not a leftover of a commit: kept
+  await runRetention(h.pool, { keepLast: 1, batchSize: 10, revisionsMaxAgeMs: 1000 * 86_400_000 }, { now: NOW });
+  const left = await h.pool.query(`SELECT relname FROM pg_class WHERE relname IN ('revisions_2025_12_pruned', 'revisions_2025_11_kept')`);
+  expect(left.rows).toEqual([{ relname: 'revisions_2025_11_kept' }]);
+});
+
 it('drops a month with nothing to keep, and archive → prune → import restores every row (the month gets a partition back)', async () => {
   await seedThreeMonths();
   const before = { revisions: digest(await rowsOf(h.pool, 'revisions')), activity: digest(await rowsOf(h.pool, 'activity')) };

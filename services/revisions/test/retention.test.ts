@@ -124,4 +124,4 @@ it('the prune and import-archive commands (main.ts, as the image runs them) arch
   expect(imported.stdout).toMatch(/import-archive: \d+ of \d+ revisions rows imported/);
   expect(digest(await rowsOf(h.pool, 'revisions'))).toBe(before);
   await expectCountersExact(h.pool);
-}, 120_000);
+}, 320_000);

@@ -80,8 +80,11 @@ export async function prunePartition(
     const counts = await countOut(client, table, p, n, part);
     await addCounts(client, table, counts.byCollection);
     if (keptCount === 0) await client.query(`DROP TABLE ${n}`);
+    // detached, it is marked for dropping: a crash before the drop leaves it to the next run (dropPrunedLeftovers)
+    const gone = `${part.name.slice(0, 55)}_pruned`;
+    await client.query(`ALTER TABLE ${p} RENAME TO ${quote(gone)}`);
     await client.query('COMMIT');
-    await client.query(`DROP TABLE ${p}`);
+    await client.query(`DROP TABLE public.${quote(gone)}`);
     return { partition: part.name, pruned: counts.total, kept: keptCount, lockAttempts };
   } catch (err) {
     await client.query('ROLLBACK').catch(() => undefined);
@@ -174,4 +177,14 @@ async function swap(client: PoolClient, table: PartitionedTable, part: Partition
       await sleep(Math.min(1000, 20 * attempt));
     }
   }
+}
+
+/** Drops the detached partitions a crashed prune left behind (committed, but not yet dropped). */
+export async function dropPrunedLeftovers(client: PoolClient): Promise<string[]> {
+  const { rows } = await client.query<{ name: string }>(
+    `SELECT relname AS name FROM pg_class
+      WHERE relnamespace = 'public'::regnamespace AND relkind = 'r' AND NOT relispartition AND relname ~ '^(revisions|activity)_.*_pruned$'`,
+  );
+  for (const { name } of rows) await client.query(`DROP TABLE public.${quote(name)}`);
+  return rows.map((r) => r.name);
 }

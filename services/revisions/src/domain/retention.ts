@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Pool, PoolClient } from 'pg';
 import { inTransaction, isBroken } from '@vellum/db';
 import { lastIdBefore, pruneBatch, type RetainedEntity } from '../data/retention.repository';
-import { PartitionBusyError, prunePartition, type PartitionPruneOptions } from '../data/partition-prune';
+import { PartitionBusyError, dropPrunedLeftovers, prunePartition, type PartitionPruneOptions } from '../data/partition-prune';
 import { newestTimestamp, partitionsOf, type Partition } from '../data/partitions.repository';
 import { ArchiveWriter, type ArchiveManifest } from './archive-file';
 
@@ -68,6 +68,7 @@ async function pruneEntity(
 ): Promise<EntityReport> {
   const client = await pool.connect();
   try {
+    await dropPrunedLeftovers(client);
     const untilId = await lastIdBefore(client, entity, cutoff);
     const archive = policy.archiveDir
       ? await ArchiveWriter.create(policy.archiveDir, entity, cutoff, opts.now)
