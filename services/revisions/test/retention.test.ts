@@ -112,7 +112,7 @@ it('the prune and import-archive commands (main.ts, as the image runs them) arch
     spawnSync(process.execPath, ['--import', 'tsx', main, ...args], {
       env: { PATH: process.env.PATH ?? '', DATABASE_URL: h.db.url, ...env },
       encoding: 'utf8',
-      timeout: 60_000,
+      timeout: 100_000, // each command starts a node process with tsx: ~3 s, far more on busy shared cores
     });
   expect(run(['prune']).status).toBe(2); // no retention configured: nothing to do, said so
   const pruned = run(['prune'], { REVISIONS_RETENTION: '30d', ACTIVITY_RETENTION: '30d', RETENTION_ARCHIVE_DIR: archiveDir });
