@@ -73,12 +73,11 @@ export async function prunePartition(
       );
     }
     if (o.onPruned) await streamPruned(client, p, n, o.onPruned);
+    const counts = await countPruned(client, table, p, n, part);
     await buildIndexesLike(client, table, n);
     await client.query(`ALTER TABLE ${n} ADD CONSTRAINT ${quote(`${keptName}_range`)} CHECK (${inRange})`);
     const lockAttempts = await swap(client, table, part, keptCount > 0 ? keptName : undefined, o);
-    // after the swap: the counters' rows are locked from here to the commit only (writers update them too)
-    const counts = await countOut(client, table, p, n, part);
-    await addCounts(client, table, counts.byCollection);
+    await applyCounts(client, table, counts);
     if (keptCount === 0) await client.query(`DROP TABLE ${n}`);
     // detached, it is marked for dropping: a crash before the drop leaves it to the next run (dropPrunedLeftovers)
     const gone = `${part.name.slice(0, 55)}_pruned`;
@@ -108,42 +107,47 @@ async function streamPruned(client: PoolClient, p: string, n: string, onPruned: 
 }
 
 /**
- * Counts the pruned rows out, in the caller's transaction: per collection (negative, for record_counts) and, for
- * revisions, in revision_blocks without reading them — the blocks wholly inside the partition's range are deleted
- * (their counts are the partition's rows), the two edge blocks are counted from the partition's rows, and the kept
- * rows are counted back in.
+ * What pruning takes out of the counters, read before the swap (no lock on the table is held meanwhile): per
+ * collection (negative, for record_counts), and for revisions the whole blocks of the partition's range (their
+ * revision_blocks rows go: their counts are the partition's rows) and the changes to the two edge blocks (shared
+ * with the neighbours' ids, counted from the partition's rows) and to the kept rows' blocks. The pruned rows are
+ * never read.
  */
-async function countOut(client: PoolClient, table: PartitionedTable, p: string, n: string, part: Partition & { hi: number }) {
+async function countPruned(client: PoolClient, table: PartitionedTable, p: string, n: string, part: Partition & { hi: number }) {
   const byCollection = new Map<string, number>();
   const add = (collection: string, count: number) => byCollection.set(collection, (byCollection.get(collection) ?? 0) + count);
+  const whole = { from: Math.ceil((part.lo ?? 0) / B), to: Math.floor(part.hi / B) };
+  const blocks: { collection: string; block: number; n: number }[] = [];
   if (table === 'activity') {
     const { rows } = await client.query<{ c: string; n: string }>(
       `SELECT collection AS c, count(*) AS n FROM ${p} r WHERE NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = r.id) GROUP BY 1`,
     );
     for (const r of rows) add(r.c, -Number(r.n));
   } else {
-    const firstWhole = Math.ceil((part.lo ?? 0) / B);
-    const endWhole = Math.floor(part.hi / B);
-    const whole = await client.query<{ c: string; n: string }>(
-      `WITH gone AS (DELETE FROM revision_blocks WHERE block >= $1 AND block < $2 RETURNING collection, count)
-       SELECT collection AS c, sum(count)::text AS n FROM gone GROUP BY 1`,
-      [firstWhole, endWhole],
-    );
-    for (const r of whole.rows) add(r.c, -Number(r.n));
-    // the edge blocks (shared with the neighbours' ids) lose the partition's rows; every kept row counts back in
-    const { rows } = await client.query<{ c: string; b: string; n: string }>(
-      `SELECT collection AS c, (id / ${B})::text AS b, (-count(*))::text AS n FROM ${p}
-        WHERE id < $1::int8 * ${B} OR id >= $2::int8 * ${B} GROUP BY 1, 2
+    const { rows } = await client.query<{ c: string; b: string | null; n: string }>(
+      `SELECT collection AS c, NULL AS b, (-sum(count))::text AS n FROM revision_blocks WHERE block >= $1 AND block < $2 GROUP BY 1
+       UNION ALL
+       SELECT collection, (id / ${B})::text, (-count(*))::text FROM ${p} WHERE id < $1::int8 * ${B} OR id >= $2::int8 * ${B} GROUP BY 1, 2
        UNION ALL
        SELECT collection, (id / ${B})::text, count(*)::text FROM ${n} GROUP BY 1, 2`,
-      [firstWhole, endWhole],
+      [whole.from, whole.to],
     );
-    for (const r of rows) add(r.c, Number(r.n));
-    await addBlockDeltas(client, rows.map((r) => ({ collection: r.c, block: Number(r.b), n: Number(r.n) })));
+    for (const r of rows) {
+      add(r.c, Number(r.n));
+      if (r.b !== null) blocks.push({ collection: r.c, block: Number(r.b), n: Number(r.n) });
+    }
   }
   let total = 0;
   for (const v of byCollection.values()) total -= v;
-  return { byCollection, total };
+  return { byCollection, blocks, whole, total };
+}
+
+/** Counts the pruned rows out (after the swap: the counters' rows stay locked only until the commit). */
+async function applyCounts(client: PoolClient, table: PartitionedTable, c: Awaited<ReturnType<typeof countPruned>>): Promise<void> {
+  await addCounts(client, table, c.byCollection);
+  if (table !== 'revisions') return;
+  await client.query('DELETE FROM revision_blocks WHERE block >= $1 AND block < $2', [c.whole.from, c.whole.to]);
+  await addBlockDeltas(client, c.blocks);
 }
 
 /** The parent's indexes on `n` (built before the swap, so attaching builds nothing under its lock). */
