@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { autocannon, type LoadResult } from './autocannon';
 import type { Floor } from './floor';
 import { cpuSpentBetween, cpuUs, postgresCpu } from './proc-cpu';
@@ -23,6 +24,11 @@ export interface Row extends Omit<LoadResult, 'cpu'> {
   round: number;
   /** CPU µs per request: the serving process (platform or floor), PostgreSQL, autocannon. */
   cpu: { server: number; postgres: number; autocannon: number };
+  /**
+   * The machine's 1-minute load average as the run ended. On two shared cores the CPU a request costs grows with it,
+   * the platform's faster than the floor's: figures taken at different loads do not compare.
+   */
+  load: number;
 }
 
 export interface Targets {
@@ -49,7 +55,7 @@ async function measured(url: string, serverPids: number[], opts: Parameters<type
   const r = await autocannon(url, opts);
   const [s1, pg1] = [cpu(), postgresCpu()];
   const per = (us: number) => Math.round(us / Math.max(1, r.total));
-  return { ...r, cpu: { server: per(s1 - s0), postgres: per(cpuSpentBetween(pg0, pg1)), autocannon: per(r.cpu) } };
+  return { ...r, cpu: { server: per(s1 - s0), postgres: per(cpuSpentBetween(pg0, pg1)), autocannon: per(r.cpu) }, load: os.loadavg()[0]! };
 }
 
 /**
@@ -77,7 +83,7 @@ export async function measureReads(
         rows.push({ size, scenario: s.name, via, round, ...r });
         o.log(
           `${s.name} via ${via} (round ${round}): ${r.rps} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms; CPU µs/req server ${r.cpu.server}, ` +
-            `postgres ${r.cpu.postgres}, autocannon ${r.cpu.autocannon}${r.non2xx || r.errors ? `; ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
+            `postgres ${r.cpu.postgres}, autocannon ${r.cpu.autocannon}; load ${r.load.toFixed(1)}${r.non2xx || r.errors ? `; ${r.non2xx} non-2xx, ${r.errors} errors` : ''}`,
         );
       }
     }
@@ -103,7 +109,10 @@ export interface Summary {
   directFloor: number;
   p99Floor: number;
   gatewayDirect: number;
+  /** CPU µs per request of each side, the median of the rounds (one disturbed round is not the figure). */
   cpu: Record<Via, Row['cpu'] | undefined>;
+  /** The lowest and highest load average the runs ended at. */
+  load: [number, number];
 }
 
 /** Medians per scenario and via; ratios per round, then their median. */
@@ -128,7 +137,17 @@ export function summarise(rows: Row[]): Summary[] {
       directFloor: ratio('direct', 'floor', (r) => r.rps),
       p99Floor: ratio('gateway', 'floor', (r) => r.p99),
       gatewayDirect: ratio('gateway', 'direct', (r) => r.rps),
-      cpu: Object.fromEntries(vias.map((v) => [v, of(v).at(-1)?.cpu])) as Summary['cpu'],
+      cpu: Object.fromEntries(vias.map((v) => [v, medianCpu(of(v))])) as Summary['cpu'],
+      load: loadRange(rows.filter((r) => `${r.size}\u0000${r.scenario}` === k)),
     };
   });
 }
+
+/** The median of each CPU figure over the rounds, undefined when there were none. */
+function medianCpu(rows: Row[]): Row['cpu'] | undefined {
+  if (!rows.length) return undefined;
+  const m = (k: keyof Row['cpu']) => Math.round(median(rows.map((r) => r.cpu[k])));
+  return { server: m('server'), postgres: m('postgres'), autocannon: m('autocannon') };
+}
+
+const loadRange = (rows: Row[]): [number, number] => [Math.min(...rows.map((r) => r.load)), Math.max(...rows.map((r) => r.load))];

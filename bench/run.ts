@@ -99,14 +99,16 @@ async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]>
     const routes: Record<string, Statement[]> = {};
     const database = new URL(platform.databaseUrls.revisions).pathname.slice(1);
     for (const [i, s] of scenarios.entries()) {
+      const requestId = `bench-record-${i}`;
       const call = async (base: string, via: 'gateway' | 'direct') => {
         const url = s.graphql ? `${base}${via === 'gateway' ? '/graphql/system' : '/graphql'}` : base + s.path;
-        const r = await fetch(url, { method: s.method ?? 'GET', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: s.body });
+        const headers = { authorization: `Bearer ${s.token}`, 'content-type': 'application/json', 'x-request-id': requestId };
+        const r = await fetch(url, { method: s.method ?? 'GET', headers, body: s.body });
         return { status: r.status, text: await r.text() };
       };
       const viaGateway = await call(gw, 'gateway');
       let viaDirect = { status: 0, text: '' };
-      routes[`/s${i}`] = await recordQueries(database, async () => void (viaDirect = await call(direct, 'direct')));
+      routes[`/s${i}`] = await recordQueries(database, async () => void (viaDirect = await call(direct, 'direct')), requestId);
       const page = JSON.parse(viaGateway.text);
       const rowsIn = (s.graphql ? page.data?.revisions : page.data)?.length;
       // the same JSON once parsed (a subgraph passes data/delta in the database's spacing; the gateway re-serializes)
@@ -179,10 +181,14 @@ async function main() {
       `| ${x.size.toLocaleString('en')} | ${x.scenario} | ${cell(x, 'floor')} | ${cell(x, 'gateway')} | ${cell(x, 'direct')} | ${cell(x, 'distributed')} | ` +
         `${f2(x.gatewayFloor)} | ${f2(x.directFloor)} | ${f2(x.distributedFloor)} | ${f2(x.p99Floor)} | ${f2(x.gatewayDirect)} |`,
     );
-  console.log('\nWhere the time goes (CPU µs per request, last round: floor | gateway run | direct run | distributed run, both its processes):\n| revisions | scenario | serving process | PostgreSQL | autocannon |\n|---|---|---|---|---|');
+  console.log(
+    '\nWhere the time goes (CPU µs per request, median of the rounds: floor | gateway run | direct run | distributed run, both its processes; ' +
+      'the load average the runs ended at — CPU per request grows with it, so compare figures of one run only):\n' +
+      '| revisions | scenario | serving process | PostgreSQL | autocannon | load |\n|---|---|---|---|---|---|',
+  );
   for (const x of sums) {
     const trio = (k: keyof Row['cpu']) => (['floor', 'gateway', 'direct', 'distributed'] as Via[]).map((v) => x.cpu[v]?.[k] ?? '–').join(' \\| ');
-    console.log(`| ${x.size.toLocaleString('en')} | ${x.scenario} | ${trio('server')} | ${trio('postgres')} | ${trio('autocannon')} |`);
+    console.log(`| ${x.size.toLocaleString('en')} | ${x.scenario} | ${trio('server')} | ${trio('postgres')} | ${trio('autocannon')} | ${x.load.map((l) => l.toFixed(1)).join('–')} |`);
   }
   mkdirSync('bench', { recursive: true });
   writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, rows: all, summary: sums }, null, 2));
