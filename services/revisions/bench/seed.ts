@@ -40,7 +40,11 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
       const lo = Math.floor((k * n) / months) + 1;
       const hi = Math.floor(((k + 1) * n) / months);
       const off = base - lo;
-      const at = `timestamptz '${monthStart(k).toISOString()}' + (g - ${lo}) * (interval '28 days' / ${Math.max(1, hi - lo + 1)})`;
+      // one month: revision g at 2025-01-01T00:00:00Z + g s (the admin app's tests read that layout); more: spread over each month
+      const at =
+        months === 1
+          ? `timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second'`
+          : `timestamptz '${monthStart(k).toISOString()}' + (g - ${lo}) * (interval '28 days' / ${Math.max(1, hi - lo + 1)})`;
       await c.query(`
         INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
         SELECT g + ${off}, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
