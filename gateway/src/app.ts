@@ -17,7 +17,9 @@ import { createFrontDoor } from './front/front-door';
 import type { TrustFn } from '@vellum/http';
 import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayVerifier } from './auth/gateway-verifier';
-import { federationRoutes } from './graphql/federation-routes';
+import { federationRoutes, graphqlBody } from './graphql/federation-routes';
+import type { Federation } from './graphql/federation';
+import { GraphQLDoor } from './front/graphql-door';
 import { gatewayRateLimit } from './limits/gateway-rate-limit';
 import { cors, corsPolicy, type CorsOptions } from './limits/cors.middleware';
 import { corsOptionsOf } from './limits/cors-options';
@@ -98,7 +100,6 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (limits.limit) app.use(rateLimit(limits.limit));
 
   const proxies = createProxies(deps, pools, metrics);
-  const frontDoor = gatewayFrontDoor(app, deps, { proxies, verifier, hsts, corsOptions, limit: limits.limit, metrics });
   const useFrontDoor = deps.frontDoor !== false;
   if (!useFrontDoor) {
     const checkToken = tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked });
@@ -117,6 +118,8 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(adminApp({ dir: config.ADMIN_APP_DIR }));
   app.use(notFoundHandler);
   app.use(errorMiddleware(logger));
+  const graphql = federation && graphqlDoor(app, deps, federation, verifier);
+  const frontDoor = gatewayFrontDoor(app, deps, { proxies, verifier, hsts, corsOptions, limit: limits.limit, metrics, graphql });
   frontDoorFirst(app, useFrontDoor ? frontDoor : undefined);
 
   return {
@@ -166,6 +169,7 @@ interface FrontDoorParts {
   corsOptions?: CorsOptions;
   limit?: RequestLimit;
   metrics: GatewayMetrics;
+  graphql?: GraphQLDoor;
 }
 
 /**
@@ -185,6 +189,20 @@ function gatewayFrontDoor(app: Express, deps: GatewayDeps, p: FrontDoorParts): F
     cors: p.corsOptions ? corsPolicy(p.corsOptions) : undefined,
     rateLimit: p.limit,
     metrics: p.metrics,
+    logger: deps.logger,
+    graphql: p.graphql,
+  });
+}
+
+/** POST /graphql/system in the front door: the steps the express stack mounts there (federation-routes.ts). */
+function graphqlDoor(app: Express, deps: GatewayDeps, federation: Federation, verifier: CachedVerifier): GraphQLDoor {
+  return new GraphQLDoor({
+    app,
+    parts: federation.parts,
+    body: graphqlBody(BODY_LIMIT_BYTES),
+    verifier,
+    sessionCookieName: deps.config.SESSION_COOKIE_NAME,
+    isSessionRevoked: deps.isSessionRevoked,
     logger: deps.logger,
   });
 }

@@ -11,6 +11,7 @@ import type { Proxy, ProxyCall } from '../proxy/proxy.handler';
 import { isAuthPath, routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
 import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from '@vellum/http';
 import { sendError } from './send-error';
+import { GRAPHQL_PATH, type GraphQLDoor } from './graphql-door';
 
 export interface FrontDoorOptions {
   proxies: Record<ServiceName, Proxy>;
@@ -27,14 +28,16 @@ export interface FrontDoorOptions {
   rateLimit?: (key: string) => Promise<AppError | undefined>;
   metrics?: GatewayMetrics;
   logger: Logger;
+  /** `POST /graphql/system` (no query) answered here too, after the same first steps (graphql-door.ts). */
+  graphql?: GraphQLDoor;
 }
 
 /**
  * The proxied REST paths on bare node:http, in front of express: the same request id, security headers, CORS,
  * rate limit, token pre-check, body limit, X-Forwarded-* / traceparent, error envelope and metrics as the express
  * stack gave them, without express's per-request work (prototype swaps, router walk, middleware chain,
- * AsyncLocalStorage). Returns false for every other path (/server/*, /graphql/system, /metrics, 404s): express
- * answers those.
+ * AsyncLocalStorage); and, with `graphql`, `POST /graphql/system`. Returns false for every other request (/server/*,
+ * other GraphQL requests, /metrics, 404s): express answers those.
  */
 export function createFrontDoor(o: FrontDoorOptions): (req: IncomingMessage, res: ServerResponse) => boolean {
   const door = new FrontDoor(o);
@@ -81,10 +84,10 @@ class FrontDoor {
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
     const service = serviceFor(path);
-    if (!service) return false;
+    const method = req.method ?? 'GET';
+    if (!service && !(path === GRAPHQL_PATH && q === -1 && method === 'POST' && this.o.graphql)) return false;
 
     const { o, trust } = this;
-    const method = req.method ?? 'GET';
     const requestId = requestIdFrom(req.headers['x-request-id']);
     req.headers['x-request-id'] = requestId;
     const headers = ['X-Request-Id', requestId, ...o.securityHeaders];
@@ -107,17 +110,23 @@ class FrontDoor {
       if (o.rateLimit) {
         const ex = x;
         o.rateLimit(clientIp(req, trust) ?? 'unknown').then(
-          (refused) => (refused ? ex.fail(refused) : this.checkThenForward(ex, service)),
+          (refused) => (refused ? ex.fail(refused) : this.pass(ex, service)),
           (e: unknown) => ex.fail(e),
         );
       } else {
-        this.checkThenForward(x, service);
+        this.pass(x, service);
       }
     } catch (e) {
       if (x) x.fail(e);
       else sendError(res, e, { requestId, method, url, headers, logger: o.logger });
     }
     return true;
+  }
+
+  /** After the rate limit: a proxied path's token check and proxy, or the GraphQL door. */
+  private pass(x: Exchange, service: ServiceName | undefined): void {
+    if (service) this.checkThenForward(x, service);
+    else this.o.graphql!.handle(x);
   }
 
   /**

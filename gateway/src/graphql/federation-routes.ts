@@ -28,6 +28,9 @@ export interface FederationRoutesOptions {
   onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
 
+/** The JSON body of a GraphQL request (the express stack's, and the front door's: front/graphql-door.ts). */
+export const graphqlBody = (limit: number): RequestHandler => express.json({ limit, type: ['application/json', 'application/graphql-response+json'] });
+
 /**
  * `/graphql/system` (the federated supergraph) and its SDL at `/server/specs/graphql/system`; without a supergraph
  * both answer 503. Returns the federation to stop on close (undefined without a supergraph).
@@ -58,7 +61,7 @@ export async function federationRoutes(app: Express, o: FederationRoutesOptions)
   });
   app.use(
     '/graphql/system',
-    express.json({ limit: o.bodyLimit, type: ['application/json', 'application/graphql-response+json'] }),
+    graphqlBody(o.bodyLimit),
     tokenCheck({ verifier: o.verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: o.isSessionRevoked, checkCookie: false }),
     federation ? federation.handler : noSupergraph,
   );

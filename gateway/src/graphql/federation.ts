@@ -12,13 +12,14 @@ import { ApolloGateway, RemoteGraphQLDataSource } from '@apollo/gateway';
 import type { Fetcher } from '@apollo/utils.fetcher';
 import { AppError, errors, formatGraphQLError } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
-import { noStore } from '@vellum/subgraph';
 import { disableApolloTelemetry } from '../config';
 import { upstreamRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import { localExchange, type LocalAnswer } from '../proxy/local-exchange';
 import type { LocalServices } from '@vellum/http';
-import { singleFetchPath, type SubgraphAnswer } from './single-fetch-path';
+import { noStore, plainOperation } from '@vellum/subgraph';
+import { singleFetchPath, type SingleFetch, type SingleFetchAnswer, type SubgraphAnswer } from './single-fetch-path';
+import { subgraphHeaders } from './subgraph-headers';
 
 export interface GraphQLContext {
   req: Request;
@@ -47,13 +48,12 @@ export interface FederationOptions {
 export interface Federation {
   /** POST and GET /graphql/system (mount after express.json and the token check). */
   handler: RequestHandler;
+  /** What the front door answers POST /graphql/system with (front/graphql-door.ts). */
+  parts: FederationParts;
   /** The composed API schema (what clients see), as SDL. */
   apiSchemaSdl(): string;
   stop(): Promise<void>;
 }
-
-/** Headers a subgraph needs to verify the caller again and to record who did what (activity ip/user agent). */
-const FORWARDED = ['cookie', 'x-request-id', 'traceparent', 'tracestate', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'user-agent', 'origin', 'accept-language'];
 
 const CONNECT_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN', 'UND_ERR_CONNECT_TIMEOUT']);
 
@@ -144,23 +144,34 @@ function lightAnswer(answer: LocalAnswer): SubgraphAnswer {
   };
 }
 
-/** The caller's headers a subgraph request carries (FORWARDED, and its token by one method only). */
+/** The caller's headers a subgraph request carries (subgraph-headers.ts), for a request through express. */
 function forwardHeaders(req: Request, headers: Headers): void {
-  const up = upstreamRequestHeaders(req);
-  for (const h of FORWARDED) {
-    const v = up[h];
-    if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
-  }
-  // The subgraph must see the caller's token by one method only: a ?access_token= travels as a bearer.
-  const q = req.query?.access_token;
-  if (req.headers.authorization) headers.set('authorization', req.headers.authorization);
-  else if (typeof q === 'string' && q) headers.set('authorization', `Bearer ${q}`);
+  subgraphHeaders(upstreamRequestHeaders(req), req.headers.authorization, req.query?.access_token, headers);
+}
+
+/** A single-fetch answer through express (what the front door writes with node's API: graphql-door.ts). */
+function sendAnswer(res: Response, a: SingleFetchAnswer): void {
+  if (a.cookies.length) res.append('Set-Cookie', a.cookies);
+  res.status(200);
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  res.send(a.text);
+}
+
+/** The handler's two paths, for a request outside express. */
+export interface FederationParts {
+  /** Absent when off (FederationOptions.singleFetch). */
+  single?: SingleFetch;
+  /** Apollo Server's express middleware over Apollo Gateway (the request and response made express's). */
+  full: RequestHandler;
+  /** The single-fetch path could not reach its subgraph for this request: the full path answers that failure. */
+  fetchFailed(req: object, error: unknown): void;
 }
 
 export async function createFederation(opts: FederationOptions): Promise<Federation> {
   disableApolloTelemetry();
   /** Requests whose single-fetch attempt could not reach its subgraph → that failure (the full path answers it). */
-  const fetchFailures = new WeakMap<Request, unknown>();
+  const fetchFailures = new WeakMap<object, unknown>();
   const gateway = new ApolloGateway({
     supergraphSdl: opts.supergraphSdl,
     logger: opts.logger,
@@ -215,7 +226,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
     ],
   });
   await server.start();
-  const middleware = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
+  const full = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
   const single =
     opts.singleFetch === false
       ? undefined
@@ -224,17 +235,22 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
           fetchers: Object.fromEntries(
             Object.entries(opts.pools).map(([name, pool]) => [name, subgraphFetcher(pool, opts.timeoutMs, opts.onUpstreamError, opts.local, true) as never]),
           ),
-          forwardHeaders,
           onOperation: opts.onOperation,
-          onFetchFailure: (req, error) => fetchFailures.set(req, error),
         });
+  const fetchFailed = (req: object, error: unknown) => void fetchFailures.set(req, error);
   const handler: RequestHandler = single
     ? (req, res, next) => {
-        single(req, res).then((answered) => answered || middleware(req, res, next), next);
+        const headers = new Headers();
+        forwardHeaders(req, headers);
+        single(plainOperation(req.method, req.headers, req.body), headers, (e) => fetchFailed(req, e)).then(
+          (answer) => (answer ? sendAnswer(res, answer) : full(req, res, next)),
+          next,
+        );
       }
-    : middleware;
+    : full;
   return {
     handler,
+    parts: { single, full, fetchFailed },
     apiSchemaSdl: () => apiSdl,
     stop: () => server.stop(),
   };

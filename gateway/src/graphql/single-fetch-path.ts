@@ -1,9 +1,8 @@
-import type { Request, Response } from 'express';
 import { Kind, parse, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
 import { AppError } from '@vellum/errors';
-import { plainOperation } from '@vellum/subgraph';
+import type { PlainOperation } from '@vellum/subgraph';
 
 /** What the path reads of a subgraph's answer (a fetch Response is one). */
 export interface SubgraphAnswer {
@@ -19,16 +18,28 @@ export interface SingleFetchOptions {
   supergraphSdl: string;
   /** Subgraph name → its fetch (the URL given is the supergraph's, which the fetch replaces by a replica's). */
   fetchers: Record<string, SubgraphFetch>;
-  /** The headers the full path's `willSendRequest` sets on a subgraph request for this caller. */
-  forwardHeaders(req: Request, headers: Headers): void;
   /** Which path an operation took (counted: the tests and the metrics tell the two apart). */
   onOperation?: (path: 'single_fetch' | 'planned') => void;
-  /**
-   * The subgraph could not be asked (down, no answer in time): the full path then answers with this failure
-   * instead of asking again (one timeout, not two; the failure counted once, by the fetch that met it).
-   */
-  onFetchFailure?: (req: Request, error: unknown) => void;
 }
+
+/** What goes back to the client: the subgraph's body as it is, and its cookies. */
+export interface SingleFetchAnswer {
+  text: string;
+  cookies: string[];
+}
+
+/**
+ * The single-fetch path of one operation (`op`: a plain JSON POST, plainOperation; undefined: not one) with the
+ * headers the full path's `willSendRequest` would set for this caller: the subgraph's answer to pass on, or
+ * undefined when the full path must answer. `failed` hears of a subgraph that could not be asked (down, no answer
+ * in time): the full path then answers with that failure instead of asking again (one timeout, not two; the
+ * failure counted once, by the fetch that met it).
+ */
+export type SingleFetch = (
+  op: PlainOperation | undefined,
+  headers: Headers,
+  failed: (error: unknown) => void,
+) => Promise<SingleFetchAnswer | undefined>;
 
 /** Decisions kept per (operation name, query text); cleared when full (clients send few distinct documents). */
 const MAX_DECISIONS = 1000;
@@ -47,10 +58,10 @@ interface Decision {
  * (`__schema`, `__type`: the gateway answers those from the API schema) and plan to a single query fetch. An
  * answer is passed on only when it is a 200 whose body starts with `{"data":` (Apollo writes `errors` first):
  * anything else — errors, a failed fetch, a 4xx/5xx — and the request takes the full path, which answers as before
- * (a failed fetch is not repeated there: see onFetchFailure).
- * Returns false when the full path must answer.
+ * (a failed fetch is not repeated there: see SingleFetch's `failed`). The caller writes the answer (200,
+ * `application/json; charset=utf-8`, `Cache-Control: no-store`, the cookies): the express stack and the front door.
  */
-export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Response) => Promise<boolean> {
+export function singleFetchPath(o: SingleFetchOptions): SingleFetch {
   const supergraph = Supergraph.build(o.supergraphSdl);
   const apiSchema = supergraph.apiSchema();
   const graphqlSchema = apiSchema.toGraphQLJSSchema();
@@ -70,15 +81,12 @@ export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Resp
     return d;
   };
 
-  return async (req, res) => {
-    const op = plainOperation(req.method, req.headers, req.body);
+  return async (op, headers, failed) => {
     const service = op && decide(op.query, op.operationName ?? undefined).service;
     if (!op || !service) {
       o.onOperation?.('planned');
-      return false;
+      return undefined;
     }
-    const headers = new Headers();
-    o.forwardHeaders(req, headers);
     headers.set('content-type', 'application/json');
     const { query, variables, operationName } = op;
     let answer: SubgraphAnswer;
@@ -88,21 +96,15 @@ export function singleFetchPath(o: SingleFetchOptions): (req: Request, res: Resp
       text = await answer.text();
     } catch (e) {
       o.onOperation?.('planned');
-      if (e instanceof AppError) o.onFetchFailure?.(req, e); // the fetch's 503-style errors (anything else: asked again)
-      return false; // the full path answers the failure as before (its 503-style error)
+      if (e instanceof AppError) failed(e); // the fetch's 503-style errors (anything else: asked again)
+      return undefined; // the full path answers the failure as before (its 503-style error)
     }
     if (answer.status !== 200 || !text.startsWith('{"data":')) {
       o.onOperation?.('planned');
-      return false;
+      return undefined;
     }
     o.onOperation?.('single_fetch');
-    const cookies = answer.headers.getSetCookie();
-    if (cookies.length) res.append('Set-Cookie', cookies);
-    res.status(200);
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.setHeader('cache-control', 'no-store');
-    res.send(text);
-    return true;
+    return { text, cookies: answer.headers.getSetCookie() };
   };
 }
 

@@ -62,19 +62,28 @@ export function nextTraceparent(incoming: string | string[] | undefined): string
  * trusted proxy, per `trust proxy`) and a traceparent.
  */
 export function upstreamRequestHeaders(req: Request): OutgoingHttpHeaders {
+  const trust = req.app.get('trust proxy fn') as ((addr: string, i: number) => boolean) | undefined;
+  return forwardedRequestHeaders(req, {
+    requestId: req.requestId ?? (req.headers['x-request-id'] as string),
+    peerTrusted: trust ? trust(req.socket.remoteAddress ?? '', 0) : false,
+    protocol: req.protocol,
+    // The gateway's own span for this request (express paths: GraphQL), else a fresh child of the caller's.
+    traceparent: currentRequestContext()?.traceparent,
+  });
+}
+
+/** upstreamRequestHeaders of a request outside express (the front door), from what it worked out (ForwardContext). */
+export function forwardedRequestHeaders(req: IncomingMessage, ctx: ForwardContext): OutgoingHttpHeaders {
   const headers = stripHopByHop(req.headers, ['host', 'expect']);
   const peer = req.socket.remoteAddress ?? '';
-  const trust = req.app.get('trust proxy fn') as ((addr: string, i: number) => boolean) | undefined;
-  const peerTrusted = trust ? trust(peer, 0) : false;
-  const priorFor = peerTrusted ? req.headers['x-forwarded-for'] : undefined;
+  const priorFor = ctx.peerTrusted ? req.headers['x-forwarded-for'] : undefined;
   headers['x-forwarded-for'] = priorFor ? `${priorFor}, ${peer}` : peer;
-  headers['x-forwarded-proto'] = req.protocol;
-  const host = peerTrusted && req.headers['x-forwarded-host'] ? req.headers['x-forwarded-host'] : req.headers.host;
+  headers['x-forwarded-proto'] = ctx.protocol;
+  const host = ctx.peerTrusted && req.headers['x-forwarded-host'] ? req.headers['x-forwarded-host'] : req.headers.host;
   if (host) headers['x-forwarded-host'] = host;
   else delete headers['x-forwarded-host'];
-  headers['x-request-id'] = req.requestId ?? (req.headers['x-request-id'] as string);
-  // The gateway's own span for this request (express paths: GraphQL), else a fresh child of the caller's.
-  headers.traceparent = currentRequestContext()?.traceparent ?? nextTraceparent(req.headers.traceparent);
+  headers['x-request-id'] = ctx.requestId;
+  headers.traceparent = ctx.traceparent ?? nextTraceparent(req.headers.traceparent);
   return headers;
 }
 
