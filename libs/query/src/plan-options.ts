@@ -1,3 +1,4 @@
+import type { Layout } from './serialize-layout';
 import type { Params, Sql } from './params';
 import type { Query } from './query';
 import type { FieldSchema, TableSchema } from './schema';
@@ -102,6 +103,12 @@ export interface Plan {
    * `result.fields`); undefined when this plan's rows must be read as objects (then `serialize` them).
    */
   serializeArrays?(rows: unknown[][], fields: readonly { name: string }[]): string | undefined;
+  /**
+   * The page (rows as for `serializeArrays`) laid out by `layout` (a GraphQL selection: serialize-layout.ts), written
+   * from the rows; undefined when the layout does not fit this plan or a row (the caller shapes objects instead).
+   * Compiled once per layout object and plan.
+   */
+  serializeLayout?(rows: unknown[][], fields: readonly { name: string }[], layout: Layout): string | undefined;
   /** An opaque `after` cursor for the next page (keyset), when the order is by primary key only; else null. */
   nextCursor(rows: Record<string, unknown>[]): string | null;
   /** True when the order is by primary key only (the keyset fast path applies). */

@@ -7,6 +7,7 @@ import type { Query } from './query';
 import type { QuerySchema } from './schema';
 import { arrayRowsSerializer, rowsSerializer, serializable } from './serialize-rows';
 import { shapeRow } from './shape-rows';
+import { layoutRowsSerializer, type Layout } from './serialize-layout';
 import { validateQuery } from './validate-query';
 
 export type { FieldReducer, Plan, PlanOptions, ProjectionContext } from './plan-options';
@@ -25,6 +26,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
   const jsonText = opts.jsonText;
   let serialize: ((rows: Record<string, unknown>[]) => string) | undefined;
   let arrays: { columns: string[]; write: ((rows: unknown[][]) => string) | undefined } | undefined;
+  const layouts = new WeakMap<Layout, { columns: string[]; write: ((rows: unknown[][]) => string | undefined) | undefined }>();
   return {
     kind: 'list',
     query,
@@ -49,6 +51,14 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
           }
           return arrays.write?.(rows);
         },
+    serializeLayout: (rows, fields, layout) => {
+      let l = layouts.get(layout);
+      if (!l || !sameColumns(l.columns, fields)) {
+        const columns = fields.map((f) => f.name);
+        layouts.set(layout, (l = { columns, write: layoutRowsSerializer(tree, layout, jsonText !== undefined, columns) }));
+      }
+      return l.write?.(rows);
+    },
     nextCursor: (rows) => nextCursor(order, query.limit, rows),
   };
 }

@@ -1,40 +1,8 @@
-import { planContext } from './plan-context';
-import { planFields, type TreeNode } from './plan-fields';
+import type { TreeNode } from './plan-fields';
 import type { PlanOptions } from './plan-options';
-import { parseQuery } from './parse-query';
 import { arrayRowsSerializer, rowsSerializer } from './serialize-rows';
 import { shapeRow } from './shape-rows';
-import { schema } from '../test/fixtures';
-
-const tree = (fields: string, opts: PlanOptions = {}) => planFields(planContext(schema, 'revisions', parseQuery({ fields }), opts), fields.split(','));
-
-/** Database-like values for every alias of a tree: row i gets a mix of kinds (nulls, big ids, JSON text, dates). */
-function rowsFor(t: TreeNode, n: number, jsonText: boolean): Record<string, unknown>[] {
-  const rows: Record<string, unknown>[] = [];
-  for (let i = 0; i < n; i++) {
-    const row: Record<string, unknown> = {};
-    const fill = (node: TreeNode, depth: number) => {
-      for (const leaf of node.leaves.values()) {
-        const t = leaf.def.type;
-        const json = i % 3 === 0 ? null : { a: i, s: 'q"uote\\ \u2028 é', nested: [1, { b: null }] };
-        row[leaf.alias] =
-          t === 'json' ? (jsonText && json !== null ? JSON.stringify(json, null, i % 2 ? 1 : 0) : json)
-          : t === 'bigInteger' ? (i === 4 ? '12345678901234567890' : String(i * 7 + depth))
-          : t === 'timestamp' ? new Date(Date.UTC(2026, 0, 1 + i, 3, 4, 5))
-          : i === 5 ? null
-          : `v${i} "x" \n ${leaf.field}`;
-        for (const a of leaf.withAliases ?? []) row[a] = i % 2 ? 'c1' : 'all';
-      }
-      for (const c of node.children.values()) {
-        row[c.pkAlias] = i % 4 === 1 ? null : String(i);
-        fill(c.node, depth + 1);
-      }
-    };
-    fill(t, 0);
-    rows.push(row);
-  }
-  return rows;
-}
+import { rowsFor, tree } from '../test/rows-for';
 
 /** What the response had before: shaped objects, JSON text parsed in place, stringified. */
 const shaped = (t: TreeNode, rows: Record<string, unknown>[], jsonText: boolean) =>

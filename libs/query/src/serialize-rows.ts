@@ -2,9 +2,9 @@ import type { Leaf, TreeNode } from './plan-fields';
 import { convert } from './shape-rows';
 
 /** A row as pg gives it: an object keyed by column alias, or (`rowMode: 'array'`) the values in column order. */
-type Row = Record<string, unknown> | unknown[];
+export type Row = Record<string, unknown> | unknown[];
 /** Where a column alias is found in a row: the alias itself (objects) or its position (arrays). */
-type Slot = (alias: string) => string | number;
+export type Slot = (alias: string) => string | number;
 
 /** One member of an object: its `"name":` prefix and the JSON text of its value (undefined: the member is left out). */
 interface Member {
@@ -28,13 +28,13 @@ function valueText(v: unknown): string | undefined {
 }
 
 /** A leaf's writer: exactly what `shapeRow` puts there, as JSON text (JSON fields read as text go out as they are). */
-function leafWriter(leaf: Leaf, jsonText: boolean, slot: Slot): Member['write'] {
+export function leafWriter(leaf: Leaf, jsonText: boolean, slot: Slot): Member['write'] {
   const { reducer, def } = leaf;
   const at = slot(leaf.alias) as number; // a number or a string alike index the row
   const withAt = (leaf.withAliases ?? []).map(slot) as number[];
-  const type = def.type;
-  const asText = jsonText && type === 'json' && !def.concealed;
+  const asText = jsonText && def.type === 'json' && !def.concealed;
   const withValues = (row: Row) => withAt.map((a) => (row as unknown[])[a]);
+  const value = leafValue(leaf, slot);
   return (row) => {
     const v = (row as unknown[])[at];
     if (asText && typeof v === 'string') {
@@ -43,7 +43,19 @@ function leafWriter(leaf: Leaf, jsonText: boolean, slot: Slot): Member['write'] 
       if (reducer.whole?.(...w)) return v;
       return reducer.mapText ? reducer.mapText(v, ...w) : valueText(reducer.map(JSON.parse(v), ...w));
     }
-    return valueText(convert(type, reducer ? reducer.map(v, ...withValues(row)) : v));
+    return valueText(value(row));
+  };
+}
+
+/** A leaf's value as `shapeRow` puts it there, for a field not read as JSON text. */
+export function leafValue(leaf: Leaf, slot: Slot): (row: Row) => unknown {
+  const { reducer, def } = leaf;
+  const at = slot(leaf.alias) as number;
+  const withAt = (leaf.withAliases ?? []).map(slot) as number[];
+  const type = def.type;
+  return (row) => {
+    const v = (row as unknown[])[at];
+    return convert(type, reducer ? reducer.map(v, ...withAt.map((a) => (row as unknown[])[a])) : v);
   };
 }
 

@@ -15,14 +15,26 @@ import {
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { stringifyJson } from '@vellum/http';
 import { plainOperation } from './plain-operation';
+import { textOperation, type TextField, type TextOperation } from './text-fields';
 
 /** Compiled documents kept per (operation name, query text); cleared when full (clients send few distinct ones). */
 const MAX_DOCUMENTS = 500;
 
 /** How many operations each path answered (tests and benchmarks read it). */
 export interface OperationCounts {
+  /** Written as JSON text by a TextField (text-fields.ts). */
+  text: number;
   compiled: number;
   apollo: number;
+}
+
+/**
+ * A document as this path runs it: written as text first when a TextField can (text-fields.ts), then compiled
+ * (`query`: absent when graphql-jit cannot take it — Apollo Server answers what the text path leaves).
+ */
+interface Compiled {
+  query?: CompiledQuery;
+  text?: TextOperation;
 }
 
 /**
@@ -35,13 +47,15 @@ export interface OperationCounts {
  * `_entities`, `_service`), has no variable of an input object type and runs without errors is answered here; everything else — a mutation, a validation
  * error, a variable that does not coerce, a resolver's error — is left to Apollo Server (returns false), which
  * answers it exactly as before (running the query's resolvers again, once, on an error).
+ * An operation of one root field in `textFields` is first asked of it (its whole answer as JSON text, no objects;
+ * input-object variables too); when it cannot write it, the compiled query runs as above.
  */
-export function compiledOperations(schema: GraphQLSchema, counts: OperationCounts): (req: Request, res: Response) => Promise<boolean> {
-  const documents = new Map<string, CompiledQuery | undefined>();
-  const compiled = (query: string, operationName: string | undefined): CompiledQuery | undefined => {
+export function compiledOperations(schema: GraphQLSchema, counts: OperationCounts, textFields: Readonly<Record<string, TextField>> = {}): (req: Request, res: Response) => Promise<boolean> {
+  const documents = new Map<string, Compiled | undefined>();
+  const compiled = (query: string, operationName: string | undefined): Compiled | undefined => {
     const key = `${operationName ?? ''}\n${query}`;
     if (documents.has(key)) return documents.get(key);
-    const c = compile(schema, query, operationName);
+    const c = compile(schema, query, operationName, textFields);
     if (documents.size >= MAX_DOCUMENTS) documents.clear();
     documents.set(key, c);
     return c;
@@ -53,24 +67,35 @@ export function compiledOperations(schema: GraphQLSchema, counts: OperationCount
       counts.apollo++;
       return false;
     }
-    const result = await c.query(undefined, { req, res }, op.variables ?? {});
-    if (result.errors?.length || res.headersSent) {
+    const context = { req, res };
+    if (c.text) {
+      const text = await c.text.run(context, op.variables).catch(() => undefined);
+      if (text !== undefined && !res.headersSent) {
+        counts.text++;
+        return answer(res, text);
+      }
+    }
+    const result = c.query && (await c.query.query(undefined, context, op.variables ?? {}));
+    if (!result || result.errors?.length || res.headersSent) {
       counts.apollo++;
       return false;
     }
     counts.compiled++;
-    // node's API (the fast lane's response is not express's): what express's res.send writes for this text
-    const text = stringifyJson({ data: result.data });
-    res.statusCode = 200;
-    res.setHeader('content-type', 'application/json; charset=utf-8');
-    res.setHeader('cache-control', 'no-store');
-    res.setHeader('content-length', Buffer.byteLength(text));
-    res.end(text);
-    return true;
+    return answer(res, stringifyJson({ data: result.data }));
   };
 }
 
-function compile(schema: GraphQLSchema, query: string, operationName: string | undefined): CompiledQuery | undefined {
+/** node's API (the fast lane's response is not express's): what express's res.send writes for this text. */
+function answer(res: Response, text: string): true {
+  res.statusCode = 200;
+  res.setHeader('content-type', 'application/json; charset=utf-8');
+  res.setHeader('cache-control', 'no-store');
+  res.setHeader('content-length', Buffer.byteLength(text));
+  res.end(text);
+  return true;
+}
+
+function compile(schema: GraphQLSchema, query: string, operationName: string | undefined, textFields: Readonly<Record<string, TextField>>): Compiled | undefined {
   let document: DocumentNode;
   try {
     document = parse(query);
@@ -79,12 +104,15 @@ function compile(schema: GraphQLSchema, query: string, operationName: string | u
   }
   if (validate(schema, document).length) return undefined;
   const operation = getOperationAST(document, operationName);
-  if (operation?.operation !== 'query' || selectsSpecialFields(document) || hasInputObjectVariable(schema, operation)) return undefined;
+  if (operation?.operation !== 'query' || selectsSpecialFields(document)) return undefined;
+  const text = textOperation(schema, operation, textFields);
+  // graphql-js coerces the text path's variables: input objects too
+  if (hasInputObjectVariable(schema, operation)) return text && { text };
   try {
     const c = compileQuery(schema, document, operationName);
-    return isCompiledQuery(c) ? c : undefined;
+    return isCompiledQuery(c) ? { query: c, text } : text && { text };
   } catch {
-    return undefined;
+    return text && { text };
   }
 }
 

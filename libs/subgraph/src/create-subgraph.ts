@@ -8,6 +8,7 @@ import { parse } from 'graphql';
 import { formatGraphQLError } from '@vellum/errors';
 import { noStore } from './no-store';
 import { compiledOperations, type OperationCounts } from './compiled-operations';
+import type { TextField } from './text-fields';
 
 /** What every resolver receives: the express request (with its accountability) and response. */
 export interface SubgraphContext {
@@ -30,6 +31,8 @@ export interface Subgraph {
 export interface SubgraphOptions {
   /** false: every operation through Apollo Server (the reference the compiled path is tested against). Default true. */
   compiled?: boolean;
+  /** Root query fields that can write their answer as JSON text on the compiled path (text-fields.ts). */
+  textFields?: Record<string, TextField>;
 }
 
 /**
@@ -53,9 +56,9 @@ export function createSubgraph(sdl: string, resolvers: object, opts: SubgraphOpt
   const apollo = expressMiddleware(server, {
     context: async ({ req, res }) => ({ req, res }),
   }) as RequestHandler;
-  const counts: OperationCounts = { compiled: 0, apollo: 0 };
+  const counts: OperationCounts = { text: 0, compiled: 0, apollo: 0 };
   if (opts.compiled === false) return { server, middleware: apollo, counts, apollo };
-  const compiled = compiledOperations(schema, counts);
+  const compiled = compiledOperations(schema, counts, opts.textFields);
   const middleware: RequestHandler = (req, res, next) => {
     compiled(req, res).then((answered) => answered || apollo(req, res, next), next);
   };

@@ -2,3 +2,4 @@ export { noStore } from './no-store';
 export { createSubgraph, graphqlRoutes, type Subgraph, type SubgraphContext, type SubgraphOptions } from './create-subgraph';
 export { type OperationCounts } from './compiled-operations';
 export { plainOperation, type PlainOperation } from './plain-operation';
+export { type TextField } from './text-fields';

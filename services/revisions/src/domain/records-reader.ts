@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
-import { parseQuery, planQuery, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
+import { parseQuery, planQuery, type Layout, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
 import { PlanCache } from './plan-cache';
 import { StatementNames } from '../data/statement-names';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
@@ -212,6 +212,15 @@ export class RecordsReader {
       data = plan.serialize ? plan.serialize(objects) : JSON.stringify(plan.shape(objects));
     }
     return withMeta(meta, query) ? `{"data":${data},"meta":${JSON.stringify(meta)}}` : `{"data":${data}}`;
+  }
+
+  /**
+   * A list page laid out by `layout` (a GraphQL selection), as JSON text written from the rows (Plan.serializeLayout);
+   * undefined when the plan or a row does not fit the layout (the caller shapes objects with `list` instead).
+   */
+  async listLayout(entity: Entity, acc: Accountability | undefined, query: Query, opts: ListOptions, layout: Layout): Promise<string | undefined> {
+    const { plan, rows, fields } = await this.read(entity, acc, query, opts, true);
+    return fields && plan.serializeLayout?.(rows as unknown as unknown[][], fields, layout);
   }
 
   /** The rows of a list (or aggregate) and its meta. */

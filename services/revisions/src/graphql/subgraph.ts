@@ -1,4 +1,4 @@
-import { createSubgraph as serveSubgraph } from '@vellum/subgraph';
+import { createSubgraph as serveSubgraph, type TextField } from '@vellum/subgraph';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
@@ -11,6 +11,7 @@ import {
 } from 'graphql';
 import { rawJson } from '@vellum/http';
 import type { RecordsReader } from '../domain/records-reader';
+import { RELATIONS, revisionsLayout } from './revisions-layout';
 
 export const REVISIONS_SDL = readFileSync(path.join(__dirname, 'schema.graphql'), 'utf8');
 
@@ -60,11 +61,6 @@ const StringOrFloat = new GraphQLScalarType({
     throw new TypeError('GraphQLStringOrFloat must be a string or a number');
   },
 });
-
-const RELATIONS: Record<string, Record<string, string>> = {
-  vellum_revisions: { activity: 'vellum_activity', parent: 'vellum_revisions' },
-  vellum_activity: {},
-};
 
 /** The selection set → query-language field paths (`activity { user { id } }` → `activity.user`). */
 function fieldPaths(
@@ -175,5 +171,17 @@ export function createSubgraph(reader: RecordsReader) {
       user: (a: { user?: string | null }) => (a.user ? { id: a.user } : null),
     },
   };
-  return serveSubgraph(REVISIONS_SDL, resolvers);
+  // the list written as JSON text straight from the rows when its selection allows (revisions-layout.ts); the
+  // resolvers above answer everything else, and whatever the text path leaves
+  const textFields: Record<string, TextField> = {
+    revisions: async (args, { req }, field, def) => {
+      const l = revisionsLayout(field, def);
+      if (!l) return undefined;
+      const raw = { ...listArgs(args), fields: l.fields };
+      // the same plan (and cache key) as the resolver's: the same arguments and fields
+      const opts = { jsonText: rawJson, cacheKey: `GRAPHQL ${JSON.stringify(raw)}` };
+      return reader.listLayout('revisions', req.accountability, reader.parse(raw), opts, l.layout);
+    },
+  };
+  return serveSubgraph(REVISIONS_SDL, resolvers, { textFields });
 }
