@@ -18,6 +18,10 @@ describe('localExchange', () => {
     res.cookie('b', '2');
     res.json({ body: req.body, ip: req.ip, host: req.headers.host, len: req.headers['content-length'] });
   });
+  let parsedBody: unknown;
+  app.post('/parsed', express.json(), (req, res) => {
+    res.json({ same: req.body === parsedBody, body: req.body });
+  });
   app.post('/streamed', (_req, res) => {
     res.write('{"a":');
     setImmediate(() => res.end('1}'));
@@ -42,6 +46,14 @@ describe('localExchange', () => {
     expect(seen.values.some((v) => v.labels.route === '/graphql' && String(v.labels.status) === '200')).toBe(true);
   });
 
+  it('hands a body over parsed: the service’s parsers leave it as it is (the same object)', async () => {
+    parsedBody = { query: '{ é }' };
+    const a = await localExchange(listener, { method: 'POST', url: '/parsed', headers: head, body, parsed: parsedBody as object, timeoutMs: 1000 });
+    expect([a.status, JSON.parse(a.body.toString())]).toEqual([200, { same: true, body: { query: '{ é }' } }]);
+    const b = await localExchange(listener, { method: 'POST', url: '/parsed', headers: head, body, timeoutMs: 1000 });
+    expect(JSON.parse(b.body.toString())).toEqual({ same: false, body: { query: '{ é }' } });
+  });
+
   it('an unknown path gets the service’s 404 envelope; a streamed answer comes whole; no answer in time is a TimeoutError', async () => {
     const missing = await localExchange(listener, { method: 'POST', url: '/nope', headers: head, body, timeoutMs: 1000 });
     expect([missing.status, JSON.parse(missing.body.toString()).errors[0].extensions.code]).toEqual([404, 'ROUTE_NOT_FOUND']);
@@ -57,6 +69,8 @@ describe('the federation’s subgraph fetch in the embedded topology', () => {
   let gateway: ListeningGateway;
   let overHttp: ListeningGateway;
   let inProcess = 0;
+  /** In-process requests that arrived with their body already parsed (the single-fetch path's). */
+  let parsed = 0;
 
   beforeAll(async () => {
     auth = await startAuthSubgraph();
@@ -65,6 +79,7 @@ describe('the federation’s subgraph fetch in the embedded topology', () => {
     const handler = revisions.app as unknown as (req: unknown, res: unknown) => void;
     local.register(revisions.url, (req, res) => {
       inProcess++;
+      if ((req as { body?: unknown }).body !== undefined) parsed++;
       handler(req, res);
     });
     const config = testConfig({ AUTH_URLS: auth.url, REVISIONS_URLS: revisions.url });
@@ -83,13 +98,15 @@ describe('the federation’s subgraph fetch in the embedded topology', () => {
   });
 
   it.each([
-    ['one subgraph (the single-fetch path)', '{ revisions { id collection activity { action } } }'],
-    ['a join (Apollo Gateway’s plan)', '{ revisions { id activity { user { email } } } }'],
-  ])('asks a subgraph of this process without a socket, with the answers of the HTTP path: %s', async (_name, query) => {
+    ['one subgraph (the single-fetch path, its body handed over parsed)', '{ revisions { id collection activity { action } } }', 1],
+    ['a join (Apollo Gateway’s plan)', '{ revisions { id activity { user { email } } } }', 0],
+  ])('asks a subgraph of this process without a socket, with the answers of the HTTP path: %s', async (_name, query, parsedCount) => {
     const before = inProcess;
+    const parsedBefore = parsed;
     const seen = revisions.seen.length;
     const a = await request(gateway.base).post('/graphql/system').set('x-request-id', 'le-1').send({ query });
     expect(inProcess).toBe(before + 1);
+    expect(parsed - parsedBefore).toBe(parsedCount);
     const b = await request(overHttp.base).post('/graphql/system').set('x-request-id', 'le-1').send({ query });
     expect(inProcess).toBe(before + 1);
     expect([a.status, a.body]).toEqual([b.status, b.body]);

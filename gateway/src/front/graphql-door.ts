@@ -86,8 +86,7 @@ export class GraphQLDoor {
     const { single, fetchFailed } = this.o.parts;
     if (!single) return this.full(x);
     const req = x.req;
-    const headers = new Headers();
-    subgraphHeaders(forwardedRequestHeaders(req, x), req.headers.authorization, undefined, headers);
+    const headers = subgraphHeaders(forwardedRequestHeaders(req, x), req.headers.authorization, undefined);
     single(plainOperation(req.method, req.headers, (req as Request).body), headers, (e) => fetchFailed(req, e)).then(
       (answer) => (answer ? this.send(x, answer) : this.full(x)),
       (e: unknown) => x.fail(e),

@@ -99,6 +99,9 @@ function subgraphFetcher(
   }) as unknown as Fetcher;
 }
 
+/** Bodies up to this size go to an in-process subgraph already parsed (fetchLocal). */
+const PARSED_MAX = 64 * 1024;
+
 /**
  * The request headers Node's fetch adds when they are not given: the service sees them over HTTP too. Not
  * `accept-encoding` (fetch would decode a compressed answer; no service compresses, and this path reads bytes).
@@ -112,16 +115,22 @@ const FETCH_DEFAULTS = [
 
 /**
  * A subgraph's POST /graphql to its replica in this process (the embedded topology), without a loopback socket
- * (proxy/local-exchange.ts): the same request head and body as over HTTP, the answer as a fetch Response.
+ * (proxy/local-exchange.ts): the same request head and body as over HTTP, the answer as a fetch Response. The
+ * single-fetch path's request (headers as an object, `json`: the value its body is the text of) hands its body
+ * over parsed when it is small (the service's own parser, and its limit, take the bigger ones).
  */
-function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit, timeoutMs: number): Promise<LocalAnswer> {
+function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit & { json?: object }, timeoutMs: number): Promise<LocalAnswer> {
   const body = String(init.body ?? '');
   const list = ['Host', host];
-  const given = new Headers(init.headers);
-  for (const [name, value] of given) list.push(name, value);
-  for (const [name, value] of FETCH_DEFAULTS) if (!given.has(name)) list.push(name, value);
-  list.push('content-length', String(Buffer.byteLength(body)));
-  return localExchange(handler, { method: init.method ?? 'POST', url: '/graphql', headers: list, body, timeoutMs });
+  const h = init.headers;
+  // a plain object (the single-fetch path's, lower-case names) as it is; anything else (Apollo's) through Headers
+  const given = h && Object.getPrototypeOf(h) === Object.prototype ? (h as Record<string, string>) : Object.fromEntries(new Headers(h));
+  for (const name in given) list.push(name, given[name]!);
+  for (const [name, value] of FETCH_DEFAULTS) if (!Object.hasOwn(given, name)) list.push(name, value);
+  const length = Buffer.byteLength(body);
+  list.push('content-length', String(length));
+  const parsed = init.json !== undefined && length <= PARSED_MAX ? init.json : undefined;
+  return localExchange(handler, { method: init.method ?? 'POST', url: '/graphql', headers: list, body, parsed, timeoutMs });
 }
 
 /** What Apollo Gateway's data source reads: a fetch Response. */
@@ -145,8 +154,8 @@ function lightAnswer(answer: LocalAnswer): SubgraphAnswer {
 }
 
 /** The caller's headers a subgraph request carries (subgraph-headers.ts), for a request through express. */
-function forwardHeaders(req: Request, headers: Headers): void {
-  subgraphHeaders(upstreamRequestHeaders(req), req.headers.authorization, req.query?.access_token, headers);
+function forwardHeaders(req: Request): Record<string, string> {
+  return subgraphHeaders(upstreamRequestHeaders(req), req.headers.authorization, req.query?.access_token);
 }
 
 /** A single-fetch answer through express (what the front door writes with node's API: graphql-door.ts). */
@@ -187,7 +196,8 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
           // the single-fetch path already met this subgraph's failure for this request: the same error, at once
           const failure = fetchFailures.get(context.req);
           if (failure) throw failure;
-          forwardHeaders(context.req, request.http!.headers as unknown as Headers);
+          const headers = request.http!.headers as unknown as Headers;
+          for (const [name, value] of Object.entries(forwardHeaders(context.req))) headers.set(name, value);
         },
         didReceiveResponse({ response, context }) {
           // auth_login/auth_refresh in cookie/session mode set cookies: every Set-Cookie goes back to the caller.
@@ -240,9 +250,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
   const fetchFailed = (req: object, error: unknown) => void fetchFailures.set(req, error);
   const handler: RequestHandler = single
     ? (req, res, next) => {
-        const headers = new Headers();
-        forwardHeaders(req, headers);
-        single(plainOperation(req.method, req.headers, req.body), headers, (e) => fetchFailed(req, e)).then(
+        single(plainOperation(req.method, req.headers, req.body), forwardHeaders(req), (e) => fetchFailed(req, e)).then(
           (answer) => (answer ? sendAnswer(res, answer) : full(req, res, next)),
           next,
         );

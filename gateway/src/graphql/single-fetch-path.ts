@@ -11,8 +11,19 @@ export interface SubgraphAnswer {
   text(): Promise<string>;
 }
 
+/**
+ * A subgraph request: fetch's init with the headers as a plain object (lower-case names) and `json`, the value the
+ * body is the JSON text of — a subgraph in this process takes it as its parsed body (federation.ts: fetchLocal).
+ */
+export interface SubgraphRequest {
+  method: 'POST';
+  headers: Record<string, string>;
+  body: string;
+  json: object;
+}
+
 /** A subgraph's fetch: the federation's fetcher (replicas, timeout, 503s) for one subgraph. */
-export type SubgraphFetch = (url: string, init: RequestInit) => Promise<SubgraphAnswer>;
+export type SubgraphFetch = (url: string, init: SubgraphRequest) => Promise<SubgraphAnswer>;
 
 export interface SingleFetchOptions {
   supergraphSdl: string;
@@ -37,7 +48,7 @@ export interface SingleFetchAnswer {
  */
 export type SingleFetch = (
   op: PlainOperation | undefined,
-  headers: Headers,
+  headers: Record<string, string>,
   failed: (error: unknown) => void,
 ) => Promise<SingleFetchAnswer | undefined>;
 
@@ -87,12 +98,16 @@ export function singleFetchPath(o: SingleFetchOptions): SingleFetch {
       o.onOperation?.('planned');
       return undefined;
     }
-    headers.set('content-type', 'application/json');
+    headers['content-type'] = 'application/json';
+    // what JSON.parse makes of the body: the members that are there (variables, operationName may be absent)
     const { query, variables, operationName } = op;
+    const json: Record<string, unknown> = { query };
+    if (variables !== undefined) json.variables = variables;
+    if (operationName !== undefined) json.operationName = operationName;
     let answer: SubgraphAnswer;
     let text: string;
     try {
-      answer = await o.fetchers[service]!(urls[service]!, { method: 'POST', headers, body: JSON.stringify({ query, variables, operationName }) });
+      answer = await o.fetchers[service]!(urls[service]!, { method: 'POST', headers, body: JSON.stringify(json), json });
       text = await answer.text();
     } catch (e) {
       o.onOperation?.('planned');

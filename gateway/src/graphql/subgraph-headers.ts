@@ -6,13 +6,15 @@ const FORWARDED = ['cookie', 'x-request-id', 'traceparent', 'tracestate', 'x-for
 /**
  * The caller's headers a subgraph request carries: FORWARDED of what a proxied request would (`up`:
  * upstreamRequestHeaders / forwardedRequestHeaders), and the caller's token by one method only — a
- * `?access_token=` (`queryToken`) travels as a bearer.
+ * `?access_token=` (`queryToken`) travels as a bearer. Lower-case names, as Headers gives them.
  */
-export function subgraphHeaders(up: OutgoingHttpHeaders, authorization: string | undefined, queryToken: unknown, headers: Headers): void {
+export function subgraphHeaders(up: OutgoingHttpHeaders, authorization: string | undefined, queryToken: unknown): Record<string, string> {
+  const headers: Record<string, string> = {};
   for (const h of FORWARDED) {
     const v = up[h];
-    if (v !== undefined) headers.set(h, Array.isArray(v) ? v.join(', ') : String(v));
+    if (v !== undefined) headers[h] = Array.isArray(v) ? v.join(', ') : String(v);
   }
-  if (authorization) headers.set('authorization', authorization);
-  else if (typeof queryToken === 'string' && queryToken) headers.set('authorization', `Bearer ${queryToken}`);
+  if (authorization) headers.authorization = authorization;
+  else if (typeof queryToken === 'string' && queryToken) headers.authorization = `Bearer ${queryToken}`;
+  return headers;
 }

@@ -16,8 +16,12 @@ const SDL = `
 const ITEMS = [1, 2, 3].map((i) => ({ id: i, name: `item ${i}`, n: i * 10 }));
 const resolvers = { Query: { items: (_: unknown, args: { limit?: number }) => ITEMS.slice(0, args.limit ?? 3), hello: () => 'hi' } };
 
+/** The arguments each call got. */
+const seen: object[] = [];
+
 /** Writes `{ id name }` selections only; `limit: 0` fails (the other paths answer it). */
 const items: TextField = async (args, _context, field) => {
+  seen.push(args);
   const names = field.selectionSet!.selections.map((s) => (s.kind === Kind.FIELD ? (s as FieldNode).name.value : '?')).join();
   if (names !== 'id,name') return undefined;
   if (args.limit === 0) throw errors.forbidden();
@@ -60,6 +64,15 @@ describe('root fields written as JSON text', () => {
     expect((await same({ query: 'query($n: Int) { items(limit: $n) { id name } }', variables: { n: 1 } })).path).toBe('text');
     // an input-object variable (which graphql-jit cannot take): graphql-js coerces it here
     expect((await same({ query: 'query($f: filter) { items(filter: $f) { id name } }', variables: { f: { _or: [{ name: 'x' }] } } })).path).toBe('text');
+  });
+
+  it('give a document without variables the same frozen arguments every time', async () => {
+    seen.length = 0;
+    for (let i = 0; i < 2; i++) await same({ query: '{ items(limit: 1) { id name } }' });
+    for (let i = 0; i < 2; i++) await same({ query: 'query($n: Int) { items(limit: $n) { id name } }', variables: { n: 1 } });
+    expect(seen[0]).toBe(seen[1]);
+    expect(Object.isFrozen(seen[0])).toBe(true);
+    expect(seen[2]).not.toBe(seen[3]);
   });
 
   it('leave to the other paths what the field cannot write or fails on, and other operations', async () => {

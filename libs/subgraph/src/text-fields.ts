@@ -17,7 +17,8 @@ interface Context {
 
 /**
  * A root query field that can answer as JSON text: given the field's arguments (coerced as graphql-js does, with
- * the operation's variables), the request's context, the field as the document selects it and its definition, the
+ * the operation's variables; read-only: a document without variables gives the same object every time, so what is
+ * derived from it may be kept by it), the request's context, the field as the document selects it and its definition, the
  * JSON text of the field's value exactly as the field's resolvers and GraphQL's serialization would give it — or
  * undefined when it cannot write this selection (the compiled path and Apollo Server answer then). A thrown error
  * or a rejection is not answered here either: the resolvers run again on the other paths, which answer it.
@@ -46,6 +47,8 @@ export function textOperation(schema: GraphQLSchema, operation: OperationDefinit
 
 class RootTextOperation implements TextOperation {
   private readonly prefix: string;
+  /** The arguments of a document without variables (the same every time). */
+  private constantArgs?: Record<string, unknown>;
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -59,13 +62,12 @@ class RootTextOperation implements TextOperation {
 
   async run(context: Context, variables: Record<string, unknown> | null | undefined): Promise<string | undefined> {
     const definitions = this.operation.variableDefinitions ?? [];
-    let values: Record<string, unknown> = {};
+    let args: Record<string, unknown>;
     if (definitions.length) {
       const coerced = getVariableValues(this.schema, definitions, variables ?? {});
       if (coerced.errors) return undefined;
-      values = coerced.coerced;
-    }
-    const args = getArgumentValues(this.def, this.node, values);
+      args = getArgumentValues(this.def, this.node, coerced.coerced);
+    } else args = this.constantArgs ??= Object.freeze(getArgumentValues(this.def, this.node, {}));
     const text = await this.field(args, context, this.node, this.def);
     return text === undefined ? undefined : `${this.prefix}${text}}}`;
   }

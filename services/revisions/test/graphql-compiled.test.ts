@@ -73,6 +73,19 @@ describe('GraphQL compiled path of the revisions subgraph', () => {
     }
   });
 
+  it('parses the list of a document without variables once (its arguments and fields kept, frozen)', async () => {
+    const query = '{ revisions(limit: 2, sort: ["id"]) { id item } }';
+    const parse = jest.spyOn(h.app.reader, 'parse');
+    try {
+      for (let i = 0; i < 3; i++) expect((await both(query, {}, admin)).path).toBe('text');
+      const texts = parse.mock.calls.map(([raw]) => raw).filter((raw) => Object.isFrozen(raw));
+      expect(texts).toHaveLength(3);
+      expect(new Set(texts).size).toBe(1);
+    } finally {
+      parse.mockRestore();
+    }
+  });
+
   it('leaves errors to Apollo Server: the same FORBIDDEN', async () => {
     const hidden = await both('{ revisions_by_id(id: "4") { id } }', {}, editor);
     expect(hidden.path).toBe('apollo');

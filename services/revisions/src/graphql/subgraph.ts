@@ -173,14 +173,20 @@ export function createSubgraph(reader: RecordsReader) {
   };
   // the list written as JSON text straight from the rows when its selection allows (revisions-layout.ts); the
   // resolvers above answer everything else, and whatever the text path leaves
+  const lists = new WeakMap<object, { raw: object; opts: { jsonText: typeof rawJson; cacheKey: string } }>();
   const textFields: Record<string, TextField> = {
     revisions: async (args, { req }, field, def) => {
       const l = revisionsLayout(field, def);
       if (!l) return undefined;
-      const raw = { ...listArgs(args), fields: l.fields };
-      // the same plan (and cache key) as the resolver's: the same arguments and fields
-      const opts = { jsonText: rawJson, cacheKey: `GRAPHQL ${JSON.stringify(raw)}` };
-      return reader.listLayout('revisions', req.accountability, reader.parse(raw), opts, l.layout);
+      let list = lists.get(args);
+      if (!list) {
+        // frozen: parsed once by the reader while kept here (a document without variables: the same args object)
+        const raw = Object.freeze({ ...listArgs(args), fields: Object.freeze(l.fields) });
+        // the same plan (and cache key) as the resolver's: the same arguments and fields
+        list = { raw, opts: { jsonText: rawJson, cacheKey: `GRAPHQL ${JSON.stringify(raw)}` } };
+        if (Object.isFrozen(args)) lists.set(args, list);
+      }
+      return reader.listLayout('revisions', req.accountability, reader.parse(list.raw), list.opts, l.layout);
     },
   };
   return serveSubgraph(REVISIONS_SDL, resolvers, { textFields });
