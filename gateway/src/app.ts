@@ -200,6 +200,7 @@ function graphqlDoor(app: Express, deps: GatewayDeps, federation: Federation, ve
     app,
     parts: federation.parts,
     body: graphqlBody(BODY_LIMIT_BYTES),
+    bodyLimit: BODY_LIMIT_BYTES,
     verifier,
     sessionCookieName: deps.config.SESSION_COOKIE_NAME,
     isSessionRevoked: deps.isSessionRevoked,

@@ -56,6 +56,10 @@ const rows: Row[] = [
   { name: 'a bad token', headers: bearer('not-a-jwt'), body: list, status: 401 },
   { name: 'a revoked session', headers: bearer(revokedToken), body: list, status: 401 },
   { name: 'malformed JSON', headers: json, body: '{"query": ', status: 400 },
+  { name: 'JSON that is not an object', headers: json, body: '42', status: 400 },
+  { name: 'a byte order mark (the parser reads it)', headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: `\uFEFF ${list}`, status: 200, took: 'single_fetch' },
+  { name: 'an empty body', headers: json, body: '', status: 400, took: 'planned' },
+  { name: 'a chunked body', headers: { ...json, 'Transfer-Encoding': 'chunked' }, body: list, status: 200, took: 'single_fetch' },
   { name: 'an oversized body', headers: json, body: JSON.stringify({ query: `{ revisions { id } } #${'x'.repeat(BODY_LIMIT_BYTES)}` }), status: 413 },
   { name: 'another media type (Apollo Server refuses it)', headers: { 'Content-Type': 'text/plain' }, body: list, status: 400 },
   { name: 'the token in the query (the express stack answers both)', path: `/graphql/system?access_token=${good}`, headers: json, body: list, status: 200, took: 'single_fetch' },
@@ -105,7 +109,7 @@ function send(base: string, row: Row, index: number): Promise<Answer> {
     'X-Request-Id': `gql-row-${index}`,
     // one client address per row (TRUST_PROXY=loopback believes it): rows do not share a rate-limit budget
     'X-Forwarded-For': `198.51.100.${index + 1}`,
-    'Content-Length': String(Buffer.byteLength(row.body ?? '')),
+    ...(row.headers?.['Transfer-Encoding'] ? {} : { 'Content-Length': String(Buffer.byteLength(row.body ?? '')) }),
     ...row.headers,
   };
   return new Promise((resolve, reject) => {

@@ -10,6 +10,7 @@ import type { SingleFetchAnswer } from '../graphql/single-fetch-path';
 import { subgraphHeaders } from '../graphql/subgraph-headers';
 import { forwardedRequestHeaders, nextTraceparent, type ForwardContext } from '../proxy/forward-headers';
 import { tagUser } from '../metrics/gateway-metrics';
+import { JsonBody } from './json-body';
 
 /** The one path the door answers (exactly, without a query: anything else stays on the express stack). */
 export const GRAPHQL_PATH = '/graphql/system';
@@ -20,6 +21,8 @@ export interface GraphQLDoorOptions {
   parts: FederationParts;
   /** The JSON body parser the express stack mounts on /graphql/system (federation-routes.ts: graphqlBody). */
   body: RequestHandler;
+  /** Its limit, in bytes (JsonBody reads the plain case itself). */
+  bodyLimit: number;
   verifier: CachedVerifier;
   sessionCookieName: string;
   isSessionRevoked?: (sessionId: string) => boolean;
@@ -39,7 +42,7 @@ export interface GraphQLCall extends ForwardContext {
 /**
  * `POST /graphql/system` in the front door (bare node:http), after its request id, security headers, CORS, rate
  * limit and metrics: the steps the express stack mounts there, in its order — the JSON body (the same parser, so
- * the same limits and errors), the token pre-check (the session cookie is not checked: see
+ * the same limits and errors; the plain case read by JsonBody), the token pre-check (the session cookie is not checked: see
  * token-check.middleware.ts), then the single-fetch path (graphql/single-fetch-path.ts), whose answer is written
  * here with node's API; what it leaves (and every operation when it is off) goes to Apollo Server with the request
  * and response made express's, the gateway's headers set on the response first and its errors through the error
@@ -47,14 +50,16 @@ export interface GraphQLCall extends ForwardContext {
  */
 export class GraphQLDoor {
   private readonly onError: ReturnType<typeof errorMiddleware>;
+  private readonly body: JsonBody;
 
   constructor(private readonly o: GraphQLDoorOptions) {
     this.onError = errorMiddleware(o.logger);
+    this.body = new JsonBody(o.body, o.bodyLimit);
   }
 
   handle(x: GraphQLCall): void {
     try {
-      this.o.body(x.req as Request, x.res as Response, (err?: unknown) => (err ? x.fail(err) : this.checkToken(x)));
+      this.body.read(x.req, x.res, (err?: unknown) => (err ? x.fail(err) : this.checkToken(x)));
     } catch (e) {
       x.fail(e);
     }
