@@ -8,7 +8,7 @@ import { createTokenVerifier } from '@vellum/tokens';
 import { testTokens } from '@vellum/testing';
 import { composeSupergraph } from '../src/graphql/compose-supergraph';
 import { BODY_LIMIT_BYTES } from '../src/app';
-import { listenGateway, silentLogger, testConfig, type ListeningGateway, type Upstream } from './helpers';
+import { listenGateway, pipelineEnv, silentLogger, testConfig, type ListeningGateway, type Upstream } from './helpers';
 import { fixtureSdl, startAuthSubgraph, startRevisionsSubgraph } from './subgraph-fixtures';
 
 const kit = testTokens('k-graphql-door');
@@ -74,17 +74,7 @@ const revoked = new Set(['family-revoked']);
 beforeAll(async () => {
   auth = await startAuthSubgraph();
   revisions = await startRevisionsSubgraph();
-  const config = testConfig({
-    AUTH_URLS: auth.url,
-    REVISIONS_URLS: revisions.url,
-    CORS_ENABLED: 'true',
-    CORS_ORIGIN: ORIGIN,
-    RATE_LIMITER_ENABLED: 'true',
-    RATE_LIMITER_STORE: 'memory',
-    RATE_LIMITER_POINTS: String(POINTS),
-    RATE_LIMITER_DURATION: '10m',
-    TRUST_PROXY: 'loopback',
-  });
+  const config = testConfig({ AUTH_URLS: auth.url, REVISIONS_URLS: revisions.url, ...pipelineEnv(ORIGIN, POINTS) });
   const verifier = createTokenVerifier(kit.keySource);
   for (const frontDoor of [true, false]) {
     gateways.push(await listenGateway({ config, logger: silentLogger(), verifier, isSessionRevoked: (s) => revoked.has(s), supergraphSdl, frontDoor }));

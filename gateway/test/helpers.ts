@@ -90,6 +90,21 @@ export function testConfig(env: Env = {}): GatewayConfig {
   });
 }
 
+/**
+ * The settings a comparison of two pipelines sends its rows through (pipelines.test.ts, graphql-door.test.ts): CORS
+ * for `origin`, a memory rate limit of `points` per 10 minutes, X-Forwarded-For believed from loopback (a row's
+ * own client address: rows do not share a rate-limit budget).
+ */
+export const pipelineEnv = (origin: string, points: number): Env => ({
+  CORS_ENABLED: 'true',
+  CORS_ORIGIN: origin,
+  RATE_LIMITER_ENABLED: 'true',
+  RATE_LIMITER_STORE: 'memory',
+  RATE_LIMITER_POINTS: String(points),
+  RATE_LIMITER_DURATION: '10m',
+  TRUST_PROXY: 'loopback',
+});
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** `GET path` at `base` answers 503 SERVICE_UNAVAILABLE naming `service`, within `ms` (the response timeout's bound). */

@@ -8,7 +8,7 @@ import { listen, type Listening } from '@vellum/http';
 import { createTokenVerifier } from '@vellum/tokens';
 import { testTokens } from '@vellum/testing';
 import { BODY_LIMIT_BYTES, createGateway, type Gateway } from '../src/app';
-import { silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
+import { pipelineEnv, silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
 
 const kit = testTokens('k-pipelines');
 const ORIGIN = 'https://app.example.com';
@@ -114,13 +114,7 @@ beforeAll(async () => {
     AUTH_URLS: upstreams[0]!.url,
     REVISIONS_URLS: upstreams[1]!.url,
     ITEMS_URLS: upstreams[2]!.url,
-    CORS_ENABLED: 'true',
-    CORS_ORIGIN: ORIGIN,
-    RATE_LIMITER_ENABLED: 'true',
-    RATE_LIMITER_STORE: 'memory',
-    RATE_LIMITER_POINTS: String(POINTS),
-    RATE_LIMITER_DURATION: '10m',
-    TRUST_PROXY: 'loopback',
+    ...pipelineEnv(ORIGIN, POINTS),
     PUBLIC_URL: 'https://vellum.example',
   });
   const verifier = createTokenVerifier(kit.keySource);
