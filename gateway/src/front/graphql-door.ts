@@ -102,9 +102,9 @@ export class GraphQLDoor {
   private send(x: GraphQLCall, a: SingleFetchAnswer): void {
     const out = x.responseHeaders.slice();
     for (const c of a.cookies) out.push('Set-Cookie', c);
-    out.push('Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store', 'Content-Length', String(Buffer.byteLength(a.text)));
+    out.push('Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store', 'Content-Length', String(typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length));
     x.res.writeHead(200, out);
-    x.res.end(a.text);
+    x.res.end(a.body);
   }
 
   /** Apollo Server over Apollo Gateway, as the express stack runs it (request context, headers already set). */

@@ -143,13 +143,14 @@ function asResponse(answer: LocalAnswer): globalThis.Response {
   return new Response(answer.body, { status: answer.status, headers });
 }
 
-/** What the single-fetch path reads, without a Response's headers object and body stream. */
+/** What the single-fetch path reads, without a Response's headers object and body stream (the bytes as they are). */
 function lightAnswer(answer: LocalAnswer): SubgraphAnswer {
   const cookies = answer.headers['set-cookie'];
   return {
     status: answer.status,
     headers: { getSetCookie: () => (cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)]) },
     text: async () => answer.body.toString(),
+    rawBody: answer.body,
   };
 }
 
@@ -164,7 +165,7 @@ function sendAnswer(res: Response, a: SingleFetchAnswer): void {
   res.status(200);
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
-  res.send(a.text);
+  res.send(a.body);
 }
 
 /** The handler's two paths, for a request outside express. */

@@ -9,6 +9,11 @@ export interface SubgraphAnswer {
   status: number;
   headers: { getSetCookie(): string[] };
   text(): Promise<string>;
+  /**
+   * The body's bytes when they are at hand (an in-process answer): passed on as they are, never decoded (not
+   * `bytes`: a fetch Response has a method of that name).
+   */
+  rawBody?: Buffer;
 }
 
 /**
@@ -33,11 +38,18 @@ export interface SingleFetchOptions {
   onOperation?: (path: 'single_fetch' | 'planned') => void;
 }
 
-/** What goes back to the client: the subgraph's body as it is, and its cookies. */
+/** What goes back to the client: the subgraph's body as it is (its text, or its bytes), and its cookies. */
 export interface SingleFetchAnswer {
-  text: string;
+  body: string | Buffer;
   cookies: string[];
 }
+
+const DATA_START = '{"data":';
+const DATA_START_BYTES = Buffer.from(DATA_START);
+
+/** An answer with data and no errors: Apollo and the compiled path write `errors` first. */
+const startsWithData = (body: string | Buffer) =>
+  typeof body === 'string' ? body.startsWith(DATA_START) : DATA_START_BYTES.equals(body.subarray(0, DATA_START_BYTES.length));
 
 /**
  * The single-fetch path of one operation (`op`: a plain JSON POST, plainOperation; undefined: not one) with the
@@ -105,21 +117,21 @@ export function singleFetchPath(o: SingleFetchOptions): SingleFetch {
     if (variables !== undefined) json.variables = variables;
     if (operationName !== undefined) json.operationName = operationName;
     let answer: SubgraphAnswer;
-    let text: string;
+    let body: string | Buffer;
     try {
       answer = await o.fetchers[service]!(urls[service]!, { method: 'POST', headers, body: JSON.stringify(json), json });
-      text = await answer.text();
+      body = answer.rawBody ?? (await answer.text());
     } catch (e) {
       o.onOperation?.('planned');
       if (e instanceof AppError) failed(e); // the fetch's 503-style errors (anything else: asked again)
       return undefined; // the full path answers the failure as before (its 503-style error)
     }
-    if (answer.status !== 200 || !text.startsWith('{"data":')) {
+    if (answer.status !== 200 || !startsWithData(body)) {
       o.onOperation?.('planned');
       return undefined;
     }
     o.onOperation?.('single_fetch');
-    return { text, cookies: answer.headers.getSetCookie() };
+    return { body, cookies: answer.headers.getSetCookie() };
   };
 }
 
