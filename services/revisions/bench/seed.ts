@@ -16,7 +16,7 @@ const monthStart = (k: number) => new Date(Date.UTC(2025, k, 1));
  */
 export async function seedRevisions(url: string, n: number, log: (m: string) => void, collection = EVEN_20, months = 1): Promise<void> {
   const c = new Client({ connectionString: url });
-  const pool = new Pool({ connectionString: url, max: 1 });
+  const pool = new Pool({ connectionString: url, max: 1, idleTimeoutMillis: 0 }); // one session, kept: it holds the roll lock
   await c.connect();
   try {
     const { rows } = await c.query<{ n: string; p: string }>(
