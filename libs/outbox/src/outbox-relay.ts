@@ -49,8 +49,11 @@ export interface OutboxRelay {
 export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<OutboxRelay> {
   const log = opts.logger ?? silentLogger;
   const pollMs = opts.pollMs ?? 1000;
+  const state: RelayState = { stopping: false, stopDeadline: Infinity, failures: 0, lastCleanup: 0, idleWaiters: [] };
   const pool = new Pool({ connectionString: opts.connectionString, max: 2, application_name: 'vellum-outbox-relay' });
-  pool.on('error', (err) => log.warn({ err }, 'outbox relay: idle connection error'));
+  // once stopping, a connection the server ends while pool.end() is closing it (a stop racing the database's own,
+  // as at Ctrl-C) is expected: not reported
+  pool.on('error', (err) => (state.stopping ? undefined : log.warn({ err }, 'outbox relay: idle connection error')));
 
   // claim → publish → mark, one transaction per batch (relay-batch); wake-ups: LISTEN/NOTIFY, polling covers the gaps
   const wakeUp = new WakeUp();
@@ -66,7 +69,6 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     destinations: opts.destinations,
     timeoutMs: opts.publishTimeoutMs ?? 5000,
   };
-  const state: RelayState = { stopping: false, stopDeadline: Infinity, failures: 0, lastCleanup: 0, idleWaiters: [] };
   const listener = await listenForOutbox({ connectionString: opts.connectionString, wake, log, retryMs: pollMs });
   const loop = runRelayLoop({
     batch,

@@ -32,7 +32,9 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   if (!keys) throw new Error('items: AUTH_URL is required to verify access tokens');
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
   const pool = createItemsPool(config.DATABASE_URL, config.DB_POOL_MAX);
-  pool.on('error', (err) => logger.warn({ err }, 'items pool: idle connection error'));
+  let stopping = false;
+  // once stopping, a connection the server ends while pool.end() closes it (a stop racing the database's own) is expected: not reported
+  pool.on('error', (err) => (stopping ? undefined : logger.warn({ err }, 'items pool: idle connection error')));
   const prisma = createPrisma(config.DATABASE_URL, Math.max(2, Math.ceil(config.DB_POOL_MAX / 2)));
   const rules = new AccessRules();
   const access = await watchAccessRules(messaging, { into: rules, logger });
@@ -73,6 +75,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     url: listening.url,
     health,
     async stop() {
+      stopping = true;
       await listening.close();
       unobserve.forEach((u) => u());
       await relay.stop();
