@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PoolClient } from 'pg';
+import { inTransaction } from '@vellum/db';
 import { REVISION_BLOCK_SIZE, addBlockDeltas, addCounts } from './record-counts.repository';
-import { boundSql, quote, rangeCheckSql, type Partition, type PartitionedTable } from './partitions.repository';
+import { boundSql, createLike, quote, rangeCheckSql, type Partition, type PartitionedTable } from './partitions.repository';
 import { copyKeptRows } from './partition-kept-rows';
 import type { RetainedRow } from './retention.repository';
 
@@ -56,12 +57,13 @@ export async function prunePartition(
   const keptName = part.name.endsWith('_kept') ? part.name.slice(0, -5) : `${part.name.slice(0, 50)}_kept`;
   const n = `public.${quote(keptName)}`;
   const inRange = rangeCheckSql(part.lo, part.hi);
-  await client.query('BEGIN');
-  try {
+  // detached, the partition is renamed *_pruned: a crash before the drop leaves it to the next run (dropPrunedLeftovers)
+  const gone = `${part.name.slice(0, 55)}_pruned`;
+  const out = await inTransaction(client, async () => {
     // the partition stays as it is until the swap (readers go on; a writer updating one of its rows waits)
     await client.query(`LOCK TABLE ${p} IN SHARE MODE`);
     await client.query(`DROP TABLE IF EXISTS ${n}`);
-    await client.query(`CREATE TABLE ${n} (LIKE public.${table} INCLUDING DEFAULTS)`);
+    await createLike(client, table, keptName);
     const keptCount = await copyKeptRows(client, table, p, n, part, o.cutoff, o.keepLast, o.skipScanItems);
     await client.query(`ALTER TABLE ${n} ADD PRIMARY KEY (id)`);
     if (table === 'revisions') {
@@ -79,16 +81,11 @@ export async function prunePartition(
     const lockAttempts = await swap(client, table, part, keptCount > 0 ? keptName : undefined, o);
     await applyCounts(client, table, counts);
     if (keptCount === 0) await client.query(`DROP TABLE ${n}`);
-    // detached, it is marked for dropping: a crash before the drop leaves it to the next run (dropPrunedLeftovers)
-    const gone = `${part.name.slice(0, 55)}_pruned`;
     await client.query(`ALTER TABLE ${p} RENAME TO ${quote(gone)}`);
-    await client.query('COMMIT');
-    await client.query(`DROP TABLE public.${quote(gone)}`);
     return { partition: part.name, pruned: counts.total, kept: keptCount, lockAttempts };
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
+  await client.query(`DROP TABLE public.${quote(gone)}`);
+  return out;
 }
 
 /** The pruned rows (in `p`, not in `n`), in id order, batch by batch. */

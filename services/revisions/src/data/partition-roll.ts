@@ -1,4 +1,5 @@
 import type { Pool, PoolClient } from 'pg';
+import { inTransaction } from '@vellum/db';
 import {
   PARTITIONED_TABLES,
   advanceSequence,
@@ -75,17 +76,12 @@ async function rollTable(client: PoolClient, table: PartitionedTable, opts: Roll
   // the next partition, empty, with a CHECK that lets its attach skip the scan
   await createLike(client, table, next);
   await addCheck(client, next, `${next}_range`, `id >= ${hi}`);
-  try {
-    await client.query('BEGIN');
+  await inTransaction(client, async () => {
     await client.query(`ALTER TABLE public.${table} DETACH PARTITION public.${quote(open.name)}`);
     await client.query(`ALTER TABLE public.${table} ATTACH PARTITION public.${quote(open.name)} ${boundSql(open.lo, hi)}`);
     await client.query(`ALTER TABLE public.${table} ATTACH PARTITION public.${quote(next)} ${boundSql(hi, null)}`);
     await advanceSequence(client, table, hi);
-    await client.query('COMMIT');
-  } catch (err) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  }
+  });
   return { closed: open.name, at: hi, opened: next };
 }
 
