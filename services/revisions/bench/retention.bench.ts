@@ -1,8 +1,9 @@
 /* eslint-disable no-restricted-properties -- a bench script: its knobs are environment variables */
 // Issue 18.4: retention drops a month of revisions whole, against a DELETE of the same rows, measured in one run on
 // two copies of one database. January holds RETENTION_BENCH_ROWS revisions (default 1,000,000) of rows/100 items,
-// 100 each; 99% of the items have a newer revision in February, so with REVISIONS_KEEP_LAST 1 January keeps 1% of
-// its items' latest revisions. Readers run the list queries the service runs (admin, and one collection) all the
+// 100 each; RETENTION_BENCH_NEWER % of the items (default 99) have a newer revision in February, so with
+// REVISIONS_KEEP_LAST 1 January keeps the latest revision of the others (default 1% of the items: 100 rows; with
+// RETENTION_BENCH_NEWER=0 every item's, 1% of the rows). Readers run the list queries the service runs (admin, and one collection) all the
 // time, and report the longest a read took while each prune ran.
 //   node --import tsx services/revisions/bench/retention.bench.ts      (BENCH_DATABASE_URL, RETENTION_BENCH_ROWS;
 //   RETENTION_BENCH_KEEP=1 keeps the databases, and a copy of the seeded one as <name>_a_seed)
@@ -15,6 +16,8 @@ import { MIGRATIONS_DIR } from '../src/start';
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const ROWS = Number(process.env.RETENTION_BENCH_ROWS ?? 1_000_000);
 const ITEMS = Math.max(1, Math.floor(ROWS / 100));
+const NEWER = Number(process.env.RETENTION_BENCH_NEWER ?? 99); // % of the items with a revision in February
+const FEB_ITEMS = Math.floor(ITEMS / 100) * NEWER + Math.min(ITEMS % 100, NEWER); // items i with i % 100 < NEWER
 const FEB = new Date('2026-02-01T00:00:00Z');
 const NOW = new Date('2026-03-01T00:00:00Z');
 const log = (m: string) => console.log(`[retention bench] ${m}`);
@@ -22,7 +25,7 @@ const log = (m: string) => console.log(`[retention bench] ${m}`);
 /** Activity and revisions for the ids of `ids` (a FROM item naming `g`), at `at`, of item `item`. */
 const rowsSql = (ids: string, at: string, item: string) => `
       INSERT INTO activity (id, action, "user", timestamp, collection, item, event_id)
-      SELECT g, 'update', 'u', ${at}, 'c' || (${item} % 20), (${item})::text, 'ev-' || g FROM ${ids};
+      SELECT g, 'update', 'u', ${at}, 'c' || ((${item}) % 20), (${item})::text, 'ev-' || g FROM ${ids};
       INSERT INTO revisions (id, activity, collection, item, data, delta, event_id, timestamp, delta_computed)
       SELECT id, id, collection, item, jsonb_build_object('title', 'Title ' || id, 'body', repeat('lorem ', 20), 'n', id),
              jsonb_build_object('n', id), event_id, timestamp, true FROM activity WHERE id IN (SELECT g FROM ${ids});`;
@@ -48,7 +51,7 @@ async function seed(url: string): Promise<void> {
     const { rows } = await pool.query<{ v: string }>(`SELECT nextval('revisions_id_seq')::text AS v`);
     const base = Number(rows[0]!.v);
     await pool.query(`SELECT setval('activity_id_seq', ${base}, false)`);
-    const feb = `generate_series(${base}, ${base + ITEMS - 1}) g WHERE (g - ${base}) % 100 <> 0`;
+    const feb = `generate_series(${base}, ${base + ITEMS - 1}) g WHERE (g - ${base}) % 100 < ${NEWER}`;
     const c2 = await pool.connect();
     try {
       await c2.query(rowsSql(`(SELECT g FROM ${feb}) x(g)`, `timestamptz '2026-02-10' + (g - ${base}) * interval '1 second'`, `g - ${base}`));
@@ -132,7 +135,7 @@ async function main() {
   try {
     const started = Date.now();
     await seed(databaseUrl(SERVER, a));
-    log(`seeded ${ROWS} January revisions + ${ITEMS - Math.ceil(ITEMS / 100)} in February in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    log(`seeded ${ROWS} January revisions + ${FEB_ITEMS} in February in ${((Date.now() - started) / 1000).toFixed(0)} s`);
     await withClient(SERVER, (c) => c.query(`CREATE DATABASE "${b}" TEMPLATE "${a}"`));
     const maxAge = NOW.getTime() - FEB.getTime();
     const alone = await baseline(databaseUrl(SERVER, a), 3000);

@@ -4,18 +4,17 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
 import { databaseUrl, dropDatabase, ensureDatabases, migrate } from '@vellum/db';
 import { EventWriter } from '../src/data/event.writer';
 import { rollPartitions } from '../src/data/partition-roll';
 import { MIGRATIONS_DIR } from '../src/start';
 import { testAdminUrl } from '@vellum/testing';
+import { digest, expectHeadsExact, rowsOf } from './retention-support';
 import { createHarness, itemEvent, type Harness } from './helpers';
 
 const admin = testAdminUrl();
-const digest = (rows: string[]) => createHash('sha256').update(rows.join('\n')).digest('hex');
-const rowsOf = async (pool: Pool, table: string) => (await pool.query(`SELECT to_jsonb(t)::text AS j FROM ${table} t ORDER BY id`)).rows.map((r) => r.j as string);
 
 describe('an install with history migrates in place', () => {
   const name = `vellum_parttest_${randomBytes(5).toString('hex')}`;
@@ -48,7 +47,8 @@ describe('an install with history migrates in place', () => {
     const before = { revisions: digest(await rowsOf(pool, 'revisions')), activity: digest(await rowsOf(pool, 'activity')) };
 
     const { applied } = await migrate({ connectionString: databaseUrl(admin, name), migrationsDir: MIGRATIONS_DIR });
-    expect(applied).toEqual(['20261207000000_history_nonunique_indexes', '20261208000000_partitioned_history']);
+    expect(applied).toEqual(['20261207000000_history_nonunique_indexes', '20261208000000_partitioned_history', '20261209000000_revision_heads']);
+    await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);
     expect(digest(await rowsOf(pool, 'activity'))).toBe(before.activity);
     const kinds = await pool.query(`SELECT relname, relkind::text AS k FROM pg_class WHERE relname IN ('revisions', 'activity', 'revisions_legacy', 'activity_legacy') ORDER BY 1`);
@@ -74,6 +74,7 @@ describe('an install with history migrates in place', () => {
     expect(counts.rows[0]).toEqual({ r: 30, a: 31 });
     const ids = await pool.query(`SELECT count(DISTINCT event_id)::int AS n, count(*)::int AS total FROM activity`);
     expect(ids.rows[0].n).toBe(ids.rows[0].total);
+    await expectHeadsExact(pool); // and kept by the new writes
   });
 });
 
@@ -109,6 +110,7 @@ describe('the monthly roll', () => {
     expect(total).toBe(n);
     const distinct = await h.pool.query(`SELECT count(DISTINCT event_id)::int AS n FROM revisions`);
     expect(distinct.rows[0].n).toBe(n);
+    await expectHeadsExact(h.pool); // three writers at once, across the roll
     // another replica's roll in the same month, or a second one, does nothing
     expect(await rollPartitions(h.pool, { now: new Date(Date.UTC(2026, 1, 20)) })).toEqual({});
   });

@@ -15,8 +15,21 @@ export const rowsOf = async (pool: Pool, table: string): Promise<string[]> =>
   (await pool.query(`SELECT to_jsonb(t)::text AS j FROM ${table} t ORDER BY id`)).rows.map((r) => r.j as string);
 export const digest = (rows: string[]): string => createHash('sha256').update(rows.join('\n')).digest('hex');
 
-/** record_counts and revision_blocks equal what the tables hold. */
+/** revision_heads names each item's newest revision, and nothing else. */
+export async function expectHeadsExact(pool: Pool): Promise<void> {
+  const wrong = await pool.query(
+    `SELECT collection, item, m.id AS newest, h.id AS head
+       FROM (SELECT collection, item, max(id) AS id FROM revisions GROUP BY 1, 2) m
+       FULL JOIN revision_heads h USING (collection, item) WHERE m.id IS DISTINCT FROM h.id LIMIT 5`,
+  );
+  expect(wrong.rows).toEqual([]);
+  const heads = await pool.query(`SELECT count(*)::int AS n FROM revision_heads`);
+  expect(heads.rows[0].n).toBeGreaterThan(0);
+}
+
+/** record_counts, revision_blocks and revision_heads equal what the tables hold. */
 export async function expectCountersExact(pool: Pool): Promise<void> {
+  await expectHeadsExact(pool);
   const counted = (await pool.query(`SELECT entity, collection, count::int AS n FROM record_counts WHERE count <> 0 ORDER BY 1, 2`)).rows;
   const real = (
     await pool.query(`SELECT 'activity' AS entity, collection, count(*)::int AS n FROM activity GROUP BY 2

@@ -4,9 +4,10 @@ import { rangeCheckSql, type Partition, type PartitionedTable } from './partitio
 /**
  * Copies into `n` the rows a closed partition `p` keeps when it is pruned at `cutoff` (in the caller's
  * transaction), and returns how many: rows newer than the cutoff, and
- * - revisions: each item's newest `keepLast` overall that lie in this partition — found from the item's newest row
- *   here (one index descent per item) and a look at the newer partitions only (has the item `keepLast` newer rows
- *   there?), never by reading every row;
+ * - revisions: each item's newest `keepLast` overall that lie in this partition. The latest alone (`keepLast` 1, the
+ *   default) are the item heads inside the partition's range (revision_heads: as many reads as rows kept). More are
+ *   found from the item's newest row here (one index descent per item) and a look at the newer partitions only (has
+ *   the item `keepLast` newer rows there?), never by reading every row;
  * - activity: the rows a revision refers to.
  * The ids are gathered first (a temporary table), then the rows are fetched by primary key.
  */
@@ -28,9 +29,14 @@ export async function copyKeptRows(
       `INSERT INTO vellum_kept SELECT DISTINCT r.activity FROM revisions r WHERE ${rangeCheckSql(part.lo, part.hi, 'r.activity')}
        ON CONFLICT DO NOTHING`,
     );
+  } else if (Math.floor(keepLast) <= 1) {
+    // each item's latest revision: the heads that lie in this partition (revision_heads, kept by a trigger)
+    await client.query(
+      `INSERT INTO vellum_kept SELECT id FROM revision_heads WHERE ${rangeCheckSql(part.lo, part.hi, 'id')} ON CONFLICT DO NOTHING`,
+    );
   } else {
     await newestPerItem(client, p, skipScanItems);
-    const last = Math.max(1, Math.floor(keepLast));
+    const last = Math.floor(keepLast);
     // the item's newest `last` here, less as many as it has in newer partitions (ids ≥ hi: only those are read)
     await client.query(
       `INSERT INTO vellum_kept
@@ -44,7 +50,11 @@ export async function copyKeptRows(
     );
   }
   await client.query('ANALYZE vellum_kept');
-  const { rowCount } = await client.query(`INSERT INTO ${n} SELECT r.* FROM ${p} r JOIN vellum_kept k ON k.id = r.id`);
+  // one primary-key probe per kept id (OFFSET 0 keeps the planner from turning it into a scan of the whole partition
+  // joined by hash, which it prefers from a few thousand ids on, and which reads every row of the month)
+  const { rowCount } = await client.query(
+    `INSERT INTO ${n} SELECT r.* FROM vellum_kept k CROSS JOIN LATERAL (SELECT * FROM ${p} x WHERE x.id = k.id OFFSET 0) r`,
+  );
   await client.query('DROP TABLE vellum_kept');
   return rowCount ?? 0;
 }
