@@ -5,6 +5,9 @@
 //   90-10        'big' holds 90%, 'small' 10%; a role for each
 //   rare-newest  'rare' holds 0.01% of the rows, at the newest ids; a role reading only it
 //   rare-oldest  the same at the oldest ids
+//   all-shapes   (only with BENCH_ONLY=all-shapes) the last three in one database, for sizes where seeding four
+//                databases takes too long (10M): 'rare_new' and 'rare_old' hold 0.01% each at the newest and at the
+//                oldest ids, the rest is 90% 'big' and 10% 'small'; a role for each of the four
 // For each role and each read (list limit=25&sort=-id, the same with meta=total_count, a deep offset at 90% of what
 // the caller can see), admin and the role run in BENCH_ROUNDS (3) interleaved rounds of BENCH_DURATION s: prints
 // req/s, p50, and restricted ÷ admin per round and the median. Goal: ≥ 0.8 in every row.
@@ -20,6 +23,8 @@ interface Layout {
   collection: string;
   /** Role → the collections it reads (all fields), and the rows it can see out of n. */
   roles: Record<string, { read: string[]; rows: (n: number) => number }>;
+  /** Run only when BENCH_ONLY names it. */
+  optIn?: boolean;
 }
 
 const rare = (n: number) => Math.max(Math.floor(n / 10_000), 1);
@@ -46,6 +51,18 @@ const LAYOUTS: Layout[] = [
     name: 'rare-oldest',
     collection: `CASE WHEN g <= greatest($1::int / 10000, 1) THEN 'rare' ELSE 'c' || (g % 20) END`,
     roles: { 'rare (0.01%, oldest ids)': { read: ['rare'], rows: rare } },
+  },
+  {
+    name: 'all-shapes',
+    collection: `CASE WHEN g > $1::int - greatest($1::int / 10000, 1) THEN 'rare_new' WHEN g <= greatest($1::int / 10000, 1) THEN 'rare_old'
+                      WHEN g % 10 = 0 THEN 'small' ELSE 'big' END`,
+    roles: {
+      'big (90%)': { read: ['big'], rows: (n) => Math.ceil(((n - 2 * rare(n)) * 9) / 10) },
+      'small (10%)': { read: ['small'], rows: (n) => Math.floor((n - 2 * rare(n)) / 10) },
+      'rare_new (0.01%, newest ids)': { read: ['rare_new'], rows: rare },
+      'rare_old (0.01%, oldest ids)': { read: ['rare_old'], rows: rare },
+    },
+    optIn: true,
   },
 ];
 
@@ -102,7 +119,7 @@ async function benchLayout(layout: Layout, n: number): Promise<void> {
 }
 
 async function main() {
-  for (const n of SIZES) for (const layout of LAYOUTS) if (!ONLY || layout.name.includes(ONLY)) await benchLayout(layout, n);
+  for (const n of SIZES) for (const layout of LAYOUTS) if (ONLY ? layout.name.includes(ONLY) : !layout.optIn) await benchLayout(layout, n);
   console.log(`\n| revisions | layout | role | read | admin/role req/s per round | role ÷ admin per round | median |\n|---|---|---|---|---|---|---|`);
   for (const r of rows) console.log(r);
 }

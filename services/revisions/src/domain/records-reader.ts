@@ -134,9 +134,8 @@ export class RecordsReader {
       deferredJoinOffset: this.limits.deferredJoinOffset,
     };
     if (vis.all) return opts;
-    const { collections, fieldsJson, reducer } = vis;
-    opts.rowFilter = (table, alias, params) =>
-      table.name === 'revisions' ? `${alias}."collection" = ANY(${params.add(collections, 'text[]')})` : null;
+    const { collections, collectionTest, fieldsJson, reducer } = vis;
+    opts.rowFilter = (table, alias) => (table.name === 'revisions' ? `${alias}."collection" ${collectionTest}` : null);
     // a few readable collections: a deep page reads one branch each over the (collection, id) index, merged in id
     // order (no scan of the rows of other collections; the same rows as the row filter above). Each branch costs ~0.1–0.25 ms of
     // planning, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.

@@ -1,0 +1,13 @@
+import { collectionTestSql, textLiteral } from './collection-test-sql';
+
+describe('collectionTestSql', () => {
+  it('writes one collection as an equality and several as ANY of an array', () => {
+    expect(collectionTestSql(['posts'])).toBe(`= 'posts'`);
+    expect(collectionTestSql(['a', 'b'])).toBe(`= ANY (ARRAY['a', 'b']::text[])`);
+    expect(collectionTestSql([])).toBe(`= ANY (ARRAY[]::text[])`);
+  });
+  it('doubles quotes, so a collection name cannot end the literal', () => {
+    expect(textLiteral(`x' OR true --`)).toBe(`'x'' OR true --'`);
+    expect(collectionTestSql([`o'brien`, `\\`])).toBe(`= ANY (ARRAY['o''brien', '\\']::text[])`);
+  });
+});
