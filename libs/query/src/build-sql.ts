@@ -2,7 +2,7 @@ import { errors } from '@vellum/errors';
 import { ROOT, type PlanContext } from './plan-context';
 import type { TreeNode } from './plan-fields';
 import { whereSql } from './plan-filters';
-import { isDeferred, pageSql, reversedPage, seekSql } from './plan-paging';
+import { isDeferred, pageSql, reversedPage, rowCountSql, seekSql } from './plan-paging';
 import { orderBySql, type OrderPlan } from './plan-sort';
 import type { Sql } from './params';
 import { selectColumns } from './select-columns';
@@ -27,7 +27,7 @@ export function listSql(ctx: PlanContext, tree: TreeNode, order: OrderPlan): Sql
     const joins = s.joinText();
     const bound = `${pkExpr} ${order.keysetDesc ? '<=' : '>='} (SELECT "lo" FROM "seek")`;
     const seekWhere = where ? `${where} AND ${bound}` : ` WHERE ${bound}`;
-    const limit = query.limit !== -1 ? ` LIMIT ${s.params.add(query.limit, 'int8')}` : '';
+    const limit = query.limit !== -1 ? ` LIMIT ${rowCountSql(s, query.limit)}` : '';
     const inner = `SELECT ${pkExpr} AS "_d" FROM ${rootFrom}${joins}${seekWhere}${orderBy}${limit} OFFSET (SELECT "skip" FROM "seek")`;
     return {
       text: `WITH "seek" AS (${seek}) SELECT ${cols.join(', ')} FROM ${rootFrom} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${orderBy}`,
@@ -73,14 +73,14 @@ function partitionedListSql(ctx: PlanContext, s: Statement, cols: string[], orde
   let branchLimit: string;
   if (seek) {
     conds.push(`${pkExpr} ${desc ? '<=' : '>='} (SELECT "lo" FROM "seek")`);
-    limit = s.params.add(query.limit, 'int8');
+    limit = rowCountSql(s, query.limit);
     offset = ' OFFSET (SELECT "skip" FROM "seek")';
     branchLimit = `(${limit} + (SELECT "skip" FROM "seek"))`;
   } else {
     const page = reverse ?? { limit: query.limit, offset: query.offset };
-    limit = s.params.add(page.limit, 'int8');
-    if (page.offset > 0) offset = ` OFFSET ${s.params.add(page.offset, 'int8')}`;
-    branchLimit = page.offset > 0 ? s.params.add(page.limit + page.offset, 'int8') : limit;
+    limit = rowCountSql(s, page.limit);
+    if (page.offset > 0) offset = ` OFFSET ${rowCountSql(s, page.offset)}`;
+    branchLimit = page.offset > 0 ? rowCountSql(s, page.limit + page.offset) : limit;
   }
   const branches = parts.map(
     (p) => `(SELECT ${pkExpr} AS "_d" FROM ${rootFrom} WHERE ${[`(${p})`, ...conds].join(' AND ')} ORDER BY ${pkExpr} ${dir} LIMIT ${branchLimit})`,

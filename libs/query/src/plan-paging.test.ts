@@ -10,12 +10,14 @@ const ctx = (raw: Record<string, unknown>, opts: PlanOptions = {}) => planContex
 const cursor = Buffer.from(JSON.stringify({ k: '9', d: 0 })).toString('base64url');
 
 describe('plan-paging', () => {
-  it('writes LIMIT and OFFSET only when they limit', () => {
+  it('writes LIMIT and OFFSET in, only when they limit (a parameter for what is not a row count)', () => {
     const s = new Statement(ctx({ limit: '10', offset: '20' }));
-    expect(pageSql(s)).toBe(' LIMIT $1::int8 OFFSET $2::int8');
+    expect(pageSql(s)).toBe(' LIMIT 10 OFFSET 20');
     expect(pageSql(s, -1, 0)).toBe('');
-    expect(pageSql(s, 0, 5)).toBe(' LIMIT $3::int8 OFFSET $4::int8');
-    expect(s.params.values).toEqual([10, 20, 0, 5]);
+    expect(pageSql(s, 0, 5)).toBe(' LIMIT 0 OFFSET 5');
+    expect(s.params.values).toEqual([]);
+    expect(pageSql(s, 2 ** 60, 1.5)).toBe(' LIMIT $1::int8 OFFSET $2::int8');
+    expect(s.params.values).toEqual([2 ** 60, 1.5]);
   });
   it('defers deep pages (not random ones) from deferredJoinOffset on', () => {
     expect(isDeferred(ctx({ offset: '999' }))).toBe(false);
