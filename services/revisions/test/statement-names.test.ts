@@ -39,6 +39,11 @@ describe('the reader prepares its repeated statements', () => {
   beforeAll(async () => {
     h = await createHarness();
     await h.writer.write([itemEvent({ collection: 'c', item: '1', data: { x: 1 }, at: '2026-01-01T00:00:00.000Z' })]);
+    // enough rows that a plan for "a tenth of them" (what PostgreSQL assumes of a LIMIT parameter) costs more
+    await h.pool.query(`
+      INSERT INTO revisions (activity, collection, item, data, event_id, timestamp)
+      SELECT 1, 'c', (g % 100)::text, '{}', 'bulk-' || g, timestamp '2026-01-02' + g * interval '1 s' FROM generate_series(1, 20000) g;
+      ANALYZE revisions;`);
   });
   afterAll(() => h.close());
 
@@ -55,6 +60,24 @@ describe('the reader prepares its repeated statements', () => {
       expect(await prepared()).toHaveLength(1);
       await reader.list('revisions', acc, reader.parse({ sort: '-id', limit: 5 }));
       expect(await prepared()).toHaveLength(1);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('plans a prepared list once: its generic plan is used from the sixth run on (LIMIT written in, not a parameter)', async () => {
+    const pool = createPool(h.db.url, 1);
+    try {
+      const reader = new RecordsReader(pool, AccessRuleMap.of({}), { limitDefault: 100, deferredJoinOffset: 1000 });
+      const acc = { user: 'u', role: 'r', admin: true, app: true };
+      for (let i = 0; i < 12; i++) await reader.list('revisions', acc, reader.parse({ sort: '-id', limit: 7 }));
+      const { rows } = await pool.query<{ generic: string; custom: string }>(
+        `SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE name LIKE 'vellum_%'`,
+      );
+      // run 1 unnamed; runs 2–12 named: at most 5 custom plans while PostgreSQL compares, then the generic one
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.generic)).toBeGreaterThanOrEqual(6);
+      expect(Number(rows[0]!.custom)).toBeLessThanOrEqual(5);
     } finally {
       await pool.end();
     }
