@@ -4,7 +4,8 @@ import { AccessRuleMap } from '@vellum/tokens';
 import { createPool } from '../src/data/pool';
 import { StatementNames } from '../src/data/statement-names';
 import { RecordsReader } from '../src/domain/records-reader';
-import { createHarness, itemEvent, type Harness } from './helpers';
+import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
+import { access, createHarness, itemEvent, type Harness } from './helpers';
 
 describe('StatementNames', () => {
   it('names a text the second time it is seen, the same name for the same text, none for one-off texts', () => {
@@ -43,6 +44,9 @@ describe('the reader prepares its repeated statements', () => {
     await h.pool.query(`
       INSERT INTO revisions (activity, collection, item, data, event_id, timestamp)
       SELECT 1, 'c', (g % 100)::text, '{}', 'bulk-' || g, timestamp '2026-01-02' + g * interval '1 s' FROM generate_series(1, 20000) g;
+      DELETE FROM record_counts; DELETE FROM revision_blocks;
+      INSERT INTO record_counts SELECT 'revisions', collection, count(*) FROM revisions GROUP BY 2;
+      INSERT INTO revision_blocks SELECT collection, id / ${REVISION_BLOCK_SIZE}, count(*) FROM revisions GROUP BY 1, 2;
       ANALYZE revisions;`);
   });
   afterAll(() => h.close());
@@ -78,6 +82,28 @@ describe('the reader prepares its repeated statements', () => {
       expect(rows).toHaveLength(1);
       expect(Number(rows[0]!.generic)).toBeGreaterThanOrEqual(6);
       expect(Number(rows[0]!.custom)).toBeLessThanOrEqual(5);
+    } finally {
+      await pool.end();
+    }
+  });
+
+  it('plans a role’s deep page once for every offset: one text (the offset its one parameter), its generic plan kept', async () => {
+    const pool = createPool(h.db.url, 1);
+    try {
+      const rules = AccessRuleMap.of({ r: access('r', { c: { read: ['*'] }, d: { read: ['*'] } }) });
+      const reader = new RecordsReader(pool, rules, { limitDefault: 100, deferredJoinOffset: 1000 });
+      const acc = { user: 'u', role: 'r', admin: false, app: true };
+      const plain = new RecordsReader(pool, rules, { limitDefault: 100, deferredJoinOffset: Number.MAX_SAFE_INTEGER, mergeMaxCollections: 0 });
+      for (let i = 0; i < 12; i++) {
+        const q = { sort: '-id', limit: 10, offset: 5000 + i };
+        const page = await reader.list('revisions', acc, reader.parse(q));
+        expect(page).toEqual(await plain.list('revisions', acc, plain.parse(q)));
+      }
+      const { rows } = await pool.query<{ generic: string; custom: string }>(
+        `SELECT generic_plans AS generic, custom_plans AS custom FROM pg_prepared_statements WHERE statement LIKE 'WITH "seek"%'`,
+      );
+      expect(rows).toHaveLength(1);
+      expect(Number(rows[0]!.generic)).toBeGreaterThanOrEqual(6);
     } finally {
       await pool.end();
     }

@@ -2,6 +2,7 @@ import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import { parseQuery, planQuery, type Layout, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
+import { collectionTestSql, textLiteral } from './collection-test-sql';
 import { PlanCache } from './plan-cache';
 import { StatementNames } from '../data/statement-names';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
@@ -80,12 +81,14 @@ function collectionOnly(filter: Record<string, unknown> | null): string[] | unde
 
 /**
  * The start of a deep page of revisions ordered by id, from `revision_blocks` (see PlanOptions.seek): the first block
- * (in the order's direction) whose running count passes `offset`, and how many of its rows to skip.
+ * (in the order's direction) whose running count passes `offset`, and how many of its rows to skip. The offset is the
+ * statement's one parameter (the collections are written in): one text for every offset, whose generic plan
+ * PostgreSQL keeps (the page's OFFSET is the seek's `skip`, not a parameter).
  */
 function seekRevisions(collections: '*' | string[]) {
   return ({ desc, offset, params }: { desc: boolean; offset: number; params: Params }): string => {
     const o = params.add(offset, 'int8');
-    const where = collections === '*' ? '' : ` WHERE collection = ANY(${params.add(collections, 'text[]')})`;
+    const where = collections === '*' ? '' : ` WHERE collection ${collectionTestSql(collections)}`;
     const dir = desc ? 'DESC' : 'ASC';
     const lo = desc ? `(b.block + 1) * ${REVISION_BLOCK_SIZE} - 1` : `b.block * ${REVISION_BLOCK_SIZE}`;
     return (
@@ -140,8 +143,8 @@ export class RecordsReader {
     // order (no scan of the rows of other collections; the same rows as the row filter above). Each branch costs ~0.1–0.25 ms of
     // planning, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.
     if (collections.length > 0 && collections.length <= (this.limits.mergeMaxCollections ?? MERGE_MAX_COLLECTIONS))
-      opts.partitions = (table, alias, params) =>
-        table.name === 'revisions' ? collections.map((c) => `${alias}."collection" = ${params.add(c, 'text')}`) : null;
+      opts.partitions = (table, alias) =>
+        table.name === 'revisions' ? collections.map((c) => `${alias}."collection" = ${textLiteral(c)}`) : null;
     opts.project = ({ table, field, expr, alias, params }) => {
       if (table.name !== 'revisions' || (field !== 'data' && field !== 'delta')) return expr;
       return readableJsonSql(expr, alias, params.add(fieldsJson, 'jsonb'));
