@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import type { Pool, PoolClient } from 'pg';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createInProcessMessaging, type Messaging } from '@vellum/messaging';
 import { createTestDatabase, testTokens, type TestDatabase, silentLogger } from '@vellum/testing';
@@ -92,4 +92,14 @@ export function itemEvent(p: Partial<Extract<RecordableEvent, { kind: 'item' }>>
     timestamp: at,
     ...rest,
   } as RecordableEvent;
+}
+
+/** A pool (as the reader uses one) that runs every statement on `client` and shows each (text, values) to `seen`. */
+export function recordingPool(client: PoolClient, seen: (q: { text: string; values: unknown[] }) => void): Pool {
+  return {
+    query: (q: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
+      seen(typeof q === 'string' ? { text: q, values: values ?? [] } : { text: q.text, values: q.values ?? values ?? [] });
+      return client.query(q as string, values);
+    },
+  } as unknown as Pool;
 }

@@ -1,9 +1,9 @@
-import type { Pool, PoolClient } from 'pg';
+import type { PoolClient } from 'pg';
 import type { Accountability } from '@vellum/http';
 import { AccessRuleMap } from '@vellum/tokens';
 import { REVISION_BLOCK_SIZE } from '../src/data/record-counts.repository';
 import { RecordsReader } from '../src/domain/records-reader';
-import { access, createHarness, itemEvent, type Harness } from './helpers';
+import { access, createHarness, itemEvent, recordingPool, type Harness } from './helpers';
 
 /**
  * Issue 18.1: a deep page of a role reading a few collections reads them per collection over the (collection, id)
@@ -43,13 +43,7 @@ const jumpIds = (to: number) => h.pool.query(`SELECT setval('revisions_id_seq', 
 
 /** A reader that runs every statement on `client` and records the statements' text. */
 function readerOn(client: PoolClient, texts: string[], limits: { deferredJoinOffset: number; mergeMaxCollections?: number }): RecordsReader {
-  const pool = {
-    query: (q: { text: string } | string, values?: unknown[]) => {
-      texts.push(typeof q === 'string' ? q : q.text);
-      return client.query(q as string, values);
-    },
-  } as unknown as Pool;
-  return new RecordsReader(pool, rules, { limitDefault: 100, ...limits });
+  return new RecordsReader(recordingPool(client, (q) => texts.push(q.text)), rules, { limitDefault: 100, ...limits });
 }
 
 describe('every permission shape, merged per collection, answers as the plain SQL', () => {

@@ -1,8 +1,7 @@
-import type { Pool, PoolClient } from 'pg';
 import type { Accountability } from '@vellum/http';
 import { AccessRuleMap } from '@vellum/tokens';
 import { RecordsReader } from '../src/domain/records-reader';
-import { access, createHarness, type Harness } from './helpers';
+import { access, createHarness, recordingPool, type Harness } from './helpers';
 
 /**
  * Issue 18.1: the first page of a role reading one collection reads the page's rows — not every row of a rare
@@ -43,16 +42,6 @@ function rowsScanned(node: Record<string, unknown>): number {
   return own + kids.reduce((s, k) => s + rowsScanned(k), 0);
 }
 
-function recording(client: PoolClient, seen: { text: string; values: unknown[] }[]): Pool {
-  return {
-    query: (q: { text: string; values?: unknown[] } | string, values?: unknown[]) => {
-      const text = typeof q === 'string' ? q : q.text;
-      seen.push({ text, values: (typeof q === 'string' ? values : (q.values ?? values)) ?? [] });
-      return client.query(q as string, values);
-    },
-  } as unknown as Pool;
-}
-
 describe.each([
   ['the rare oldest collection', 'r-rare', 'rare'],
   ['most of the rows, under a burst of another collection', 'r-big', 'big'],
@@ -63,7 +52,7 @@ describe.each([
       const client = await h.pool.connect();
       try {
         const seen: { text: string; values: unknown[] }[] = [];
-        const reader = new RecordsReader(recording(client, seen), rules, { limitDefault: 100 });
+        const reader = new RecordsReader(recordingPool(client, (q) => seen.push(q)), rules, { limitDefault: 100 });
         const page = await reader.list(
           'revisions',
           who(role),

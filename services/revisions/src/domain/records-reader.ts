@@ -2,7 +2,7 @@ import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import { parseQuery, planQuery, type Layout, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
-import { collectionTestSql, textLiteral } from './collection-test-sql';
+import { collectionTestSql } from './collection-test-sql';
 import { PlanCache } from './plan-cache';
 import { StatementNames } from '../data/statement-names';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
@@ -144,7 +144,7 @@ export class RecordsReader {
     // planning, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.
     if (collections.length > 0 && collections.length <= (this.limits.mergeMaxCollections ?? MERGE_MAX_COLLECTIONS))
       opts.partitions = (table, alias) =>
-        table.name === 'revisions' ? collections.map((c) => `${alias}."collection" = ${textLiteral(c)}`) : null;
+        table.name === 'revisions' ? collections.map((c) => `${alias}."collection" ${collectionTestSql([c])}`) : null;
     opts.project = ({ table, field, expr, alias, params }) => {
       if (table.name !== 'revisions' || (field !== 'data' && field !== 'delta')) return expr;
       return readableJsonSql(expr, alias, params.add(fieldsJson, 'jsonb'));
