@@ -1,4 +1,5 @@
 import { loadConfig, processVariables, databaseServiceVariables, queryLimitVariables, loadMessagingSettings, z, duration, int, type Env, type MessagingSettings } from '@vellum/config';
+import { DEFAULT_RANDOM_PAGE_COST } from './data/pool';
 
 const shape = {
   ...processVariables,
@@ -7,6 +8,13 @@ const shape = {
   AUTH_URL: z.string().url().default('http://127.0.0.1:8056'),
   ...queryLimitVariables,
   DB_POOL_MAX: int(10, { min: 1 }),
+  /**
+   * The planner's `random_page_cost` on the service's connections (src/data/pool.ts): 1.1, for history in memory or
+   * on SSD; `database` leaves the database's own (PostgreSQL's default is 4, a spinning disk's).
+   */
+  DB_RANDOM_PAGE_COST: z
+    .union([z.literal('database').transform(() => null), z.coerce.number().positive().finite()], { error: 'a positive number, or "database"' })
+    .default(DEFAULT_RANDOM_PAGE_COST),
   /** Item events in flight (and so the largest batch written in one transaction). */
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
   /**

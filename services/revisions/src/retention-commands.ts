@@ -40,7 +40,7 @@ export async function runRetentionCommand(
     );
     return exit(2);
   }
-  const pool = createPool(config.DATABASE_URL, 2);
+  const pool = createPool(config.DATABASE_URL, 2, { randomPageCost: config.DB_RANDOM_PAGE_COST });
   try {
     if (command === 'prune') {
       const report = await scheduleRetention({

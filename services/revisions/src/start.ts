@@ -31,7 +31,7 @@ export interface StartRevisionsDeps {
 export async function startRevisions(config: RevisionsConfig, deps: StartRevisionsDeps): Promise<RunningService> {
   const { logger, messaging } = deps;
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
-  const pool = createPool(config.DATABASE_URL, config.DB_POOL_MAX);
+  const pool = createPool(config.DATABASE_URL, config.DB_POOL_MAX, { randomPageCost: config.DB_RANDOM_PAGE_COST });
   let stopping = false;
   // once stopping, a connection the server ends while pool.end() closes it (a stop racing the database's own) is expected: not reported
   pool.on('error', (err) => (stopping ? undefined : logger.error({ err }, 'idle database client failed')));
