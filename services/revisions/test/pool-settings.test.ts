@@ -35,6 +35,12 @@ async function databaseOwn(): Promise<string> {
 it('sets the default on every new connection, before its first statement', async () => {
   const pool = createPool(db.url, 3);
   try {
+    // the SET has finished when the pool hands the connection out: nothing in flight on it (a query sent to a client
+    // still busy with one is queued behind it, which pg deprecates and pg 9 drops)
+    const first = (await pool.connect()) as unknown as pg.PoolClient & { activeQuery?: unknown; queryQueue: unknown[] };
+    const inFlight = [first.activeQuery ?? null, first.queryQueue.length];
+    first.release();
+    expect(inFlight).toEqual([null, 0]);
     expect(await seenBy(pool, 3)).toEqual(Array(3).fill(String(DEFAULT_RANDOM_PAGE_COST)));
     // the very first statement of a fresh connection (no connect() before it) is planned with it as well
     const fresh = createPool(db.url, 1);

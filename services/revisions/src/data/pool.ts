@@ -24,16 +24,19 @@ export interface PoolSettings {
 /**
  * A pg Pool whose bigints come back as numbers (ids are far below 2^53) and whose timestamps are read by
  * parseTimestamptz. A connection is retired after 10 minutes, and with it the statements prepared on it that are no
- * longer used (see StatementNames). Each new connection first sets the planner's `random_page_cost` (a SET queued
- * before the connection is handed out, so every statement on it is planned with it; a pooler in session mode
- * keeps it).
+ * longer used (see StatementNames). Each new connection first sets the planner's `random_page_cost`, before the pool
+ * hands it out, so every statement on it is planned with it (a pooler in session mode keeps it).
  */
 export function createPool(connectionString: string, max = 10, settings: PoolSettings = {}): pg.Pool {
-  const pool = new pg.Pool({
+  const cost = settings.randomPageCost === undefined ? DEFAULT_RANDOM_PAGE_COST : settings.randomPageCost;
+  if (cost !== null && !(Number.isFinite(cost) && cost > 0)) throw new RangeError(`random_page_cost must be a positive number, not ${cost}`);
+  return new pg.Pool({
     connectionString,
     max,
     idleTimeoutMillis: 30_000,
     maxLifetimeSeconds: 600,
+    // awaited by the pool before it hands the new connection out (its failure fails that acquire)
+    onConnect: cost === null ? undefined : async (client) => void (await client.query(`SET random_page_cost = ${cost}`)),
     types: {
       getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
         oid === INT8 ? parseInt8
@@ -41,11 +44,4 @@ export function createPool(connectionString: string, max = 10, settings: PoolSet
         : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  const cost = settings.randomPageCost === undefined ? DEFAULT_RANDOM_PAGE_COST : settings.randomPageCost;
-  if (cost !== null) {
-    if (!(Number.isFinite(cost) && cost > 0)) throw new RangeError(`random_page_cost must be a positive number, not ${cost}`);
-    // a positive number cannot be refused; a connection that breaks fails the queries queued after this one too
-    pool.on('connect', (client) => void client.query(`SET random_page_cost = ${cost}`).catch(() => undefined));
-  }
-  return pool;
 }
