@@ -12,11 +12,15 @@ beforeAll(async () => {
 });
 afterAll(() => db.drop());
 
+/** `random_page_cost` as a connection (or a pool's next one) sees it. */
+const shown = async (c: Pick<pg.ClientBase, 'query'>): Promise<string> =>
+  (await c.query<{ random_page_cost: string }>('SHOW random_page_cost')).rows[0]!.random_page_cost;
+
 /** `random_page_cost` as each of `n` connections held at once sees it (each a new connection of the pool). */
 async function seenBy(pool: pg.Pool, n: number): Promise<string[]> {
   const clients = await Promise.all(Array.from({ length: n }, () => pool.connect()));
   try {
-    return await Promise.all(clients.map(async (c) => (await c.query<{ random_page_cost: string }>('SHOW random_page_cost')).rows[0]!.random_page_cost));
+    return await Promise.all(clients.map(shown));
   } finally {
     for (const c of clients) c.release();
   }
@@ -26,7 +30,7 @@ async function databaseOwn(): Promise<string> {
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
-    return (await c.query<{ random_page_cost: string }>('SHOW random_page_cost')).rows[0]!.random_page_cost;
+    return await shown(c);
   } finally {
     await c.end();
   }
@@ -45,7 +49,7 @@ it('sets the default on every new connection, before its first statement', async
     // the very first statement of a fresh connection (no connect() before it) is planned with it as well
     const fresh = createPool(db.url, 1);
     try {
-      expect((await fresh.query<{ random_page_cost: string }>('SHOW random_page_cost')).rows[0]!.random_page_cost).toBe('1.1');
+      expect(await shown(fresh)).toBe('1.1');
     } finally {
       await fresh.end();
     }
