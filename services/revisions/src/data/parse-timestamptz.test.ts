@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz';
+import { parseTimestamptz, timestamptzIsoText, TIMESTAMPTZ } from './parse-timestamptz';
 
 const postgresDate = pg.types.getTypeParser(TIMESTAMPTZ, 'text') as (text: string) => unknown;
 
@@ -27,6 +27,34 @@ describe('parseTimestamptz', () => {
     for (const t of ['2026-11-27 08:00:00+01', '2026-11-27 08:00:00.5-03:30', '0050-01-01 00:00:00+00', '0999-12-31 23:59:59+00', '2026-11-27 08:00:00+00 BC', 'infinity', '-infinity', '12026-01-01 00:00:00+00', '2026-11-27T08:00:00Z', '2026-11-27 08:00:00.+00']) {
       const a = parseTimestamptz(t);
       const b = postgresDate(t);
+      expect([t, a instanceof Date ? a.getTime() : a]).toEqual([t, b instanceof Date ? b.getTime() : b]);
+    }
+  });
+});
+
+describe('timestamptzIsoText', () => {
+  const iso = (t: string) => (parseTimestamptz(t) as Date).toISOString();
+
+  it('writes the ISO text the Date would, for the UTC text PostgreSQL writes', () => {
+    for (let i = 0; i < 20_000; i++) {
+      const t = text(i);
+      expect([t, timestamptzIsoText(t)]).toEqual([t, iso(t)]);
+    }
+    // every fraction of a second PostgreSQL can write (trailing zeros dropped): the Date's milliseconds
+    for (let micros = 0; micros < 1_000_000; micros += 7) {
+      const f = String(micros).padStart(6, '0').replace(/0+$/, '');
+      const t = `2026-11-27 08:00:00${f ? `.${f}` : ''}+00`;
+      if (timestamptzIsoText(t) !== iso(t)) expect([t, timestamptzIsoText(t)]).toEqual([t, iso(t)]);
+    }
+    expect(timestamptzIsoText('2026-11-27 08:00:00.57+00')).toBe('2026-11-27T08:00:00.570Z');
+    expect(timestamptzIsoText('2026-11-27 08:00:00+00')).toBe('2026-11-27T08:00:00.000Z');
+    expect(timestamptzIsoText('2026-11-27 08:00:00.999999+00')).toBe('2026-11-27T08:00:00.999Z');
+  });
+
+  it("gives parseTimestamptz's value for every other text", () => {
+    for (const t of ['2026-11-27 08:00:00+01', '0999-12-31 23:59:59+00', '2026-11-27 08:00:00+00 BC', 'infinity', '-infinity', '2026-11-27 08:00:00.+00']) {
+      const a = timestamptzIsoText(t);
+      const b = parseTimestamptz(t);
       expect([t, a instanceof Date ? a.getTime() : a]).toEqual([t, b instanceof Date ? b.getTime() : b]);
     }
   });

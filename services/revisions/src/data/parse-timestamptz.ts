@@ -41,4 +41,17 @@ export function parseTimestamptz(s: string): unknown {
   return new Date(Date.UTC(num(s, 0, 4), num(s, 5, 7) - 1, num(s, 8, 10), num(s, 11, 13), num(s, 14, 16), num(s, 17, 19), ms));
 }
 
+/**
+ * `parseTimestamptz(s).toISOString()` — the API's text of a timestamp, `2026-11-27T08:00:00.123Z` (the fraction cut
+ * to milliseconds, as the Date cuts it) — written from the common UTC text by position, without a Date. Any other
+ * text gives parseTimestamptz's value (a Date, or postgres-date's Infinity), which the API's conversion writes as it
+ * always has.
+ */
+export function timestamptzIsoText(s: string): unknown {
+  if (!common(s)) return postgresDate(s);
+  const n = s.length;
+  const ms = n === 22 ? '000' : n >= 26 ? s.slice(20, 23) : `${s.slice(20, n - 3)}00`.slice(0, 3);
+  return `${s.slice(0, 10)}T${s.slice(11, 19)}.${ms}Z`;
+}
+
 export { TIMESTAMPTZ };

@@ -1,11 +1,5 @@
 import pg from 'pg';
-import { parseTimestamptz, TIMESTAMPTZ } from './parse-timestamptz';
-
-const INT8 = 20;
-const parseInt8 = (v: string) => {
-  const n = Number(v);
-  return Number.isSafeInteger(n) ? n : v;
-};
+import { poolTypes } from './pool-types';
 
 /**
  * PostgreSQL's price of a page read out of order, relative to one read in order (its own default: 4, a spinning
@@ -38,11 +32,6 @@ export function createPool(connectionString: string, max = 10, settings: PoolSet
     maxLifetimeSeconds: 600,
     // awaited by the pool before it hands the new connection out (its failure fails that acquire)
     onConnect: cost === null ? undefined : async (client) => void (await client.query(`SET random_page_cost = ${cost}`)),
-    types: {
-      getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
-        oid === INT8 ? parseInt8
-        : oid === TIMESTAMPTZ && format !== 'binary' ? parseTimestamptz
-        : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
-    },
+    types: poolTypes,
   });
 }

@@ -4,6 +4,7 @@ import type { Accountability } from '@vellum/http';
 import { parseQuery, planQuery, type Layout, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
 import { collectionTestSql } from './collection-test-sql';
 import { PlanCache } from './plan-cache';
+import { isoTimestampTypes } from '../data/pool-types';
 import { StatementNames } from '../data/statement-names';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
 import { revisionsSchema } from './query-schema';
@@ -280,10 +281,16 @@ export class RecordsReader {
 const asObjects = (rows: unknown[][], fields: readonly { name: string }[]): Record<string, unknown>[] =>
   rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])));
 
-/** The statement read with `rowMode: 'array'`, made once per statement object (a cached plan keeps its statement). */
-const arrayStatements = new WeakMap<Sql, Sql & { rowMode: 'array' }>();
-function arrayMode(sql: Sql): Sql & { rowMode: 'array' } {
+/** A statement read with `rowMode: 'array'`: its rows go only to the plan's serializers (or shape), never to a Date's user. */
+type ArrayStatement = Sql & { rowMode: 'array'; types: typeof isoTimestampTypes };
+
+/**
+ * The statement read with `rowMode: 'array'` and its timestamps as the API's ISO text (isoTimestampTypes: no Date
+ * made and written back per value), made once per statement object (a cached plan keeps its statement).
+ */
+const arrayStatements = new WeakMap<Sql, ArrayStatement>();
+export function arrayMode(sql: Sql): ArrayStatement {
   let s = arrayStatements.get(sql);
-  if (!s) arrayStatements.set(sql, (s = { ...sql, rowMode: 'array' }));
+  if (!s) arrayStatements.set(sql, (s = { ...sql, rowMode: 'array', types: isoTimestampTypes }));
   return s;
 }
