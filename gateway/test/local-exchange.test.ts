@@ -26,6 +26,15 @@ describe('localExchange', () => {
     res.write('{"a":');
     setImmediate(() => res.end('1}'));
   });
+  app.post('/bytes', (_req, res) => {
+    res.setHeader('content-type', 'application/octet-stream');
+    res.end(Buffer.from([0xc3, 0xa9, 0xff]));
+  });
+  app.post('/latin1', (_req, res) => {
+    res.setHeader('content-type', 'text/plain; charset=latin1');
+    res.write('caf\u00e9', 'latin1');
+    res.end();
+  });
   app.post('/slow', () => {
     /* never answers */
   });
@@ -60,6 +69,20 @@ describe('localExchange', () => {
     const streamed = await localExchange(listener, { method: 'POST', url: '/streamed', headers: head, body, timeoutMs: 1000 });
     expect(streamed.body.toString()).toBe('{"a":1}');
     await expect(localExchange(listener, { method: 'POST', url: '/slow', headers: head, body, timeoutMs: 100 })).rejects.toMatchObject({ name: 'TimeoutError' });
+  });
+
+  it('gives a text answer as its text (no bytes made of it here), and what was written as bytes as its bytes', async () => {
+    const text = await localExchange(listener, { method: 'POST', url: '/graphql', headers: head, body, timeoutMs: 1000 });
+    expect(typeof text.body).toBe('string');
+    expect(JSON.parse(text.body as string).body).toEqual({ query: '{ é }' });
+    expect(Buffer.byteLength(text.body)).toBe(Number(text.headers['content-length']));
+    const streamed = await localExchange(listener, { method: 'POST', url: '/streamed', headers: head, body, timeoutMs: 1000 });
+    expect(streamed.body).toBe('{"a":1}');
+    const bytes = await localExchange(listener, { method: 'POST', url: '/bytes', headers: head, body, timeoutMs: 1000 });
+    expect(bytes.body).toEqual(Buffer.from([0xc3, 0xa9, 0xff]));
+    // text written in another encoding: the bytes that encoding makes (é as one byte), as on a socket
+    const latin1 = await localExchange(listener, { method: 'POST', url: '/latin1', headers: head, body, timeoutMs: 1000 });
+    expect(latin1.body).toEqual(Buffer.from([0x63, 0x61, 0x66, 0xe9]));
   });
 });
 

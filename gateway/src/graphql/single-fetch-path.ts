@@ -10,10 +10,10 @@ export interface SubgraphAnswer {
   headers: { getSetCookie(): string[] };
   text(): Promise<string>;
   /**
-   * The body's bytes when they are at hand (an in-process answer): passed on as they are, never decoded (not
-   * `bytes`: a fetch Response has a method of that name).
+   * The body as an in-process answer holds it, its text or its bytes: passed on as it is, never decoded nor encoded
+   * here (not `bytes`: a fetch Response has a method of that name).
    */
-  rawBody?: Buffer;
+  rawBody?: string | Buffer;
 }
 
 /**

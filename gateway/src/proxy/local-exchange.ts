@@ -22,12 +22,23 @@ export interface LocalRequest {
 export interface LocalAnswer {
   status: number;
   headers: OutgoingHttpHeaders;
-  body: Buffer;
+  /**
+   * What the service wrote after the head: its text when it wrote only text (what `res.end(text)` writes — the
+   * caller's own write encodes it once, on its socket), else the bytes.
+   */
+  body: string | Buffer;
 }
 
 /**
- * The in-process end of a request: what the service writes (head and body) is kept here instead of a connection;
- * it tells node:http it is a plain, open, writable socket from 127.0.0.1 (what a loopback connection is).
+ * A character other than printable ASCII, tab and line ends: text without one (a response head) reads the same as
+ * UTF-8 and as latin1 (node:http writes its head as latin1, alone when no body follows).
+ */
+const NOT_PLAIN = /[^\t\r\n -~]/;
+
+/**
+ * The in-process end of a request: what the service writes (head and body) is kept here instead of a connection,
+ * UTF-8 text as text (no bytes made of it here: `decodeStrings: false`); it tells node:http it is a plain, open,
+ * writable socket from 127.0.0.1 (what a loopback connection is).
  */
 class LocalSocket extends Duplex {
   readonly remoteAddress = '127.0.0.1';
@@ -35,13 +46,35 @@ class LocalSocket extends Duplex {
   readonly remotePort = 0;
   readonly localAddress = '127.0.0.1';
   readonly encrypted = false;
-  readonly chunks: Buffer[] = [];
+  /** Text to be read as UTF-8, or bytes. */
+  readonly chunks: (Buffer | string)[] = [];
+  /** No chunk is bytes. */
+  allText = true;
+
+  constructor() {
+    super({ decodeStrings: false });
+  }
 
   override _read(): void {}
 
   override _write(chunk: Buffer | string, encoding: BufferEncoding, callback: (e?: Error | null) => void): void {
-    this.chunks.push(typeof chunk === 'string' ? Buffer.from(chunk, encoding) : chunk);
+    const text = typeof chunk === 'string' && (encoding === 'utf8' || encoding === 'utf-8' || (encoding === 'latin1' && !NOT_PLAIN.test(chunk)));
+    if (!text) this.allText = false;
+    this.chunks.push(text || typeof chunk !== 'string' ? chunk : Buffer.from(chunk, encoding));
     callback();
+  }
+
+  /**
+   * What was written after `head`: the text when every chunk was text (node writes the head and a text body as one
+   * string), else the bytes; undefined when the head is not what was written first.
+   */
+  bodyAfter(head: string): string | Buffer | undefined {
+    if (this.allText) {
+      const all = this.chunks.length === 1 ? (this.chunks[0] as string) : this.chunks.join('');
+      return all.startsWith(head) ? all.slice(head.length) : undefined;
+    }
+    const all = Buffer.concat(this.chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
+    return all.subarray(0, head.length).equals(Buffer.from(head, 'latin1')) ? all.subarray(Buffer.byteLength(head, 'latin1')) : undefined;
   }
 
   setTimeout(): this {
@@ -108,13 +141,12 @@ export function localExchange(handler: RequestListener, r: LocalRequest): Promis
     }, r.timeoutMs);
     res.once('finish', () => {
       clearTimeout(timer);
-      const head = (res as unknown as { _header?: string })._header ?? '';
-      const all = Buffer.concat(socket.chunks);
+      const body = socket.bodyAfter((res as unknown as { _header?: string })._header ?? '');
       // node:http's 'close' of the response (access log, metrics), as when a connection's request ends; after the
       // writes' own callbacks have run (destroyed before them, each pending write made an error object)
       setImmediate(() => socket.destroy());
-      if (!all.subarray(0, head.length).equals(Buffer.from(head, 'latin1'))) return reject(new Error('no response head written'));
-      resolve({ status: res.statusCode, headers: res.getHeaders(), body: all.subarray(Buffer.byteLength(head, 'latin1')) });
+      if (body === undefined) return reject(new Error('no response head written'));
+      resolve({ status: res.statusCode, headers: res.getHeaders(), body });
     });
     try {
       handler(req, res);
