@@ -1,5 +1,6 @@
 import type { TreeNode } from './plan-fields';
 import { leafValue, leafWriter, type Row, type Slot } from './serialize-rows';
+import { jsonString } from './json-string';
 
 /**
  * How an answer lays out each object of a list page, member by member in its own order — a GraphQL selection
@@ -23,7 +24,7 @@ type Write = (row: Row) => string | undefined;
 function scalarText(as: 'id' | 'string', v: unknown): string | undefined {
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return jsonString(v);
     case 'number':
       if (as === 'id') return Number.isInteger(v) ? `"${v}"` : undefined;
       return Number.isFinite(v) ? `"${v}"` : undefined;

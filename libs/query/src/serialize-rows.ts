@@ -1,5 +1,6 @@
 import type { Leaf, TreeNode } from './plan-fields';
 import { convert } from './shape-rows';
+import { jsonString } from './json-string';
 
 /** A row as pg gives it: an object keyed by column alias, or (`rowMode: 'array'`) the values in column order. */
 export type Row = Record<string, unknown> | unknown[];
@@ -17,7 +18,7 @@ function valueText(v: unknown): string | undefined {
   if (v === null) return 'null';
   switch (typeof v) {
     case 'string':
-      return JSON.stringify(v);
+      return jsonString(v);
     case 'number':
       return Number.isFinite(v) ? String(v) : 'null';
     case 'boolean':
