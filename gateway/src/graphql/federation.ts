@@ -82,7 +82,7 @@ function subgraphFetcher(
       try {
         if (inProcess) {
           const answer = await fetchLocal(inProcess, replica.url.host, init, timeoutMs);
-          return light ? lightAnswer(answer) : asResponse(answer);
+          return light ? new LightAnswer(answer) : asResponse(answer);
         }
         return await fetch(`${replica.url.origin}${base}/graphql`, { ...init, signal: AbortSignal.timeout(timeoutMs) });
       } catch (e) {
@@ -143,15 +143,30 @@ function asResponse(answer: LocalAnswer): globalThis.Response {
   return new Response(answer.body, { status: answer.status, headers });
 }
 
-/** What the single-fetch path reads, without a Response's headers object and body stream (the bytes as they are). */
-function lightAnswer(answer: LocalAnswer): SubgraphAnswer {
-  const cookies = answer.headers['set-cookie'];
-  return {
-    status: answer.status,
-    headers: { getSetCookie: () => (cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)]) },
-    text: async () => answer.body.toString(),
-    rawBody: answer.body,
-  };
+/**
+ * What the single-fetch path reads, without a Response's headers object and body stream (the body as it is). A
+ * class: no closures named per answer (tsx's keepNames names each one with a call).
+ */
+class LightAnswer implements SubgraphAnswer {
+  readonly status: number;
+  readonly rawBody: string | Buffer;
+  constructor(private readonly answer: LocalAnswer) {
+    this.status = answer.status;
+    this.rawBody = answer.body;
+  }
+
+  get headers(): SubgraphAnswer['headers'] {
+    return this;
+  }
+
+  getSetCookie(): string[] {
+    const cookies = this.answer.headers['set-cookie'];
+    return cookies === undefined ? [] : Array.isArray(cookies) ? cookies : [String(cookies)];
+  }
+
+  text(): Promise<string> {
+    return Promise.resolve(this.rawBody.toString());
+  }
 }
 
 /** The caller's headers a subgraph request carries (subgraph-headers.ts), for a request through express. */
