@@ -48,8 +48,6 @@ class LocalSocket extends Duplex {
   readonly encrypted = false;
   /** Text to be read as UTF-8, or bytes. */
   readonly chunks: (Buffer | string)[] = [];
-  /** No chunk is bytes. */
-  allText = true;
 
   constructor() {
     super({ decodeStrings: false });
@@ -58,9 +56,8 @@ class LocalSocket extends Duplex {
   override _read(): void {}
 
   override _write(chunk: Buffer | string, encoding: BufferEncoding, callback: (e?: Error | null) => void): void {
-    const text = typeof chunk === 'string' && (encoding === 'utf8' || encoding === 'utf-8' || (encoding === 'latin1' && !NOT_PLAIN.test(chunk)));
-    if (!text) this.allText = false;
-    this.chunks.push(text || typeof chunk !== 'string' ? chunk : Buffer.from(chunk, encoding));
+    const kept = typeof chunk !== 'string' || encoding === 'utf8' || encoding === 'utf-8' || (encoding === 'latin1' && !NOT_PLAIN.test(chunk));
+    this.chunks.push(kept ? chunk : Buffer.from(chunk, encoding));
     callback();
   }
 
@@ -69,12 +66,13 @@ class LocalSocket extends Duplex {
    * string), else the bytes; undefined when the head is not what was written first.
    */
   bodyAfter(head: string): string | Buffer | undefined {
-    if (this.allText) {
-      const all = this.chunks.length === 1 ? (this.chunks[0] as string) : this.chunks.join('');
+    const chunks = this.chunks;
+    if (chunks.every((c) => typeof c === 'string')) {
+      const all = chunks.length === 1 ? chunks[0]! : chunks.join('');
       return all.startsWith(head) ? all.slice(head.length) : undefined;
     }
-    const all = Buffer.concat(this.chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
-    return all.subarray(0, head.length).equals(Buffer.from(head, 'latin1')) ? all.subarray(Buffer.byteLength(head, 'latin1')) : undefined;
+    const all = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
+    return all.subarray(0, head.length).equals(Buffer.from(head, 'latin1')) ? all.subarray(head.length) : undefined;
   }
 
   setTimeout(): this {
