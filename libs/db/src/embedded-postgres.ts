@@ -12,6 +12,7 @@ import { freePort } from '@vellum/http';
 import { databaseUrl, ensureDatabases } from './databases';
 import { startPostmaster, type Postmaster } from './postmaster';
 import { OWNER_FILE, recoverPreviousRun } from './recover-previous-run';
+import { unsearchableAncestor } from './unsearchable-ancestor';
 
 const DEFAULT_PORT = 5433;
 const RESERVED_PORT = 5432;
@@ -76,6 +77,7 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
   const EmbeddedPostgres = loadEmbeddedPostgres();
   const output = recentOutput(log);
 
+  if (isRoot()) assertReachableByPostgres([postgresBinary(), dataDir]);
   await recoverPreviousRun(dataDir, log);
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await createCluster(EmbeddedPostgres, dataDir, { user, password, log, output });
 
@@ -110,6 +112,18 @@ export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Prom
     throw err;
   }
   return handle;
+}
+
+/**
+ * Run as root, PostgreSQL runs as the `postgres` user: a directory it cannot pass through above its binary or its
+ * data is a clear error here, not initdb's spawn failing with EACCES.
+ */
+function assertReachableByPostgres(paths: string[]): void {
+  for (const p of paths) {
+    const blocked = unsearchableAncestor(path.dirname(p)); // the data directory itself is the postgres user's own
+    if (blocked)
+      throw new Error(`embedded PostgreSQL runs as the \`postgres\` user when started by root, and it cannot pass through ${blocked} (above ${p}): run as another user, or make it searchable (chmod o+x ${blocked})`);
+  }
 }
 
 /** The library's class (ESM). */
