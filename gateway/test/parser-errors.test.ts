@@ -1,7 +1,7 @@
-// Issue 17.3: a request line or headers too large for node's HTTP parser (414/431) are answered in the error
+// A request line or headers too large for node's HTTP parser (414/431) are answered in the error
 // envelope with a message pointing at SEARCH, by the gateway as it listens in production (startGateway).
 import type { RunningService } from '@vellum/http';
-import { hugeFilterRequest, hugeHeadersRequest, parseRawResponse, rawHttpExchange } from '@vellum/testing';
+import { hugeFilterRequest, hugeHeadersRequest, parseRawResponse, rawHttpExchange, rawKeepAliveExchange } from '@vellum/testing';
 import { startGateway } from '../src/start';
 import { silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
 
@@ -42,4 +42,15 @@ it('other parser errors answer as node does; ordinary requests are untouched', a
   expect(await rawHttpExchange(gateway.url, 'NOT HTTP AT ALL\r\n\r\n')).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
   const ok = parseRawResponse(await rawHttpExchange(gateway.url, 'GET /revisions HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n'));
   expect(ok.status).toBe(200);
+});
+
+it('on a reused keep-alive connection too: 414 and 431 in the envelope after an earlier complete answer', async () => {
+  const ordinary = 'GET /revisions HTTP/1.1\r\nHost: x\r\n\r\n';
+  const long = await rawKeepAliveExchange(gateway.url, ordinary, hugeFilterRequest('/revisions'));
+  expect(parseRawResponse(long.first).status).toBe(200);
+  expect(long.error).toBeUndefined();
+  expect(parseRawResponse(long.second).status).toBe(414);
+  expect((parseRawResponse(long.second).body as Envelope).errors[0].extensions).toEqual({ code: 'URI_TOO_LONG' });
+  const headers = await rawKeepAliveExchange(gateway.url, ordinary, hugeHeadersRequest('/revisions'));
+  expect(parseRawResponse(headers.second).status).toBe(431);
 });

@@ -12,6 +12,8 @@ const PLAIN: Record<string, string> = {
 };
 const BAD_REQUEST = 'HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n';
 const REASON: Record<number, string> = { 414: 'URI Too Long', 431: 'Request Header Fields Too Large' };
+/** After answering, how long the client's remaining input is read and dropped before the socket is destroyed. */
+const DRAIN_MS = 2000;
 
 /**
  * A header overflow is a 414 when the request line itself is the bulk of it (no end of line in the packet, or a
@@ -38,11 +40,27 @@ export function rawErrorResponse(err: AppError): string {
 /**
  * The HTTP parser's refusals (node's 'clientError'), which never reach express: a request line or headers too
  * large answer 414/431 in the error envelope with a message pointing at SEARCH (node's own answer has no body);
- * the parser's other errors answer as node does.
+ * the parser's other errors answer as node does. A keep-alive connection whose earlier responses are complete is
+ * answered too; one with a response still being written cannot be (it would interleave) and is destroyed.
  */
 export function answerParserErrors(server: Server): void {
+  const inFlight = new WeakMap<Duplex, number>();
+  const answered = new WeakSet<Duplex>();
+  server.on('request', (req, res) => {
+    const socket = req.socket;
+    inFlight.set(socket, (inFlight.get(socket) ?? 0) + 1);
+    const done = () => {
+      res.off('finish', done);
+      res.off('close', done);
+      inFlight.set(socket, (inFlight.get(socket) ?? 1) - 1);
+    };
+    res.on('finish', done);
+    res.on('close', done);
+  });
   server.on('clientError', (err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Duplex) => {
-    if (err.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { bytesWritten?: number }).bytesWritten) {
+    // the parser reports every later chunk of an answered connection again: it is being drained
+    if (answered.has(socket)) return;
+    if (err.code === 'ECONNRESET' || !socket.writable || (inFlight.get(socket) ?? 0) > 0) {
       socket.destroy();
       return;
     }
@@ -50,6 +68,20 @@ export function answerParserErrors(server: Server): void {
       err.code === 'HPE_HEADER_OVERFLOW'
         ? rawErrorResponse(overflowError(err.rawPacket, defaultMaxHeaderSize))
         : (PLAIN[err.code ?? ''] ?? BAD_REQUEST);
-    socket.end(response, () => socket.destroy());
+    answered.add(socket);
+    closeAfterAnswer(socket, response);
   });
+}
+
+/**
+ * Writes the answer and half-closes, then reads and drops what the client still sends until it closes (or
+ * DRAIN_MS): closing with unread input makes the kernel send a reset, which can discard the answer at the client.
+ */
+function closeAfterAnswer(socket: Duplex, response: string): void {
+  const timer = setTimeout(() => socket.destroy(), DRAIN_MS);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
+  socket.resume();
+  socket.end(response);
 }

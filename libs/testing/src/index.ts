@@ -9,7 +9,7 @@ export { parsePrismaSchema, expectedUdt, diffDatabaseAgainstPrismaSchema } from 
 export type { PrismaColumn, PrismaTable } from './prisma-schema';
 export { testTokens, type TestTokens, type SignOptions } from './token-factory';
 export { natsServerBinary, startOwnNatsServer, type OwnNatsServer } from './nats-server';
-export { rawHttpExchange, parseRawResponse, hugeFilterRequest, hugeHeadersRequest } from './raw-http';
+export { rawHttpExchange, rawKeepAliveExchange, parseRawResponse, hugeFilterRequest, hugeHeadersRequest } from './raw-http';
 export { silentLogger } from './silent-logger';
 export { errorCode, firstError, type WithBody } from './error-code';
 export { ROOT, startNpmStart, startNpmStartLogged, waitForPing, exited, processesUsing, killProcessesUsing } from './npm-start-process';
