@@ -70,6 +70,19 @@ export const schemas: Record<string, Schema> = {
       current: { type: 'boolean', description: "the session of the request's own access token" },
     },
   },
+  Device: {
+    type: 'object',
+    required: ['id', 'trusted_by', 'created', 'last_used', 'current'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      trusted_by: { type: 'string', enum: ['login', 'password_reset', 'invite'] },
+      created: { type: 'string', format: 'date-time' },
+      last_used: { type: 'string', format: 'date-time', description: 'the latest login from the device' },
+      ip: nullable(str),
+      user_agent: nullable(str),
+      current: { type: 'boolean', description: "the device of the request's own device cookie" },
+    },
+  },
   ApiToken: {
     type: 'object',
     required: ['id', 'name', 'prefix', 'created', 'expires'],

@@ -5,14 +5,15 @@ import { z } from 'zod';
  * a session ended, an API token created / used for the first time / revoked): recorded by the revisions service as
  * an activity row without a revision. Published on `items.<collection>.<action>` with the collection
  * (`vellum_users` with the user's id; `vellum_sessions` with the session id; `vellum_api_tokens` with the
- * token's id — never its secret) and the action name.
+ * token's id — never its secret; `vellum_devices` with `<user>:<hashed device id | untrusted | otp>` for failed
+ * logins, locks, unlocks and device trust) and the action name.
  */
 export const auditEventSchema = z.object({
   v: z.literal(1),
   id: z.string().min(1).max(64),
   kind: z.literal('audit'),
   action: z.enum(['login', 'logout', 'login_failed', 'login_throttled', 'lockout', 'password_reset', 'refresh_reuse', 'tfa_enabled', 'tfa_disabled',
-    'session_ended', 'token_created', 'token_first_use', 'token_revoked']),
+    'session_ended', 'token_created', 'token_first_use', 'token_revoked', 'device_trusted', 'device_revoked', 'unlock']),
   collection: z.string(),
   item: z.string().nullable(),
   actor: z.object({

@@ -7,6 +7,7 @@ export const catalogue = {
   INVALID_OTP: { status: 401, message: 'Invalid user OTP.' },
   TOKEN_EXPIRED: { status: 401, message: 'Token expired.' },
   USER_SUSPENDED: { status: 401, message: 'User suspended.' },
+  PROOF_OF_WORK_REQUIRED: { status: 401, message: 'Proof of work required: solve the challenge and send it as `pow`.' },
   INVALID_TOKEN: { status: 403, message: 'Invalid token.' },
   FORBIDDEN: { status: 403, message: "You don't have permission to access this." },
   INVALID_PROVIDER: { status: 403, message: 'Invalid provider.' },

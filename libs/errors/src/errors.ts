@@ -10,6 +10,8 @@ export const errors = {
   invalidOtp: () => new AppError('INVALID_OTP'),
   tokenExpired: () => new AppError('TOKEN_EXPIRED'),
   userSuspended: () => new AppError('USER_SUSPENDED'),
+  /** Logins from untrusted clients during a password spray: `challenge` solved at `difficulty` bits goes in `pow`. */
+  proofOfWorkRequired: (challenge: string, difficulty: number) => new AppError('PROOF_OF_WORK_REQUIRED', undefined, { challenge, difficulty }),
   invalidToken: () => new AppError('INVALID_TOKEN'),
   forbidden: () => new AppError('FORBIDDEN'),
   invalidProvider: () => new AppError('INVALID_PROVIDER'),

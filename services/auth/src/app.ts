@@ -12,7 +12,10 @@ import { loadSigningKeys, type SigningKeys } from './data/signing-keys';
 import { loadTfaKey } from './data/tfa-key';
 import { systemClock, type Clock } from './domain/clock';
 import type { AuthContext } from './domain/context';
+import { DeviceCookieSealer } from './domain/device-cookie';
+import { LoginBuckets } from './domain/login-buckets';
 import { LoginThrottle } from './domain/login-throttle';
+import { ProofOfWork } from './domain/proof-of-work';
 import { PasswordHasher } from './domain/password-hasher';
 import { OAuthClients } from './domain/oauth-client';
 import { OAuthStateSealer } from './domain/oauth-state';
@@ -24,6 +27,7 @@ import { apiTokensUseCase } from './domain/api-tokens.use-case';
 import { adminRoutes } from './http/admin.routes';
 import { apiTokensRoutes } from './http/api-tokens.routes';
 import { authRoutes } from './http/auth.routes';
+import { devicesRoutes } from './http/devices.routes';
 import { inviteRoutes } from './http/invite.routes';
 import { oauthRoutes } from './http/oauth.routes';
 import { stalledRoutes } from './http/stalled-routes';
@@ -71,6 +75,9 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     keys,
     hasher,
     loginThrottle,
+    buckets: new LoginBuckets(limiterStore, config),
+    devices: new DeviceCookieSealer(keys),
+    pow: new ProofOfWork(keys, limiterStore),
     secrets,
     oauth,
     clock: deps.clock ?? systemClock,
@@ -123,11 +130,13 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   const tfa = tfaRoutes(ctx);
   const invite = inviteRoutes(ctx);
   const sessions = sessionsRoutes(ctx);
+  const devices = devicesRoutes(ctx);
   const apiTokens = apiTokensRoutes(ctx);
   app.use(['/users', '/roles', '/permissions'], authenticated);
   app.use(tfa);
   app.use(invite);
   app.use(sessions);
+  app.use(devices);
   app.use(apiTokens);
   app.use(admin);
 
@@ -141,7 +150,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   return {
     app,
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(apiTokens.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(devices.routes ?? []), ...(apiTokens.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     health,
     close: async () => {
       unobservePool();

@@ -19,9 +19,24 @@ const shape = {
   API_TOKEN_MAX_TTL: duration('365d'),
 
   LOGIN_STALL_TIME: duration('500'),
-  AUTH_LOGIN_ATTEMPTS: int(25, { min: 1 }),
-  AUTH_LOCK_DURATION: duration('1m'),
-  AUTH_LOCK_MAX_DURATION: duration('1h'),
+  /**
+   * Failed logins per account bucket (docs/api.md "Login protection"): past AUTH_LOGIN_ATTEMPTS failures in a window
+   * of AUTH_LOGIN_ATTEMPTS_WINDOW the bucket refuses logins until the window ends. One bucket per trusted device
+   * (a device cookie), one shared by every untrusted client of the account.
+   */
+  AUTH_LOGIN_ATTEMPTS: int(10, { min: 1 }),
+  AUTH_LOGIN_ATTEMPTS_WINDOW: duration('1h'),
+  /** Wrong TOTP codes per account (all devices together) and their window. */
+  AUTH_OTP_ATTEMPTS: int(5, { min: 1 }),
+  AUTH_OTP_ATTEMPTS_WINDOW: duration('5m'),
+  /** Untrusted failures per minute across all accounts that switch on proof of work (0 = never). */
+  AUTH_SPRAY_THRESHOLD: int(100, { min: 0 }),
+  /** How long proof of work stays required once switched on, and its difficulty (leading zero bits of SHA-256). */
+  AUTH_POW_DURATION: duration('15m'),
+  AUTH_POW_DIFFICULTY: int(16, { min: 1, max: 32 }),
+  /** The device cookie (signed, HttpOnly) that marks a browser or client a user has logged in from. */
+  DEVICE_COOKIE_NAME: z.string().default('vellum_device'),
+  DEVICE_COOKIE_TTL: duration('365d'),
   /**
    * Failed logins counted per client address, and per (address, account), in a window from the first failure;
    * past either budget a login answers 429 REQUESTS_EXCEEDED until the window ends (0 = that limit off).

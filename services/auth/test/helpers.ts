@@ -37,9 +37,12 @@ export async function harness(env: Record<string, string> = {}, opts: HarnessOpt
     DATABASE_URL: db.url,
     LOGIN_STALL_TIME: '0',
     RATE_LIMITER_ENABLED: 'false',
-    // the failed-login budgets are off unless a test turns them on (login-throttle.test.ts)
+    // the failed-login budgets are off unless a test turns them on (login-throttle.test.ts, login-buckets.test.ts)
     AUTH_LOGIN_FAILURES_PER_ADDRESS: '0',
     AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0',
+    AUTH_LOGIN_ATTEMPTS: '1000',
+    AUTH_OTP_ATTEMPTS: '1000',
+    AUTH_SPRAY_THRESHOLD: '0',
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     PUBLIC_URL: 'http://vellum.local:8055',
@@ -96,3 +99,13 @@ export function cookiesOf(r: request.Response): Record<string, string> {
 }
 
 export const setCookieHeaders = (r: request.Response) => (r.headers['set-cookie'] as unknown as string[] | undefined) ?? [];
+
+/** The device cookie a login set, as a `Cookie` header value (`vellum_device=…`). */
+export function deviceCookieOf(r: request.Response): string {
+  const value = cookiesOf(r).vellum_device;
+  if (!value) throw new Error(`no device cookie in ${JSON.stringify(r.headers['set-cookie'])}`);
+  return `vellum_device=${value}`;
+}
+
+/** Set-Cookie values other than the device cookie (the mode's own cookies). */
+export const modeCookies = (r: request.Response) => setCookieHeaders(r).filter((c) => !c.startsWith('vellum_device='));

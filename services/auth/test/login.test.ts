@@ -1,12 +1,12 @@
 import request from 'supertest';
 import jwt from 'jsonwebtoken';
 import { createTokenVerifier, staticKeySource } from '@vellum/tokens';
-import { ADMIN, code, cookiesOf, harness, setCookieHeaders, testClock, type Harness } from './helpers';
+import { ADMIN, code, cookiesOf, harness, modeCookies, setCookieHeaders, testClock, type Harness } from './helpers';
 
 let h: Harness;
 const clock = testClock();
 beforeAll(async () => {
-  h = await harness({ AUTH_LOGIN_ATTEMPTS: '3', AUTH_LOCK_DURATION: '1m', AUTH_LOCK_MAX_DURATION: '3m' }, { clock });
+  h = await harness({}, { clock });
 });
 afterAll(() => h.close());
 
@@ -19,7 +19,9 @@ describe('POST /auth/login', () => {
     expect(Object.keys(r.body.data).sort()).toEqual(['access_token', 'expires', 'refresh_token']);
     expect(r.body.data.expires).toBe(900000);
     expect(r.body.data.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(setCookieHeaders(r)).toEqual([]);
+    expect(modeCookies(r)).toEqual([]);
+    // every mode: the device cookie (a client that keeps cookies is a trusted device from now on)
+    expect(setCookieHeaders(r)).toEqual([expect.stringMatching(/^vellum_device=v1\.[0-9a-f-]{36}\.[0-9a-f-]{36}\.[\w-]+\.[\w-]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/)]);
     const jwks = await request(h.app).get('/auth/.well-known/jwks.json');
     expect(jwks.status).toBe(200);
     expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
@@ -133,41 +135,6 @@ describe('POST /auth/login', () => {
     expect(code(await login({ email: 'tfa@x.io', password: ADMIN.password }))).toBe('INVALID_OTP');
   });
 
-  it('locks an account temporarily after AUTH_LOGIN_ATTEMPTS failures; the lock expires, doubles, is capped and reset by success', async () => {
-    await request(h.app)
-      .post('/users')
-      .set('Authorization', `Bearer ${(await login({ email: ADMIN.email, password: ADMIN.password })).body.data.access_token}`)
-      .send({ email: 'lock@x.io', password: 'owner-password' })
-      .expect(200);
-    const owner = { email: 'lock@x.io', password: 'owner-password' };
-    const fail = () => login({ email: 'lock@x.io', password: 'attacker-guess' });
-    for (let i = 0; i < 3; i++) expect(code(await fail())).toBe('INVALID_CREDENTIALS');
-    // locked: even the right password answers like a wrong one, and the attacker cannot extend the lock
-    expect(code(await login(owner))).toBe('INVALID_CREDENTIALS');
-    for (let i = 0; i < 10; i++) await fail();
-    clock.advance(61_000);
-    expect((await login(owner)).status).toBe(200);
-    // second, third… lock: 1 min, 2 min, then capped at 3 min — never permanent
-    const lockFor = async () => {
-      for (let i = 0; i < 3; i++) await fail();
-      const [u] = await h.sql<{ locked_until: Date }>(`SELECT locked_until FROM users WHERE email = 'lock@x.io'`);
-      return u.locked_until.getTime() - clock.now().getTime();
-    };
-    expect(await lockFor()).toBe(60_000);
-    clock.advance(60_001);
-    expect(await lockFor()).toBe(120_000);
-    clock.advance(120_001);
-    expect(await lockFor()).toBe(180_000);
-    clock.advance(180_001);
-    expect(await lockFor()).toBe(180_000);
-    clock.advance(180_001);
-    expect((await login(owner)).status).toBe(200);
-    const [u] = await h.sql<{ lock_count: number; failed_login_attempts: number }>(`SELECT * FROM users WHERE email = 'lock@x.io'`);
-    expect(u).toMatchObject({ lock_count: 0, failed_login_attempts: 0 });
-    const audits = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_users.lockout'`);
-    expect(audits[0].n).toBe(5);
-  });
-
   it('rehashes on login when the argon2 parameters changed', async () => {
     const stronger = await harness({ ARGON2_MEMORY_KIB: '20480', ARGON2_ITERATIONS: '3' });
     try {
@@ -184,13 +151,18 @@ describe('POST /auth/login', () => {
     }
   });
 
-  it('writes login and login_failed audit events into the outbox', async () => {
+  it('writes login and login_failed audit events into the outbox (a known account’s under vellum_devices: user and bucket)', async () => {
+    await login({ email: 'nobody@x.io', password: 'wrong-password' });
+    await login({ email: ADMIN.email, password: 'wrong-password' });
     const rows = await h.sql<{ subject: string; payload: Record<string, unknown> }>(
-      `SELECT subject, payload FROM outbox WHERE subject IN ('items.vellum_users.login', 'items.vellum_users.login_failed') ORDER BY seq`,
+      `SELECT subject, payload FROM outbox WHERE subject IN ('items.vellum_users.login', 'items.vellum_users.login_failed', 'items.vellum_devices.login_failed') ORDER BY seq`,
     );
     expect(rows.some((r) => r.subject === 'items.vellum_users.login')).toBe(true);
-    const failed = rows.find((r) => r.subject === 'items.vellum_users.login_failed')!;
-    expect(failed.payload).toMatchObject({ v: 1, kind: 'audit', action: 'login_failed', collection: 'vellum_users' });
+    const unknown = rows.find((r) => r.subject === 'items.vellum_users.login_failed')!;
+    expect(unknown.payload).toMatchObject({ v: 1, kind: 'audit', action: 'login_failed', collection: 'vellum_users', item: null });
+    const [{ id }] = await h.sql<{ id: string }>(`SELECT id FROM users WHERE email = $1`, [ADMIN.email]);
+    const known = rows.find((r) => r.subject === 'items.vellum_devices.login_failed' && r.payload.item === `${id}:untrusted`)!;
+    expect(known.payload).toMatchObject({ action: 'login_failed', collection: 'vellum_devices', item: `${id}:untrusted`, actor: { user: null, ip: expect.any(String) } });
   });
 });
 

@@ -1,13 +1,13 @@
 import jwt from 'jsonwebtoken';
 import request from 'supertest';
 import { timeStep, totpAt } from '../src/domain/totp';
-import { ADMIN, code, adminHarness, loginAs, testClock, type Harness } from './helpers';
+import { ADMIN, code, adminHarness, deviceCookieOf, loginAs, testClock, type Harness } from './helpers';
 
 let h: Harness;
 let admin: string;
 const clock = testClock();
 beforeAll(async () => {
-  ({ h, admin } = await adminHarness({ AUTH_LOGIN_ATTEMPTS: '4', AUTH_LOCK_DURATION: '1m' }, { clock }));
+  ({ h, admin } = await adminHarness({ AUTH_OTP_ATTEMPTS: '10', AUTH_OTP_ATTEMPTS_WINDOW: '3s' }, { clock }));
 });
 afterAll(() => h.close());
 
@@ -110,11 +110,10 @@ describe('TOTP two-factor', () => {
     for (let round = 0; round < 3; round++) {
       nextStep();
       const otp = codeAt(secret);
-      // 4 at once: the 3 refused replays count as failures but stay under AUTH_LOGIN_ATTEMPTS (4)
+      // 4 at once: the 3 refused replays count as failures, 9 in all: under the TOTP budget (10)
       const results = await Promise.all(Array.from({ length: 4 }, () => login('cat@x.io', otp)));
       expect(results.map((r) => r.status).sort()).toEqual([200, 401, 401, 401]);
       expect(results.filter((r) => r.status === 401).every((r) => code(r) === 'INVALID_OTP')).toBe(true);
-      await h.sql(`UPDATE users SET failed_login_attempts = 0 WHERE email = 'cat@x.io'`);
     }
   });
 
@@ -129,15 +128,27 @@ describe('TOTP two-factor', () => {
     expect(code(await login('dan@x.io', codeAt(secret, 0)))).toBe('INVALID_OTP');
   });
 
-  it('wrong codes count toward the account lockout (a locked account then refuses even the right code)', async () => {
+  it('wrong codes spend the account’s TOTP budget, shared by every device: then even the right code is refused, until the window ends', async () => {
     const secret = await enrolled('eve@x.io');
     nextStep();
-    for (let i = 0; i < 4; i++) expect(code(await login('eve@x.io', codeAt(secret, 5)))).toBe('INVALID_OTP');
-    const locked = await login('eve@x.io', codeAt(secret));
-    expect(code(locked)).toBe('INVALID_CREDENTIALS');
-    const [row] = await h.sql<{ locked_until: Date | null }>(`SELECT locked_until FROM users WHERE email = 'eve@x.io'`);
-    expect(row.locked_until!.getTime()).toBeGreaterThan(clock.now().getTime());
-    clock.advance(61_000);
+    // each guess from a fresh device cookie (a trusted device of eve's: a successful login made each one)
+    const devices: string[] = [];
+    for (let i = 0; i < 10; i++) {
+      nextStep();
+      const ok = await login('eve@x.io', codeAt(secret));
+      expect(ok.status).toBe(200);
+      devices.push(deviceCookieOf(ok));
+    }
+    const withDevice = (device: string, otp: string) => login('eve@x.io', otp).set('Cookie', device);
+    for (const device of devices) expect(code(await withDevice(device, codeAt(secret, 5)))).toBe('INVALID_OTP');
+    nextStep();
+    // locked: the right code answers like a wrong one, from every device
+    expect(code(await withDevice(devices[0]!, codeAt(secret)))).toBe('INVALID_OTP');
+    expect(code(await login('eve@x.io', codeAt(secret)))).toBe('INVALID_OTP');
+    const locks = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_devices.lockout' AND payload->>'item' LIKE '%:otp'`);
+    expect(locks[0].n).toBe(1);
+    await new Promise((r) => setTimeout(r, 3_100));
+    nextStep();
     expect((await login('eve@x.io', codeAt(secret))).status).toBe(200);
   });
 

@@ -49,7 +49,6 @@ describe('timing: no account enumeration', () => {
     console.log(`login median: unknown e-mail ${a.toFixed(1)} ms, wrong password ${b.toFixed(1)} ms, paired gap ${(gap * 100).toFixed(1)}%`);
     expect(gap).toBeLessThan(0.1);
     expect(Math.min(a, b)).toBeGreaterThanOrEqual(STALL);
-    await h.sql(`UPDATE users SET failed_login_attempts = 0, locked_until = NULL, lock_count = 0`);
   });
 
   it('password request: existing vs unknown e-mail differ by < 10% (paired)', async () => {

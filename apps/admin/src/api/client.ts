@@ -8,6 +8,7 @@ export type Revision = components['schemas']['Revision'];
 export type Activity = components['schemas']['Activity'];
 export type Session = components['schemas']['Session'];
 export type ApiToken = components['schemas']['ApiToken'];
+export type Device = components['schemas']['Device'];
 
 /** An error answer of the API (the contract's envelope), with the field it concerns when the API names one. */
 export class ApiError extends Error {
@@ -18,13 +19,15 @@ export class ApiError extends Error {
     readonly field?: string,
     /** The envelope's `extensions.reason` (which input was wrong, in words). */
     readonly reason?: string,
+    /** The envelope's whole `extensions` (e.g. a proof-of-work challenge). */
+    readonly extensions: Record<string, unknown> = {},
   ) {
     super(message);
   }
 }
 
 interface Envelope {
-  errors?: { message?: string; extensions?: { code?: string; field?: string; reason?: string } }[];
+  errors?: { message?: string; extensions?: { code?: string; field?: string; reason?: string; [k: string]: unknown } }[];
 }
 
 const isAuthCall = (url: string) => new URL(url, location.origin).pathname.startsWith('/auth/');
@@ -54,7 +57,7 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
   const first = (r.error as Envelope | undefined)?.errors?.[0];
   const ext = first?.extensions ?? {};
   if (r.response.status === 401 && ext.code === 'TOKEN_EXPIRED' && !isAuthCall(r.response.url)) sessionEnded();
-  throw new ApiError(first?.message ?? `Request failed (${r.response.status})`, ext.code ?? 'UNKNOWN', r.response.status, ext.field, ext.reason);
+  throw new ApiError(first?.message ?? `Request failed (${r.response.status})`, ext.code ?? 'UNKNOWN', r.response.status, ext.field, ext.reason, ext);
 }
 
 /** A JSON query parameter (filter, deep) as the API reads it. */

@@ -16,6 +16,8 @@ export const loginRequestSchema = absentAsEmpty(
     password: requiredString('password'),
     mode,
     otp: optionalString('otp'),
+    /** A solved proof-of-work challenge, `<challenge>:<nonce>` (only asked for during a password spray). */
+    pow: optionalString('pow'),
   }),
 );
 export type LoginRequest = z.output<typeof loginRequestSchema>;
@@ -37,6 +39,10 @@ export const passwordResetSchema = absentAsEmpty(
   z.object({ token: requiredString('token'), password: requiredString('password') }),
 );
 export type PasswordReset = z.output<typeof passwordResetSchema>;
+
+/** `POST /auth/device`: a password-reset or invitation token that trusts this browser. */
+export const deviceTrustSchema = absentAsEmpty(z.object({ token: requiredString('token') }));
+export type DeviceTrustRequest = z.output<typeof deviceTrustSchema>;
 
 /** `POST /users/me/tfa/generate`. */
 export const tfaGenerateSchema = absentAsEmpty(z.object({ password: requiredString('password') }));

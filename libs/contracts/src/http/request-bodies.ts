@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import {
+  deviceTrustSchema,
   loginRequestSchema,
   passwordRequestSchema,
   passwordResetSchema,
@@ -37,6 +38,7 @@ export const requestBodies = {
   RefreshRequest: refreshRequestSchema,
   PasswordRequest: passwordRequestSchema,
   PasswordReset: passwordResetSchema,
+  DeviceTrustRequest: deviceTrustSchema,
   TfaGenerateRequest: tfaGenerateSchema,
   TfaEnableRequest: tfaEnableSchema,
   TfaDisableRequest: tfaDisableSchema,

@@ -5,7 +5,7 @@ import { PrismaClient, Prisma } from '../generated/prisma/client';
 export type Db = PrismaClient;
 export type Tx = Prisma.TransactionClient;
 export { Prisma };
-export type { User, Role, Permission, Session, ApiToken } from '../generated/prisma/client';
+export type { User, Role, Permission, Session, ApiToken, Device } from '../generated/prisma/client';
 
 /** The `pg` pool under a client made by `createPrisma`: plain SQL on the hot paths (login) shares its connections. */
 const pools = new WeakMap<PrismaClient, Pool>();

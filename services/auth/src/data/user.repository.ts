@@ -9,22 +9,22 @@ type Row = User & { r_id: string | null; r_name: string; r_icon: string; r_descr
 const FIND_BY_EMAIL = `
   SELECT u."id", u."first_name", u."last_name", u."email", u."password", u."status", u."role_id", u."title",
          u."description", u."language", u."provider", u."external_identifier", u."tfa_secret", u."tfa_pending_secret",
-         u."tfa_last_step", u."last_access", u."failed_login_attempts", u."lock_count", u."locked_until", u."created_at",
+         u."tfa_last_step", u."last_access", u."failed_login_attempts", u."created_at",
          r."id" AS r_id, r."name" AS r_name, r."icon" AS r_icon, r."description" AS r_description,
          r."admin_access" AS r_admin_access, r."app_access" AS r_app_access, r."enforce_tfa" AS r_enforce_tfa
     FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
    WHERE lower(u."email") = lower($1) LIMIT 1`;
 
 /** What a password login reads of its account: the checks it makes and the claims of the tokens it issues. */
-export type LoginAccount = Pick<User, 'id' | 'password' | 'status' | 'provider' | 'role_id' | 'tfa_secret' | 'locked_until'> & {
+export type LoginAccount = Pick<User, 'id' | 'password' | 'status' | 'provider' | 'role_id' | 'tfa_secret'> & {
   role: Pick<Role, 'app_access' | 'admin_access' | 'enforce_tfa'> | null;
 };
 
 type LoginRow = Omit<LoginAccount, 'role'> & { admin_access: boolean | null; app_access: boolean | null; enforce_tfa: boolean | null };
 
-// Only the columns a login reads (10 of 27: every column is decoded and every timestamp parsed into a Date by pg).
+// Only the columns a login reads (9 of 25: every column is decoded and every timestamp parsed into a Date by pg).
 const FIND_FOR_LOGIN = `
-  SELECT u."id", u."password", u."status", u."provider", u."role_id", u."tfa_secret", u."locked_until",
+  SELECT u."id", u."password", u."status", u."provider", u."role_id", u."tfa_secret",
          r."admin_access", r."app_access", r."enforce_tfa"
     FROM "users" u LEFT JOIN "roles" r ON r."id" = u."role_id"
    WHERE lower(u."email") = lower($1) LIMIT 1`;
@@ -37,7 +37,7 @@ export const userRepository = {
     if (!r) return null;
     // the role's flags are NOT NULL columns: null only when the LEFT JOIN found no role
     const role = r.app_access === null ? null : { admin_access: r.admin_access!, app_access: r.app_access, enforce_tfa: r.enforce_tfa! };
-    return { id: r.id, password: r.password, status: r.status, provider: r.provider, role_id: r.role_id, tfa_secret: r.tfa_secret, locked_until: r.locked_until, role };
+    return { id: r.id, password: r.password, status: r.status, provider: r.provider, role_id: r.role_id, tfa_secret: r.tfa_secret, role };
   },
   /**
    * Case-insensitive e-mail lookup (the unique index is on lower(email)), with the role, in one query. Plain `pg`

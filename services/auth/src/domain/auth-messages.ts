@@ -37,8 +37,11 @@ export function itemChange(
   return itemChangeMessage({ collection, item, action, data, actor, at: now });
 }
 
-/** Where an audit event is filed: the user (default), one of their sessions, or one of their API tokens. */
-export type AuditCollection = 'vellum_users' | 'vellum_sessions' | 'vellum_api_tokens';
+/**
+ * Where an audit event is filed: the user (default), one of their sessions, one of their API tokens, or one of their
+ * login buckets (`vellum_devices`, item `<user>:<hashed device id | untrusted | otp>`).
+ */
+export type AuditCollection = 'vellum_users' | 'vellum_sessions' | 'vellum_api_tokens' | 'vellum_devices';
 
 export function audit(action: AuditEvent['action'], item: string | null, actor: Actor, now: Date, collection: AuditCollection = 'vellum_users'): OutboxMessage {
   const event: AuditEvent = {

@@ -4,7 +4,10 @@ import type { AuthConfig } from '../config';
 import type { Db } from '../data/prisma';
 import type { SigningKeys } from '../data/signing-keys';
 import type { Clock } from './clock';
+import type { DeviceCookieSealer } from './device-cookie';
+import type { LoginBuckets } from './login-buckets';
 import type { LoginThrottle } from './login-throttle';
+import type { ProofOfWork } from './proof-of-work';
 import type { PasswordHasher } from './password-hasher';
 import type { OAuthClients } from './oauth-client';
 import type { OAuthStateSealer } from './oauth-state';
@@ -23,6 +26,12 @@ export interface AuthContext {
   hasher: PasswordHasher;
   /** Failed logins per address and per (address, account): 429 past the budget. */
   loginThrottle: LoginThrottle;
+  /** Failed logins per account bucket (per trusted device, one untrusted), TOTP budget, spray detection. */
+  buckets: LoginBuckets;
+  /** Signs and opens device cookies. */
+  devices: DeviceCookieSealer;
+  /** Challenges untrusted logins during a password spray. */
+  pow: ProofOfWork;
   /** Seals secrets at rest (TOTP). */
   secrets: SecretBox;
   /** OAuth/OpenID providers' client configurations and the state-cookie sealer. */

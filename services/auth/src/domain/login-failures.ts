@@ -1,37 +1,45 @@
-import type { User } from '../data/prisma';
 import { loginRepository } from '../data/login.repository';
+import type { LoginAccount } from '../data/user.repository';
 import { audit, type Actor } from './auth-messages';
-import type { AuthContext } from './context';
+import type { AuthContext, ClientInfo } from './context';
+import { hashedDeviceId } from './device-cookie';
+import type { LoginBucket } from './login-buckets';
 
-/** Whether the account is temporarily locked at `now`. */
-export const isLocked = (user: Pick<User, 'locked_until'>, now: Date) =>
-  user.locked_until !== null && user.locked_until > now;
+export interface LoginFailure {
+  /** The account tried; null for an unknown e-mail. */
+  user: Pick<LoginAccount, 'id'> | null;
+  /** The password bucket this failure counts in (none: a locked bucket, an inactive account, a TOTP failure). */
+  bucket?: LoginBucket;
+  /** The trusted device it came from, if any. */
+  device?: string;
+  /** A wrong TOTP code, and whether it locked the account's TOTP budget. */
+  otp?: { locked: boolean };
+  client: ClientInfo;
+  now: Date;
+}
+
+/** Where device-related audit rows are filed: `vellum_devices`, item `<user>:<hashed device id | untrusted | otp>`. */
+export const deviceAuditItem = (userId: string, device: string | undefined) => `${userId}:${device ? hashedDeviceId(device) : 'untrusted'}`;
 
 /**
- * A failed login (audit event) that, when `count` is set, counts toward the lockout: after AUTH_LOGIN_ATTEMPTS
- * consecutive failures the account is locked temporarily, doubling per lock up to AUTH_LOCK_MAX_DURATION.
- * Wrong passwords and wrong TOTP codes both count. One statement (the path a password-guessing attacker drives).
+ * A failed login: counted in its bucket (the bucket's lock, when this failure sets it, is audited and logged), in
+ * the user's consecutive failures, and audited (`login_failed`: the user, the hashed device or `untrusted`, the
+ * address) — one statement for the row and the events.
  */
-export async function recordLoginFailure(
-  ctx: AuthContext,
-  user: Pick<User, 'id'>,
-  actor: Actor,
-  now: Date,
-  count: boolean,
-): Promise<void> {
-  const { config } = ctx;
-  const r = await loginRepository.recordFailure(ctx.pg, {
-    userId: user.id,
-    now,
-    count,
-    attempts: config.AUTH_LOGIN_ATTEMPTS,
-    lockMs: config.AUTH_LOCK_DURATION,
-    lockMaxMs: config.AUTH_LOCK_MAX_DURATION,
-    event: audit('login_failed', user.id, actor, now),
-    lockoutEvent: audit('lockout', user.id, actor, now),
-  });
-  if (r.locked) {
-    const lockMs = Math.min(config.AUTH_LOCK_DURATION * 2 ** Math.min(r.previousLocks, 30), config.AUTH_LOCK_MAX_DURATION);
-    ctx.logger.warn({ user: user.id, lockMs }, 'account temporarily locked after repeated failed logins');
+export async function recordLoginFailure(ctx: AuthContext, f: LoginFailure): Promise<void> {
+  const actor: Actor = { user: null, ip: f.client.ip, userAgent: f.client.userAgent, origin: f.client.origin };
+  const locked = f.bucket ? await ctx.buckets.failed(f.bucket) : false;
+  if (!f.user) {
+    await loginRepository.recordFailure(ctx.pg, { userId: null, count: false, events: [audit('login_failed', null, actor, f.now)] });
+    return;
+  }
+  const item = deviceAuditItem(f.user.id, f.device);
+  const events = [audit('login_failed', item, actor, f.now, 'vellum_devices')];
+  if (locked) events.push(audit('lockout', item, actor, f.now, 'vellum_devices'));
+  if (f.otp?.locked) events.push(audit('lockout', `${f.user.id}:otp`, actor, f.now, 'vellum_devices'));
+  await loginRepository.recordFailure(ctx.pg, { userId: f.user.id, count: Boolean(f.bucket || f.otp), events });
+  if (locked || f.otp?.locked) {
+    const what = f.otp?.locked ? 'TOTP codes' : f.device ? 'a trusted device' : 'untrusted clients';
+    ctx.logger.warn({ user: f.user.id, what }, 'failed logins locked a bucket until its window ends');
   }
 }

@@ -20,7 +20,7 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
     // compare-and-set on the old hash: two concurrent uses of one token cannot both succeed
     const { count } = await tx.user.updateMany({
       where: { id: user.id, password: user.password },
-      data: { password: hash, failed_login_attempts: 0, locked_until: null, lock_count: 0 },
+      data: { password: hash, failed_login_attempts: 0 },
     });
     if (count !== 1) throw errors.forbidden();
     const updated = await tx.user.findUniqueOrThrow({ where: { id: user.id } });

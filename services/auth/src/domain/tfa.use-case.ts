@@ -4,7 +4,8 @@ import type { Tx, User } from '../data/prisma';
 import { audit, itemChange, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import type { AuthContext } from './context';
-import { isLocked, recordLoginFailure } from './login-failures';
+import { recordLoginFailure } from './login-failures';
+import { accountKey } from './login-buckets';
 import { presentUser } from './presenters';
 import { generateTotpSecret, otpauthUrl, verifyTotp } from './totp';
 
@@ -95,12 +96,13 @@ export const tfaUseCase = {
     });
   },
 
-  /** Disable with a current code (used once like a login code; wrong codes count toward the lockout). */
+  /** Disable with a current code (used once like a login code; wrong codes spend the account's TOTP budget). */
   async disable(ctx: AuthContext, userId: string, otp: string, actor: Actor): Promise<void> {
     const user = await loadUser(ctx, userId);
     if (!user.tfa_secret) throw errors.invalidPayload('TFA is not enabled for this user');
     const now = ctx.clock.now();
-    const step = isLocked(user, now) ? undefined : verifyUserOtp(ctx, user, otp, now);
+    const account = accountKey(user.email ?? '');
+    const step = (await ctx.buckets.otpLocked(account)) ? undefined : verifyUserOtp(ctx, user, otp, now);
     const ok =
       step !== undefined &&
       (await ctx.db.$transaction(async (tx) => {
@@ -116,7 +118,8 @@ export const tfaUseCase = {
         return true;
       }));
     if (!ok) {
-      if (!isLocked(user, now)) await recordLoginFailure(ctx, user, actor, now, true);
+      const client = { ip: actor.ip ?? null, userAgent: actor.userAgent ?? null, origin: actor.origin ?? null };
+      await recordLoginFailure(ctx, { user, client, now, otp: { locked: await ctx.buckets.otpFailed(account) } });
       throw errors.invalidOtp();
     }
   },

@@ -4,6 +4,7 @@ import { AppError, errors } from '@vellum/errors';
 import { authCookie, expiredAuthCookie } from './auth-cookies';
 import type { AuthContext, ClientInfo } from './context';
 import type { IssuedTokens } from './issue-tokens';
+import { deviceCookie, deviceCookieOf } from './devices.use-case';
 import { login } from './login.use-case';
 import { logout } from './logout.use-case';
 import { refresh, type PresentedCredential } from './refresh.use-case';
@@ -56,8 +57,10 @@ function answer(ctx: AuthContext, t: IssuedTokens): TokenAnswer {
   return { data: { expires: t.expires, refresh_token: t.refresh_token, access_token: t.access_token }, setCookies: [] };
 }
 
+/** A login: the mode's answer, plus the device cookie (every mode: a client that keeps cookies is a trusted device). */
 export async function answerLogin(ctx: AuthContext, b: LoginRequest, r: PresentedRequest): Promise<TokenAnswer> {
-  const input = { email: b.email, password: b.password, mode: b.mode ?? 'json', otp: b.otp ?? undefined };
+  const device = deviceCookieOf(ctx, header(r, 'cookie'));
+  const input = { email: b.email, password: b.password, mode: b.mode ?? 'json', otp: b.otp ?? undefined, pow: b.pow ?? undefined, device };
   let result;
   try {
     result = await login(ctx, input, r.client);
@@ -66,7 +69,8 @@ export async function answerLogin(ctx: AuthContext, b: LoginRequest, r: Presente
     throw err;
   }
   ctx.countLogin?.('success');
-  return answer(ctx, result);
+  const a = answer(ctx, result.tokens);
+  return { data: a.data, setCookies: [...a.setCookies, deviceCookie(ctx, result.device)] };
 }
 
 /** Mode default (json when the body has the token, else cookie) and where the credential comes from. */

@@ -2,6 +2,7 @@ import type { Me } from '../../session/session';
 import { Page } from '../../ui/page';
 import { ApiTokensPanel } from './api-tokens-panel';
 import { ChangePasswordForm } from './change-password-form';
+import { DevicesPanel } from './devices-panel';
 import { SessionsPanel } from './sessions-panel';
 import { TfaPanel } from './tfa-panel';
 
@@ -20,6 +21,7 @@ export function ProfilePage({ me }: { me: Me }) {
         <TfaPanel me={me} />
       </div>
       <SessionsPanel />
+      <DevicesPanel />
       <ApiTokensPanel />
     </Page>
   );

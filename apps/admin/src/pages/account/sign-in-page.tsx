@@ -1,5 +1,6 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, ApiError, ok } from '../../api/client';
+import { solveChallenge } from '../../session/proof-of-work';
 import { loadMe } from '../../session/session';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
@@ -16,14 +17,23 @@ export function SignInPage({ next, notice }: { next?: string; notice?: string })
   const [needOtp, setNeedOtp] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  const [working, setWorking] = useState(false);
   const providers = useAsync(() => ok(api.GET('/auth')), []);
 
   const submit = async (e: Event) => {
     e.preventDefault();
     setBusy(true);
     setError(undefined);
+    const body = { email, password, mode: 'session' as const, ...(needOtp ? { otp } : {}) };
     try {
-      await ok(api.POST('/auth/login', { body: { email, password, mode: 'session', ...(needOtp ? { otp } : {}) } }));
+      await ok(api.POST('/auth/login', { body })).catch(async (err) => {
+        // during a password spray, a browser the account does not know yet proves some work first (no CAPTCHA)
+        if (!(err instanceof ApiError && err.code === 'PROOF_OF_WORK_REQUIRED')) throw err;
+        setWorking(true);
+        const pow = await solveChallenge(String(err.extensions.challenge), Number(err.extensions.difficulty));
+        setWorking(false);
+        return ok(api.POST('/auth/login', { body: { ...body, pow } }));
+      });
       setPassword('');
       await loadMe();
       navigate(next && next.startsWith('/') ? next : '/', { replace: true });
@@ -41,6 +51,7 @@ export function SignInPage({ next, notice }: { next?: string; notice?: string })
       }
     } finally {
       setBusy(false);
+      setWorking(false);
     }
   };
 
@@ -49,6 +60,11 @@ export function SignInPage({ next, notice }: { next?: string; notice?: string })
     <Page title={needOtp ? 'Enter your one-time code' : 'Sign in'}>
       {notice && <Alert kind="success">{notice}</Alert>}
       {error && <Alert>{error}</Alert>}
+      {working && (
+        <p role="status" class="hint">
+          Many failed sign-ins are being seen right now: your browser is doing a short check before signing you in…
+        </p>
+      )}
       <form onSubmit={submit} class="narrow" noValidate={false}>
         {!needOtp ? (
           <>

@@ -1,3 +1,4 @@
+import { useEffect, useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { TokenPasswordPage } from './token-password-page';
 
@@ -16,8 +17,21 @@ const TEXT = {
 /** Where each page sends the token and the chosen password. */
 const SEND = { invite: '/users/invite/accept', reset: '/auth/password/reset' } as const;
 
+/**
+ * Opening the link proves the mailbox: the API trusts this browser (a device cookie), so an owner locked out by
+ * someone else's failed logins signs in again with the old password if they remember it.
+ */
+function useTrustThisBrowser(token: string | null): boolean {
+  const [trusted, setTrusted] = useState(false);
+  useEffect(() => {
+    if (token) ok(api.POST('/auth/device', { body: { token } })).then(() => setTrusted(true), () => undefined);
+  }, [token]);
+  return trusted;
+}
+
 function TokenPage({ kind, token }: { kind: Kind; token: string | null }) {
   const text = (key: keyof typeof TEXT) => TEXT[key][kind];
+  const trusted = useTrustThisBrowser(token);
   return (
     <TokenPasswordPage
       token={token}
@@ -26,6 +40,7 @@ function TokenPage({ kind, token }: { kind: Kind; token: string | null }) {
       successNotice={text('successNotice')}
       messages={{ expired: text('expired'), used: text('used'), invalid: text('invalid') }}
       send={(t, password) => ok(api.POST(SEND[kind], { body: { token: t, password } }))}
+      trustedNotice={trusted && kind === 'reset' ? 'This browser is now trusted: if you remember your password after all, you can simply sign in with it.' : undefined}
     />
   );
 }

@@ -23,6 +23,8 @@ export function TokenPasswordPage(p: {
   messages: TokenMessages;
   successNotice: string;
   send: (token: string, password: string) => Promise<unknown>;
+  /** Said when opening the link trusted this browser (its device cookie). */
+  trustedNotice?: string;
 }) {
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
@@ -67,6 +69,7 @@ export function TokenPasswordPage(p: {
   return (
     <Page title={p.title}>
       {error && <Alert>{error}</Alert>}
+      {!error && p.trustedNotice && <Alert kind="info">{p.trustedNotice}</Alert>}
       <form ref={form} onSubmit={submit} class="narrow" noValidate>
         <NewPasswordFields password={password} confirm={confirm} onPassword={setPassword} onConfirm={setConfirm} errors={errors} />
         <button type="submit" disabled={busy}>

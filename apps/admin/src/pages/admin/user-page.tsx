@@ -9,6 +9,7 @@ import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
 import { ApiTokensPanel } from '../account/api-tokens-panel';
+import { DevicesPanel } from '../account/devices-panel';
 import { SessionsPanel } from '../account/sessions-panel';
 import { STATUSES } from './users-page';
 
@@ -79,6 +80,7 @@ export function UserPage({ id }: { id: string }) {
             <button type="submit">Save user</button>
           </form>
           <SessionsPanel user={id} />
+          <DevicesPanel user={id} />
           <ApiTokensPanel user={id} />
           <h2>Delete</h2>
           <ConfirmButton label="Delete user" question={`Delete ${user.value.email} for good?`} confirmLabel="Yes, delete this user" onConfirm={remove} />
