@@ -1,4 +1,4 @@
-import type { ErrorRequestHandler, Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
+import type { Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { ZodType, output } from 'zod';
 import { route, type Access, type AsyncHandler, type BodyHandler, type Method, type RouteTable } from './route';
 
@@ -6,8 +6,6 @@ export interface FastRoute {
   handlers: AsyncHandler[];
   /** The express Route the same handlers are registered as (req.route, for whoever labels by route). */
   route: unknown;
-  /** The route's `after` error middleware (run by `serviceListener`; express runs the app's own mounts). */
-  after: ErrorRequestHandler[];
 }
 const FAST = Symbol('fast routes');
 type WithFast = Express & { [FAST]?: Map<string, FastRoute> };
@@ -83,13 +81,6 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
    * mount): the lane runs it first, as the router path would.
    */
   before?: RequestHandler[];
-  /**
-   * Error middleware the app mounts for this path after its routes (e.g. `app.use(path, errorHandler)`), which
-   * express runs for an error of this route: on bare node:http (`serviceListener`) an error of the request — from
-   * the common middleware (a malformed body), `before` or the handlers — goes through them first, then to the
-   * app's error handler. They pass the error on with `next(err)` (a `next()` without one passes the same error).
-   */
-  after?: ErrorRequestHandler[];
 }
 
 /**
@@ -107,5 +98,5 @@ export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S
   const registered = layers[layers.length - 1]!.route;
   const routes = ((app as WithFast)[FAST] ??= new Map());
   const lane = [...(o.before ?? []), ...registered.stack.map((l) => l.handle)];
-  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: registered, after: o.after ?? [] });
+  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: registered });
 }

@@ -26,8 +26,7 @@ interface LaneRequest extends IncomingMessage {
  * then sees a second shape) and walk its router. The handlers get what they read from express as the request's
  * own fields, computed as express computes them: `query` (the app's query parser), `ip` (its `trust proxy`),
  * `route`, `baseUrl`, `originalUrl`, `params`. An error — thrown, rejected or passed to next — turns the two
- * objects into express's and goes through the route's `after` error middleware to the app's error handler (the
- * contract's envelope), as on the express path.
+ * objects into express's and goes to the app's error handler (the contract's envelope), as on the express path.
  * Every other request (other paths and methods, HEAD, a trailing slash) goes to express, which also still answers
  * the fast routes itself for callers that use the app directly (tests with supertest).
  */
@@ -115,7 +114,7 @@ class LaneCall {
     if (!this.res.headersSent && !this.res.writableEnded) this.toExpress()(this.req, this.res);
   }
 
-  /** The route's `after` error middleware, then the app's error handler (the contract's envelope). */
+  /** The app's error handler (the contract's envelope). */
   private fail(err: unknown): void {
     const finish = (e?: unknown) => {
       if (e !== undefined && !this.res.headersSent) this.res.writeHead(500).end();
@@ -123,25 +122,7 @@ class LaneCall {
     };
     try {
       this.toExpress();
-      const req = this.req as unknown as Request;
-      const res = this.res as unknown as Response;
-      const after = this.fast.after;
-      let i = 0;
-      const next = (e?: unknown): void => {
-        const current = e ?? err;
-        const h = after[i++];
-        if (!h) {
-          this.onError(current, req, res, finish);
-          return;
-        }
-        try {
-          const r = h(current, req, res, next) as unknown as Promise<unknown> | undefined;
-          if (r && typeof r.then === 'function') r.then(undefined, (x: unknown) => next(x ?? current));
-        } catch (x) {
-          next(x);
-        }
-      };
-      next(err);
+      this.onError(err, this.req as unknown as Request, this.res as unknown as Response, finish);
     } catch (e) {
       this.res.destroy(e instanceof Error ? e : undefined);
     }

@@ -112,7 +112,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     ? [rateLimit(requestLimiter({ limiter: limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION }), logger }))]
     : [];
   for (const limit of perAddress) app.use('/auth', limit);
-  const auth = authRoutes(ctx, { app, before: [stalled.markStart, ...perAddress], after: [stalled.stallErrors] });
+  const auth = authRoutes(ctx);
   app.use(auth);
   const oauth2 = oauthRoutes(ctx);
   app.use(oauth2);

@@ -14,7 +14,7 @@ type Marked = { [STARTED]?: number };
  * when it was raised before the mark: the body parser), then goes on to the error envelope. The use cases stall
  * their own outcomes, so a success or a use-case error has no time left to wait here.
  */
-export function stalledRoutes(app: Express, ms: number): { markStart: RequestHandler; stallErrors: ErrorRequestHandler; after(): void } {
+export function stalledRoutes(app: Express, ms: number): { after(): void } {
   const markStart: RequestHandler = (req, _res, next) => {
     if (req.method === 'POST') (req as Marked)[STARTED] = performance.now();
     next();
@@ -24,6 +24,5 @@ export function stalledRoutes(app: Express, ms: number): { markStart: RequestHan
     stallUntil((req as Marked)[STARTED] ?? performance.now(), ms).then(() => next(err), next);
   };
   app.use(STALLED_PATHS, markStart);
-  // (and for a fast route on one of these paths: its `before` and `after`, as the lane runs them)
-  return { markStart, stallErrors, after: () => app.use(STALLED_PATHS, stallErrors) };
+  return { after: () => app.use(STALLED_PATHS, stallErrors) };
 }
