@@ -20,7 +20,6 @@ function makeApp() {
     req.accountability = role ? { user: 'u1', role, admin: false, app: true } : { user: null, role: null, admin: false, app: false };
     next();
   };
-  app.use('/list', who);
   const router = Router() as Router & RouteTable;
   fastRoute(app, { router, path: '/list', access: 'public', before: [who] }, (req, res) => res.json({ data: req.query, route: req.route?.path ?? null }));
   fastRoute(app, { router, path: '/mine', access: 'authenticated', before: [who] }, (_req, res) => res.json({ data: 'mine' }));

@@ -76,10 +76,7 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
   /** The JSON body's schema, as `route` takes it. */
   body?: S;
   access: Access;
-  /**
-   * Middleware the app runs for this path before the router reaches the route (e.g. an `app.use(path, auth)`
-   * mount): the lane runs it first, as the router path would.
-   */
+  /** Middleware the route needs before its access rule (authentication), as `route` takes it. */
   before?: RequestHandler[];
 }
 
@@ -93,10 +90,10 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
  */
 export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: BodyHandler<output<S>>[]): void {
   const method = o.method ?? 'get';
-  route(o.router, method, o.path, o.access, { body: o.body }, ...handlers);
+  route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...handlers);
   const layers = (o.router as unknown as { stack: { route: { stack: { handle: AsyncHandler }[] } }[] }).stack;
   const registered = layers[layers.length - 1]!.route;
   const routes = ((app as WithFast)[FAST] ??= new Map());
-  const lane = [...(o.before ?? []), ...registered.stack.map((l) => l.handle)];
+  const lane = registered.stack.map((l) => l.handle);
   routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: registered });
 }

@@ -20,6 +20,8 @@ export interface RouteOptions<S extends ZodType = ZodType> {
    * (400 INVALID_PAYLOAD) and `req.body` becomes the parsed value. The gateway documents the same schema.
    */
   body?: S;
+  /** Middleware the route needs before its access rule (authentication, a rate limit): declared here, nowhere else. */
+  before?: RequestHandler[];
 }
 
 export interface RouteEntry {
@@ -73,5 +75,5 @@ export function route(router: Router & Partial<RouteTable>, method: Method, path
   const handlers = rest as AsyncHandler[];
   (router.routes ??= []).push({ method, path, access, ...(options.body ? { body: options.body } : {}) });
   const register = (router as unknown as Record<string, (p: string, ...h: unknown[]) => void>)[method].bind(router);
-  register(path, requireAccess(access), ...(options.body ? [validateBody(options.body)] : []), ...handlers);
+  register(path, ...(options.before ?? []), requireAccess(access), ...(options.body ? [validateBody(options.body)] : []), ...handlers);
 }

@@ -16,7 +16,6 @@ function makeApp(observe: jest.Mock) {
     req.accountability = typeof role === 'string' ? { user: 'u1', role, admin: false, app: true } : { user: null, role: null, admin: false, app: false };
     next();
   };
-  app.use('/list', who);
   const router = Router() as Router & RouteTable;
   fastRoute(app, { router, path: '/list', access: 'public', before: [who] }, (req, res) =>
     sendJson(res, { data: req.query, ip: req.ip, route: req.route?.path ?? null, express: Object.getPrototypeOf(req) !== IncomingMessage.prototype }),

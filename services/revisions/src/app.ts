@@ -55,7 +55,6 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
 
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
   const records = recordsRoutes(reader, { app, authenticate: authenticated });
-  app.use(['/revisions', '/activity'], authenticated);
   app.use(records);
 
   const graphql = createSubgraph(reader);

@@ -17,20 +17,21 @@ const queryText = (url: string) => {
  * caller's role (the public role for anonymous callers) decides what they see. Writes have no route (404).
  */
 export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authenticate: RequestHandler }): Router & RouteTable {
+  const before = [lane.authenticate];
   const router = Router() as Router & RouteTable;
   for (const entity of ['revisions', 'activity'] as Entity[]) {
-    // the lists: the app's fast lane answers them (authenticating first, as the app's mount does for the router)
-    fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before: [lane.authenticate] }, async (req, res) => {
+    // the lists: the app's fast lane answers them
+    fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before }, async (req, res) => {
       const cacheKey = `GET ${queryText(req.url)}`;
       sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, cacheKey }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
-    fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before: [lane.authenticate] }, async (req, res) => {
+    fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before }, async (req, res) => {
       const q = req.body.query ?? {};
       const cacheKey = `SEARCH ${JSON.stringify(q)}`;
       sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson, cacheKey }));
     });
-    route(router, 'get', `/${entity}/:id`, 'public', async (req, res) => {
+    route(router, 'get', `/${entity}/:id`, 'public', { before }, async (req, res) => {
       const id = String(req.params.id);
       sendJson(res, { data: await reader.one(entity, req.accountability, id, reader.parse({ fields: req.query.fields }), { jsonText: rawJson }) });
     });
