@@ -1,5 +1,8 @@
 // `npm test`: generate Prisma clients (offline), type-check every package, then run every Jest project once
 // and print one plain summary line. Extra arguments go to Jest (`npm test -- services/auth`).
+// `npm test -- --tier unit|integration|e2e` runs one tier (or several: `--tier unit,integration`): unit = `src/**/*.test.ts` (no servers started, no
+// type-check: under a minute), integration = `test/` without the end-to-end ones, e2e = `*.e2e.test.ts` and the
+// admin app's `*.browser.test.ts` (real processes, a browser).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,10 +27,23 @@ const fail = (what, code) => {
   process.exit(code || 1);
 };
 
+const TIERS = {
+  unit: '/src/.+\\.test\\.tsx?$',
+  integration: '/test/(?!.*\\.(e2e|browser)\\.test\\.).+\\.test\\.tsx?$',
+  e2e: '\\.(e2e|browser)\\.test\\.tsx?$',
+};
 const args = process.argv.slice(2);
+const at = args.indexOf('--tier');
+const tier = at === -1 ? undefined : (args.splice(at, 2)[1] ?? '');
+const tiers = tier === undefined ? [] : tier.split(',');
+for (const t of tiers) if (!TIERS[t]) fail(`--tier ${tier}: not one or more (comma-separated) of ${Object.keys(TIERS).join(', ')}`, 2);
+if (tier) {
+  args.unshift('--testPathPatterns', tiers.map((t) => `(${TIERS[t]})`).join('|'));
+  env.VELLUM_TEST_TIER = tier;
+}
 let code = run('npx', ['turbo', 'run', 'generate', '--output-logs=errors-only']);
 if (code !== 0) fail('prisma generate', code);
-if (!process.env.SKIP_TYPECHECK) {
+if (!process.env.SKIP_TYPECHECK && tier !== 'unit') {
   code = run('npx', ['turbo', 'run', 'typecheck', '--output-logs=errors-only']);
   if (code !== 0) fail('typecheck', code);
 }

@@ -32,6 +32,8 @@ const say = (msg) => process.stderr.write(`[test setup] ${msg}\n`);
 export default async function globalSetup() {
   const state = { startedPostgres: undefined, tempDataDir: undefined, nats: undefined };
   globalThis.__VELLUM_TEST_SERVERS__ = state;
+  // the unit tier (`npm test -- --tier unit`) talks to no server
+  if (process.env.VELLUM_TEST_TIER === 'unit') return;
   try {
     if (!process.env.TEST_DATABASE_URL) await startPostgres(state);
     if (!process.env.NATS_URL && !process.env.TEST_NATS_URL) await startNats(state);
