@@ -4,8 +4,8 @@ import { route, type Access, type AsyncHandler, type BodyHandler, type Method, t
 
 export interface FastRoute {
   handlers: AsyncHandler[];
-  /** The express Route the same handlers are registered as (req.route, for whoever labels by route). */
-  route: unknown;
+  /** `req.route` as express sets it for whoever labels by route (its `path`: the route template). */
+  route: { path: string };
 }
 const FAST = Symbol('fast routes');
 type WithFast = Express & { [FAST]?: Map<string, FastRoute> };
@@ -90,10 +90,7 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
  */
 export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: BodyHandler<output<S>>[]): void {
   const method = o.method ?? 'get';
-  route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...handlers);
-  const layers = (o.router as unknown as { stack: { route: { stack: { handle: AsyncHandler }[] } }[] }).stack;
-  const registered = layers[layers.length - 1]!.route;
+  const lane = route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...handlers);
   const routes = ((app as WithFast)[FAST] ??= new Map());
-  const lane = registered.stack.map((l) => l.handle);
-  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: registered });
+  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: { path: o.path } });
 }

@@ -59,7 +59,7 @@ export function validateBody(schema: ZodType): RequestHandler {
  * Register a route with its access rule (and, optionally, its body schema). Handlers may be async; their
  * rejections reach the error middleware (express 5 does that natively). The table records every route, its
  * access rule and its body schema, so tests can assert that none is undeclared and that the OpenAPI document
- * describes the schema the route validates with.
+ * describes the schema the route validates with. Returns the handlers registered, in order.
  */
 export function route<S extends ZodType>(
   router: Router & Partial<RouteTable>,
@@ -68,12 +68,14 @@ export function route<S extends ZodType>(
   access: Access,
   options: RouteOptions<S>,
   ...handlers: BodyHandler<output<S>>[]
-): void;
-export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...handlers: AsyncHandler[]): void;
-export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...rest: unknown[]): void {
+): AsyncHandler[];
+export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...handlers: AsyncHandler[]): AsyncHandler[];
+export function route(router: Router & Partial<RouteTable>, method: Method, path: string, access: Access, ...rest: unknown[]): AsyncHandler[] {
   const options = (typeof rest[0] === 'function' ? {} : rest.shift()) as RouteOptions;
   const handlers = rest as AsyncHandler[];
   (router.routes ??= []).push({ method, path, access, ...(options.body ? { body: options.body } : {}) });
   const register = (router as unknown as Record<string, (p: string, ...h: unknown[]) => void>)[method].bind(router);
-  register(path, ...(options.before ?? []), requireAccess(access), ...(options.body ? [validateBody(options.body)] : []), ...handlers);
+  const chain: AsyncHandler[] = [...(options.before ?? []), requireAccess(access), ...(options.body ? [validateBody(options.body)] : []), ...handlers];
+  register(path, ...chain);
+  return chain;
 }
