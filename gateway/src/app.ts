@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, notFoundHandler } from '@vellum/errors';
-import { noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
+import { cachedQueryParser, noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
 import { Registry } from '@vellum/metrics';
 import { requestClaims, type ApiTokenSource, type CachedVerifier, type TokenVerifier } from '@vellum/tokens';
@@ -141,7 +141,7 @@ function baseApp(config: GatewayConfig): Express {
   app.disable('x-powered-by');
   noConditionalRequests(app);
   app.set('trust proxy', config.TRUST_PROXY);
-  app.set('query parser', 'extended');
+  app.set('query parser', cachedQueryParser());
   app.use(requestContextMiddleware('gateway'));
   return app;
 }
@@ -181,7 +181,7 @@ function gatewayFrontDoor(app: Express, deps: GatewayDeps, p: FrontDoorParts): F
   return createFrontDoor({
     proxies: p.proxies,
     trust: app.get('trust proxy fn') as TrustFn,
-    parseQuery: app.get('query parser fn') as (q: string) => Record<string, unknown>,
+    parseQuery: app.get('query parser') as (q: string) => Record<string, unknown>,
     verifier: p.verifier,
     sessionCookieName: deps.config.SESSION_COOKIE_NAME,
     isSessionRevoked: deps.isSessionRevoked,

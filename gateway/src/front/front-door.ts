@@ -17,7 +17,7 @@ export interface FrontDoorOptions {
   proxies: Record<ServiceName, Proxy>;
   /** express's compiled `trust proxy fn`. */
   trust: TrustFn;
-  /** express's compiled `query parser fn` (qs, extended): `?access_token=` is read exactly as express reads it. */
+  /** the app's query parser (qs, extended, cached): `?access_token=` is read exactly as express reads it. */
   parseQuery: (query: string) => Record<string, unknown>;
   verifier: CachedVerifier;
   sessionCookieName: string;

@@ -3,7 +3,7 @@ import { Router } from 'express';
 import { errors } from '@vellum/errors';
 import { currentRequestId, propagationHeaders } from '@vellum/logger';
 import { parseTraceparent } from '@vellum/tracing';
-import { createServiceApp, finishServiceApp, route, type RouteTable } from './index';
+import { cachedQueryParser, createServiceApp, extendedQueryParser, finishServiceApp, route, type RouteTable } from './index';
 
 const silent = { error: jest.fn(), warn: jest.fn() };
 
@@ -79,13 +79,15 @@ describe('service app', () => {
     expect(again.body.data).toEqual(expect.any(String));
   });
 
-  it('parses the query string once per request, however often it is read', async () => {
+  it('parses a query text once, however often and in however many requests it is read', async () => {
     const { app: a, router: r } = makeApp();
-    const parse = jest.fn(a.get('query parser fn') as (q: string) => unknown);
-    a.set('query parser fn', parse);
+    const parse = jest.fn(extendedQueryParser);
+    a.set('query parser', cachedQueryParser(parse));
     route(r, 'get', '/thrice', 'public', (req, res) => res.json({ data: [req.query, req.query, req.query] }));
     const res = await request(a).get('/thrice?x[y]=1');
     expect(res.body.data).toEqual(Array(3).fill({ x: { y: '1' } }));
+    expect(parse).toHaveBeenCalledTimes(1);
+    await request(a).get('/thrice?x[y]=1');
     expect(parse).toHaveBeenCalledTimes(1);
     const q = await request(a).get('/thrice?x=2');
     expect(q.body.data).toEqual(Array(3).fill({ x: '2' }));

@@ -1,10 +1,11 @@
-import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
 import { childTraceparent, startSpan, tracingEnabled } from '@vellum/tracing';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
 import { fastLane, HandlerRun } from './fast-routes';
+import { cachedQueryParser } from './query-parser';
 
 export const BODY_LIMIT = '1mb';
 
@@ -76,32 +77,6 @@ export function noConditionalRequests(app: Express): void {
   Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
 }
 
-const queryGetter = Object.getOwnPropertyDescriptor(express.request, 'query')!.get!;
-const QUERY = Symbol('parsed query');
-type QueryCache = { [QUERY]?: { raw: string; value: unknown } };
-
-/**
- * `req.query` parsed once per request: express 5 parses the query string again on every read (a list request
- * read it three times: the token check, the query, the cursor). Keyed by the text after `?`, which mounts
- * leave alone. The same object each time: treat it as read-only, as express 5 means it to be.
- */
-export function parseQueryOnce(app: Express): void {
-  Object.defineProperty(app.request, 'query', {
-    configurable: true,
-    enumerable: true,
-    get(this: Request & QueryCache) {
-      const url = this.url ?? '';
-      const i = url.indexOf('?');
-      const raw = i === -1 ? '' : url.slice(i);
-      const cached = this[QUERY];
-      if (cached && cached.raw === raw) return cached.value;
-      const value = queryGetter.call(this) as unknown;
-      this[QUERY] = { raw, value };
-      return value;
-    },
-  });
-}
-
 /**
  * The common express app of a service: no x-powered-by, request ids and traces, an access log, request metrics,
  * bracket-form query strings (qs), JSON bodies up to 1 MB, the SEARCH method, and the fast lane for `fastRoute`s
@@ -112,8 +87,8 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
   noConditionalRequests(app);
-  app.set('query parser', 'extended');
-  parseQueryOnce(app);
+  // qs bracket form, each text parsed once (express 5 parses again on every req.query read)
+  app.set('query parser', cachedQueryParser());
   app.set('trust proxy', opts.trustProxy ?? false);
   const common: RequestHandler[] = [requestContextMiddleware(opts.service)];
   if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));

@@ -3,7 +3,7 @@ export { route, requireAccess, validateBody, type Access, type Method, type Asyn
 export { parseBody, reasonOf } from './parse-body';
 export { accessLog, logAccess, routeOf, type AccessLogger, type AccessLogLine, type RequestObserver } from './access-log';
 export { serverRoutes, type ServerRoutesOptions } from './server-routes';
-export { createServiceApp, finishServiceApp, noConditionalRequests, parseQueryOnce, requestIdMiddleware, requestContextMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
+export { createServiceApp, finishServiceApp, noConditionalRequests, requestIdMiddleware, requestContextMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, readyHandler, pingHandler, cachedHealth, bearerIs, worst, HEALTH_CONTENT_TYPE, type HealthEndpointOptions, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
 export { listen, runningService, type RunningService, type Listening } from './listen';
@@ -17,3 +17,4 @@ export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions } from './fast-
 export type { ServiceApp, ServiceAppDeps } from './service-app';
 export { asExpress, serviceListener } from './service-listener';
 export { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
+export { cachedQueryParser, extendedQueryParser, type QueryParser } from './query-parser';

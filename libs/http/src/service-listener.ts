@@ -4,8 +4,7 @@ import { memoisePeerTrust, clientIp, type TrustFn } from './client-address';
 import { commonMiddleware, errorHandlerOf, inSequence } from './create-service-app';
 import { fastRouteOf, run, type FastRoute } from './fast-routes';
 import type { RequestListener } from './local-services';
-
-type QueryParser = (text: string) => unknown;
+import { cachedQueryParser, type QueryParser } from './query-parser';
 
 /** What the lane's handlers read from express's request, given as the request's own fields (in this order). */
 interface LaneRequest extends IncomingMessage {
@@ -32,8 +31,9 @@ interface LaneRequest extends IncomingMessage {
  */
 export function serviceListener(app: Express): RequestListener {
   const common = inSequence(commonMiddleware(app));
-  const parser = app.get('query parser fn') as QueryParser | undefined;
-  const parseQuery = parser ? parsedOnce(parser) : () => ({});
+  // the parser the app was given (`app.set('query parser', fn)`: createServiceApp's cached one)
+  const parser = app.get('query parser') as QueryParser | string | undefined;
+  const parseQuery = typeof parser === 'function' ? parser : cachedQueryParser();
   const trust = memoisePeerTrust(app.get('trust proxy fn') as TrustFn);
   const onError = errorHandlerOf(app);
   return (req, res) => {
@@ -50,37 +50,6 @@ export function serviceListener(app: Express): RequestListener {
     r.originalUrl = url;
     r.params = {};
     new LaneCall(app, fast, r, res, onError).start(common);
-  };
-}
-
-/** Query strings longer than this are parsed each time (the cache holds the short, repeated ones of list pages). */
-const CACHED_QUERY_MAX = 2048;
-const CACHED_QUERIES = 1000;
-
-function deepFreeze<T>(v: T): T {
-  if (typeof v === 'object' && v !== null && !Object.isFrozen(v)) {
-    Object.freeze(v);
-    for (const k of Object.keys(v)) deepFreeze((v as Record<string, unknown>)[k]);
-  }
-  return v;
-}
-
-/**
- * The lane's `req.query`: the parser's value for a query text, kept (frozen: read-only, as express 5 means
- * `req.query` to be) for the next request with the same text — a list page is asked with the same few query strings
- * over and over, and the same object lets what is derived from it be kept too (e.g. the parsed query language).
- */
-function parsedOnce(parser: QueryParser): QueryParser {
-  const seen = new Map<string, unknown>();
-  return (text) => {
-    if (text.length > CACHED_QUERY_MAX) return parser(text);
-    let v = seen.get(text);
-    if (v === undefined) {
-      v = deepFreeze(parser(text));
-      if (seen.size >= CACHED_QUERIES) seen.clear();
-      seen.set(text, v);
-    }
-    return v;
   };
 }
 
