@@ -34,6 +34,8 @@ export interface LocalAnswer {
  * UTF-8 and as latin1 (node:http writes its head as latin1, alone when no body follows).
  */
 const NOT_PLAIN = /[^\t\r\n -~]/;
+/** Where an HTTP/1.1 head ends. */
+const HEAD_END = '\r\n\r\n';
 
 /**
  * The in-process end of a request: what the service writes (head and body) is kept here instead of a connection,
@@ -62,17 +64,20 @@ class LocalSocket extends Duplex {
   }
 
   /**
-   * What was written after `head`: the text when every chunk was text (node writes the head and a text body as one
-   * string), else the bytes; undefined when the head is not what was written first.
+   * What was written after the response head (which ends at the first blank line: no header holds one): the text
+   * when every chunk was text (node writes the head and a text body as one string), else the bytes; undefined when
+   * no head was written.
    */
-  bodyAfter(head: string): string | Buffer | undefined {
+  bodyAfterHead(): string | Buffer | undefined {
     const chunks = this.chunks;
     if (chunks.every((c) => typeof c === 'string')) {
       const all = chunks.length === 1 ? chunks[0]! : chunks.join('');
-      return all.startsWith(head) ? all.slice(head.length) : undefined;
+      const end = all.indexOf(HEAD_END);
+      return end === -1 ? undefined : all.slice(end + HEAD_END.length);
     }
     const all = Buffer.concat(chunks.map((c) => (typeof c === 'string' ? Buffer.from(c, 'utf8') : c)));
-    return all.subarray(0, head.length).equals(Buffer.from(head, 'latin1')) ? all.subarray(head.length) : undefined;
+    const end = all.indexOf(HEAD_END, 0, 'latin1');
+    return end === -1 ? undefined : all.subarray(end + HEAD_END.length);
   }
 
   setTimeout(): this {
@@ -139,7 +144,7 @@ export function localExchange(handler: RequestListener, r: LocalRequest): Promis
     }, r.timeoutMs);
     res.once('finish', () => {
       clearTimeout(timer);
-      const body = socket.bodyAfter((res as unknown as { _header?: string })._header ?? '');
+      const body = socket.bodyAfterHead();
       // node:http's 'close' of the response (access log, metrics), as when a connection's request ends; after the
       // writes' own callbacks have run (destroyed before them, each pending write made an error object)
       setImmediate(() => socket.destroy());
