@@ -1,8 +1,8 @@
-// A list page read as arrays (records-reader.ts: arrayMode) gets its timestamps as the API's ISO text, parsed from
+// A list page read as arrays (data/statement-runner.ts: arrayMode) gets its timestamps as the API's ISO text, parsed from
 // what PostgreSQL sends, and its bigints as the pool gives them — against real PostgreSQL.
 import { createTestDatabase, type TestDatabase } from '@vellum/testing';
 import { createPool } from '../src/data/pool';
-import { arrayMode } from '../src/domain/records-reader';
+import { arrayMode } from '../src/data/statement-runner';
 import { MIGRATIONS_DIR } from '../src/start';
 
 let db: TestDatabase;

@@ -52,7 +52,7 @@ describe('planned-query cache', () => {
     expect(cache.get(vis, 'a')).toBeDefined(); // a is now the most recent
     cache.set(vis, 'c', plan(3));
     expect(cache.get(vis, 'b')).toBeUndefined();
-    expect(cache.get(vis, 'a')!.list()).toMatchObject({ text: 'SELECT 1', name: expect.stringMatching(/^vq_/) });
+    expect(cache.get(vis, 'a')!.list()).toEqual({ text: 'SELECT 1', values: [] }); // not named here: StatementRunner names
     expect(cache.get(vis, 'a')!.list()).toBe(cache.get(vis, 'a')!.list());
     expect(cache.get({ all: true }, 'a')).toBeUndefined(); // another visibility object: another cache
   });

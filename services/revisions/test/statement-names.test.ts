@@ -69,6 +69,23 @@ describe('the reader prepares its repeated statements', () => {
     }
   });
 
+  it('a cached plan (a repeated query text) is prepared under one name: one statement-naming mechanism', async () => {
+    const pool = createPool(h.db.url, 1);
+    try {
+      const reader = new RecordsReader(pool, AccessRuleMap.of({}), { limitDefault: 100, deferredJoinOffset: 1000 });
+      const acc = { user: 'u', role: 'r', admin: true, app: true };
+      const q = { sort: '-id', limit: 6, fields: 'id,collection' };
+      const pages = [];
+      for (let i = 0; i < 4; i++) pages.push(await reader.listText('revisions', acc, reader.parse(q), { cacheKey: 'GET sort=-id&limit=6&fields=id,collection' }));
+      expect(new Set(pages).size).toBe(1);
+      expect(reader.cachedPlans()).toBe(1);
+      const { rows } = await pool.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%LIMIT 6%'`);
+      expect(rows.map((r) => r.name)).toEqual([expect.stringMatching(/^vellum_/)]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('plans a prepared list once: its generic plan is used from the sixth run on (LIMIT written in, not a parameter)', async () => {
     const pool = createPool(h.db.url, 1);
     try {

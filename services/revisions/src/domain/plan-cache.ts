@@ -1,11 +1,5 @@
-import { createHash } from 'node:crypto';
 import type { Plan, Sql } from '@vellum/query';
 import type { Visibility } from './visibility';
-
-/** A statement with a name: pg prepares it once per connection (PostgreSQL parses it once, then binds). */
-export interface NamedSql extends Sql {
-  name?: string;
-}
 
 /**
  * Planned queries by (the caller's visibility, the request's query text): a list request repeated with the same
@@ -15,19 +9,14 @@ export interface NamedSql extends Sql {
  * no `$`, plain or percent-encoded) are cached: everything else a plan holds follows from the text and the
  * visibility. At most `max` entries per visibility, the least recently used evicted.
  *
- * A cached plan's list and count statements are built once and carry a name (a hash of their text), for the first
- * `maxNames` distinct texts of the process: each pg connection prepares a named statement once and keeps it, so
- * their number is bounded.
+ * A cached plan's list and count statements are built once: the same statement object for every request, which
+ * the data layer's StatementRunner names (prepares) and reads in array mode without work per request.
  */
 export class PlanCache {
   private readonly byVisibility = new WeakMap<Visibility, Map<string, Plan>>();
-  private readonly names = new Set<string>();
   private kept = 0;
 
-  constructor(
-    private readonly max = 500,
-    private readonly maxNames = 1000,
-  ) {}
+  constructor(private readonly max = 500) {}
 
   /** The cache key of a query text, or undefined when it must be planned each time. */
   static keyOf(kind: string, text: string): string | undefined {
@@ -50,7 +39,7 @@ export class PlanCache {
     return plan;
   }
 
-  /** Keeps `plan` (its statements built once, named) and returns the kept one. */
+  /** Keeps `plan` (its statements built once) and returns the kept one. */
   set(vis: Visibility, key: string, plan: Plan): Plan {
     let plans = this.byVisibility.get(vis);
     if (!plans) this.byVisibility.set(vis, (plans = new Map()));
@@ -62,21 +51,12 @@ export class PlanCache {
   }
 
   private keep(plan: Plan): Plan {
-    let list: NamedSql | undefined;
-    const counts: Partial<Record<'total' | 'filter', NamedSql>> = {};
+    let list: Sql | undefined;
+    const counts: Partial<Record<'total' | 'filter', Sql>> = {};
     return {
       ...plan,
-      list: () => (list ??= this.named(plan.list())),
-      count: (which) => (counts[which] ??= this.named(plan.count(which))),
+      list: () => (list ??= plan.list()),
+      count: (which) => (counts[which] ??= plan.count(which)),
     };
-  }
-
-  private named(sql: Sql): NamedSql {
-    const name = `vq_${createHash('sha1').update(sql.text).digest('base64url')}`;
-    if (!this.names.has(name)) {
-      if (this.names.size >= this.maxNames) return sql;
-      this.names.add(name);
-    }
-    return { ...sql, name };
   }
 }

@@ -1,11 +1,10 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
-import { parseQuery, planQuery, type Layout, type Params, type Plan, type PlanOptions, type Query, type Sql } from '@vellum/query';
+import { parseQuery, planQuery, type Layout, type Params, type Plan, type PlanOptions, type Query } from '@vellum/query';
 import { collectionTestSql } from './collection-test-sql';
 import { PlanCache } from './plan-cache';
-import { isoTimestampTypes } from '../data/pool-types';
-import { StatementNames } from '../data/statement-names';
+import { StatementRunner } from '../data/statement-runner';
 import { countFromCounters, REVISION_BLOCK_SIZE, type CountedEntity } from '../data/record-counts.repository';
 import { revisionsSchema } from './query-schema';
 import { ACTIVITY_COLLECTION, readableJsonSql, visibilityOf, visibleCollections, type AccessRules, type Visibility } from './visibility';
@@ -104,9 +103,12 @@ function seekRevisions(collections: '*' | string[]) {
 /** Reads revisions and activity with the query language, the caller's permissions pushed into SQL. */
 export class RecordsReader {
   private readonly plans = new PlanCache();
-  /** Statements prepared per connection once seen twice (planning grows with the partitions: StatementNames). */
-  private readonly statements = new StatementNames();
-  /** Queries parsed from frozen inputs (kept while their input is). */
+  /** Statements prepared per connection once seen twice (planning grows with the partitions), read as arrays. */
+  private readonly statements: StatementRunner;
+  /**
+   * Queries parsed from frozen inputs: `req.query` objects, one per distinct query text (the apps' cachedQueryParser
+   * keeps at most 1,000). A WeakMap: an entry goes with its input.
+   */
   private readonly parsed = new WeakMap<object, Query>();
 
   constructor(
@@ -114,7 +116,9 @@ export class RecordsReader {
     private readonly rules: AccessRules,
     private readonly limits: ReaderLimits,
     private readonly now: () => Date = () => new Date(),
-  ) {}
+  ) {
+    this.statements = new StatementRunner(pool);
+  }
 
   /** How many plans the cache has kept since the start (each a query text first met by a visibility). */
   cachedPlans(): number {
@@ -155,7 +159,7 @@ export class RecordsReader {
     return opts;
   }
 
-  /** The query language of a request; a frozen input (the lane's cached `req.query`) is parsed once. */
+  /** The query language of a request; a frozen input (a cached `req.query`) is parsed once. */
   parse(raw: unknown): Query {
     const frozen = typeof raw === 'object' && raw !== null && Object.isFrozen(raw);
     const known = frozen ? this.parsed.get(raw) : undefined;
@@ -248,8 +252,8 @@ export class RecordsReader {
     let fields: ReadResult['fields'];
     const rowsP =
       query.limit === 0 && plan.kind === 'list' ? Promise.resolve([])
-      : arrays && plan.serializeArrays ? this.pool.query(arrayMode(this.statements.named(plan.list()))).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
-      : this.pool.query(this.statements.named(plan.list())).then((r) => r.rows);
+      : arrays && plan.serializeArrays ? this.statements.arrays(plan.list()).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
+      : this.statements.rows(plan.list());
     const meta: Record<string, number | string | null> = {};
     const counts: Promise<void>[] = [];
     if (query.meta.includes('total_count'))
@@ -259,7 +263,7 @@ export class RecordsReader {
       else if (countableAs !== undefined) {
         counts.push(countFromCounters(this.pool, entity, countableAs).then((n) => void (meta.filter_count = n)));
       } else {
-        counts.push(this.pool.query<{ n: number }>(this.statements.named(plan.count('filter'))).then((r) => void (meta.filter_count = Number(r.rows[0]?.n ?? 0))));
+        counts.push(this.statements.rows<{ n: number }>(plan.count('filter')).then((rows) => void (meta.filter_count = Number(rows[0]?.n ?? 0))));
       }
     }
     const [rows] = await Promise.all([rowsP, ...counts]);
@@ -271,7 +275,7 @@ export class RecordsReader {
   async one(entity: Entity, acc: Accountability | undefined, id: string, query: Query, opts: ReadOptions = {}): Promise<Record<string, unknown>> {
     if (!/^\d{1,18}$/.test(id)) throw errors.forbidden();
     const { plan } = this.plan(entity, acc, { ...query, aggregate: null, groupBy: [] }, opts.jsonText ? { jsonText: opts.jsonText } : {});
-    const { rows } = await this.pool.query(this.statements.named(plan.one(id)));
+    const rows = await this.statements.rows(plan.one(id));
     if (rows.length === 0) throw errors.forbidden();
     return plan.shape(rows)[0]!;
   }
@@ -280,17 +284,3 @@ export class RecordsReader {
 /** Rows read as arrays, as pg would have given them as objects. */
 const asObjects = (rows: unknown[][], fields: readonly { name: string }[]): Record<string, unknown>[] =>
   rows.map((row) => Object.fromEntries(fields.map((f, i) => [f.name, row[i]])));
-
-/** A statement read with `rowMode: 'array'`: its rows go only to the plan's serializers (or shape), never to a Date's user. */
-type ArrayStatement = Sql & { rowMode: 'array'; types: typeof isoTimestampTypes };
-
-/**
- * The statement read with `rowMode: 'array'` and its timestamps as the API's ISO text (isoTimestampTypes: no Date
- * made and written back per value), made once per statement object (a cached plan keeps its statement).
- */
-const arrayStatements = new WeakMap<Sql, ArrayStatement>();
-export function arrayMode(sql: Sql): ArrayStatement {
-  let s = arrayStatements.get(sql);
-  if (!s) arrayStatements.set(sql, (s = { ...sql, rowMode: 'array', types: isoTimestampTypes }));
-  return s;
-}
