@@ -1,8 +1,7 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type Express } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, notFoundHandler } from '@vellum/errors';
-import { cachedQueryParser, noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices } from '@vellum/http';
+import { cachedQueryParser, noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices, type RequestListener } from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
 import { Registry } from '@vellum/metrics';
 import { requestClaims, type ApiTokenSource, type CachedVerifier, type TokenVerifier } from '@vellum/tokens';
@@ -11,11 +10,9 @@ import type { GatewayConfig } from './config';
 import type { UpstreamPool } from './proxy/upstream-pool';
 import { createUpstreamPools } from './proxy/upstream-pools';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
-import { expressProxy } from './proxy/express-proxy';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
 import { createFrontDoor } from './front/front-door';
 import type { TrustFn } from '@vellum/http';
-import { tokenCheck } from './auth/token-check.middleware';
 import { gatewayVerifier } from './auth/gateway-verifier';
 import { federationRoutes, graphqlBody } from './graphql/federation-routes';
 import type { Federation } from './graphql/federation';
@@ -30,8 +27,6 @@ import { serverRouter } from './server/server-router';
 import { apiReference } from './reference/api-reference';
 import { adminApp } from './admin/admin-app';
 
-type FrontDoor = ReturnType<typeof createFrontDoor>;
-type ExpressHandle = (req: IncomingMessage, res: ServerResponse, callback?: (err?: unknown) => void) => void;
 
 /** Request bodies above this answer 413 (contract §1). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;
@@ -57,11 +52,6 @@ export interface GatewayDeps {
   /** The embedded topology: services in this process get their requests handed over without a socket. */
   localServices?: LocalServices;
   /**
-   * false: the proxied REST paths go through the express stack (proxy/express-proxy.ts) instead of the front door
-   * — the reference pipeline gateway/test/pipelines.test.ts holds the front door to. Default true.
-   */
-  frontDoor?: boolean;
-  /**
    * false: every GraphQL operation through Apollo Gateway's plan execution, none straight to one subgraph
    * (graphql/single-fetch-path.ts) — the reference the single-fetch path is tested against. Default true.
    */
@@ -69,6 +59,12 @@ export interface GatewayDeps {
 }
 
 export interface Gateway {
+  /**
+   * The gateway's one way in (what it listens with, what its tests send to): the front door answers the proxied
+   * REST paths and POST /graphql/system, the express app everything else.
+   */
+  listener: RequestListener;
+  /** The express app alone: health, specs, the admin app, GraphQL's other requests (not the front door's paths). */
   app: Express;
   pools: Record<ServiceName, UpstreamPool>;
   /** Where the gateway's metrics go (the process registry when given). */
@@ -100,11 +96,6 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   if (limits.limit) app.use(rateLimit(limits.limit));
 
   const proxies = createProxies(deps, pools, metrics);
-  const useFrontDoor = deps.frontDoor !== false;
-  if (!useFrontDoor) {
-    const checkToken = tokenCheck({ verifier, sessionCookieName: config.SESSION_COOKIE_NAME, isSessionRevoked: deps.isSessionRevoked });
-    app.use(expressProxy({ proxies, trust: app.get('trust proxy fn') as TrustFn, checkToken }));
-  }
 
   specRoutes(app, config);
   const federation = await federationRoutes(app, {
@@ -120,9 +111,11 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   app.use(errorMiddleware(logger));
   const graphql = federation && graphqlDoor(app, deps, federation, verifier);
   const frontDoor = gatewayFrontDoor(app, deps, { proxies, verifier, hsts, corsOptions, limit: limits.limit, metrics, graphql });
-  frontDoorFirst(app, useFrontDoor ? frontDoor : undefined);
 
   return {
+    listener: (req, res) => {
+      if (!frontDoor(req, res)) app(req, res);
+    },
     app,
     pools,
     metrics: metrics.registry,
@@ -177,7 +170,7 @@ interface FrontDoorParts {
  * id, headers, CORS, rate limit (its own counter calls, same store), token pre-check (not on /auth/*: see
  * token-check.middleware.ts), body limit, error envelope and metrics.
  */
-function gatewayFrontDoor(app: Express, deps: GatewayDeps, p: FrontDoorParts): FrontDoor {
+function gatewayFrontDoor(app: Express, deps: GatewayDeps, p: FrontDoorParts): ReturnType<typeof createFrontDoor> {
   return createFrontDoor({
     proxies: p.proxies,
     trust: app.get('trust proxy fn') as TrustFn,
@@ -215,15 +208,4 @@ function specRoutes(app: Express, config: GatewayConfig): void {
     res.type('application/json').send(openapi);
   });
   app.use(apiReference());
-}
-
-/**
- * Every way of serving the app (app.listen, http.createServer(app), supertest) calls app.handle: the front door
- * (when there is one) takes the proxied paths first, express everything else.
- */
-function frontDoorFirst(app: Express, frontDoor: FrontDoor | undefined): void {
-  const expressHandle = (app as unknown as { handle: ExpressHandle }).handle.bind(app);
-  (app as unknown as { handle: ExpressHandle }).handle = (req, res, callback) => {
-    if (!frontDoor || !frontDoor(req, res)) expressHandle(req, res, callback);
-  };
 }

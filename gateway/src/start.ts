@@ -1,6 +1,6 @@
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
-import { listen, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
+import { listenOn, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { apiTokensFrom, watchRevokedSessions, type RevokedSessions } from '@vellum/tokens';
 import type { Registry } from '@vellum/metrics';
 import type { GatewayConfig } from './config';
@@ -40,7 +40,7 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, m
     metrics,
     localServices: local,
   });
-  const listening = await listen(gateway.app, config.PORT, config.HOST);
+  const listening = await listenOn(gateway.listener, config.PORT, config.HOST);
   logger.info({ url: listening.url }, 'gateway listening');
   return {
     name: 'gateway',

@@ -16,7 +16,7 @@ const gateways: Gateway[] = [];
 const make = async (dir: string) => {
   const gw = await createGateway({ config: testConfig({ ADMIN_APP_DIR: dir }), logger: silentLogger() });
   gateways.push(gw);
-  return gw.app;
+  return gw.listener;
 };
 afterAll(async () => {
   for (const g of gateways) await g.close();

@@ -1,5 +1,5 @@
 // POST /graphql/system in the front door (front/graphql-door.ts) against the express stack it re-implements
-// (`createGateway({ frontDoor: false })`): the same requests — through the single-fetch path, through Apollo Gateway,
+// (the gateway's express app alone, `gw.app`): the same requests — through the single-fetch path, through Apollo Gateway,
 // and refused on the way (body, token, rate limit) — must come back with the same status, headers (but Date and
 // the ids), body and metrics; and the express router must not see the ones the door takes.
 import http from 'node:http';
@@ -76,8 +76,8 @@ beforeAll(async () => {
   revisions = await startRevisionsSubgraph();
   const config = testConfig({ AUTH_URLS: auth.url, REVISIONS_URLS: revisions.url, ...pipelineEnv(ORIGIN, POINTS) });
   const verifier = createTokenVerifier(kit.keySource);
-  for (const frontDoor of [true, false]) {
-    gateways.push(await listenGateway({ config, logger: silentLogger(), verifier, isSessionRevoked: (s) => revoked.has(s), supergraphSdl, frontDoor }));
+  for (const via of ['listener', 'app'] as const) {
+    gateways.push(await listenGateway({ config, logger: silentLogger(), verifier, isSessionRevoked: (s) => revoked.has(s), supergraphSdl }, via));
   }
 });
 

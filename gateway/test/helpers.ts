@@ -2,7 +2,7 @@ import type { Server, IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import express, { type Express } from 'express';
 import request from 'supertest';
-import { listen } from '@vellum/http';
+import { listen, listenOn } from '@vellum/http';
 import { createGateway, type Gateway, type GatewayDeps } from '../src/app';
 import { loadGatewayConfig, type GatewayConfig } from '../src/config';
 import type { Env } from '@vellum/config';
@@ -124,9 +124,10 @@ export interface ListeningGateway {
   close(): Promise<void>;
 }
 
-export async function listenGateway(deps: GatewayDeps): Promise<ListeningGateway> {
+/** The gateway listening with its one way in; `via: 'app'`: its express app alone (a test's reference for GraphQL). */
+export async function listenGateway(deps: GatewayDeps, via: 'listener' | 'app' = 'listener'): Promise<ListeningGateway> {
   const gw = await createGateway(deps);
-  const server = await listen(gw.app, 0);
+  const server = via === 'app' ? await listen(gw.app, 0) : await listenOn(gw.listener, 0);
   return {
     gw,
     base: server.url,

@@ -10,24 +10,24 @@ describe('rate limiting (memory store)', () => {
   it('answers 429 REQUESTS_EXCEEDED with Retry-After past the limit, per client IP, then recovers', async () => {
     const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '3', RATE_LIMITER_DURATION: '1s', TRUST_PROXY: 'loopback' });
     const client = ip();
-    for (let i = 0; i < 3; i++) await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
-    const r = await request(gw.app).get('/revisions').set('X-Forwarded-For', client);
+    for (let i = 0; i < 3; i++) await request(gw.listener).get('/revisions').set('X-Forwarded-For', client).expect(200);
+    const r = await request(gw.listener).get('/revisions').set('X-Forwarded-For', client);
     expect(r.status).toBe(429);
     expect(r.headers['retry-after']).toBe('1');
     expect(r.body.errors[0].extensions).toMatchObject({ code: 'REQUESTS_EXCEEDED', limit: 3 });
     expect(Date.parse(r.body.errors[0].extensions.reset)).toBeGreaterThan(Date.now() - 10);
     // another client (through the trusted loopback proxy) is not affected; ping and health never limited
-    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
-    await request(gw.app).get('/server/ping').set('X-Forwarded-For', client).expect(200);
+    await request(gw.listener).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
+    await request(gw.listener).get('/server/ping').set('X-Forwarded-For', client).expect(200);
     await sleep(1050);
-    await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
+    await request(gw.listener).get('/revisions').set('X-Forwarded-For', client).expect(200);
   });
 
   it('ignores X-Forwarded-For from an untrusted peer (TRUST_PROXY=false): the socket address counts', async () => {
     const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '2', RATE_LIMITER_DURATION: '5s', TRUST_PROXY: 'false' });
-    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
-    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
-    await request(gw.app).get('/revisions').set('X-Forwarded-For', ip()).expect(429);
+    await request(gw.listener).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
+    await request(gw.listener).get('/revisions').set('X-Forwarded-For', ip()).expect(200);
+    await request(gw.listener).get('/revisions').set('X-Forwarded-For', ip()).expect(429);
   });
 });
 
@@ -49,9 +49,9 @@ describe('rate limiting (redis store, shared by gateway replicas)', () => {
     const b = await make(env);
     const client = `${ip()}-${randomUUID()}`.split('-')[0];
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await request(i % 2 ? b.app : a.app).get('/revisions').set('X-Forwarded-For', client)).status);
+    for (let i = 0; i < 6; i++) statuses.push((await request(i % 2 ? b.listener : a.listener).get('/revisions').set('X-Forwarded-For', client)).status);
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
-    const r = await request(a.app).get('/revisions').set('X-Forwarded-For', client);
+    const r = await request(a.listener).get('/revisions').set('X-Forwarded-For', client);
     expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     expect(Number(r.headers['retry-after'])).toBeLessThanOrEqual(2);
     expect((await a.health()).checks['ratelimit:redis'].status).toBe('ok');
@@ -61,7 +61,7 @@ describe('rate limiting (redis store, shared by gateway replicas)', () => {
     const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '1', RATE_LIMITER_DURATION: '10s', REDIS_URL: 'redis://127.0.0.1:1', TRUST_PROXY: 'loopback' });
     const client = ip();
     const t = performance.now();
-    for (let i = 0; i < 3; i++) await request(gw.app).get('/revisions').set('X-Forwarded-For', client).expect(200);
+    for (let i = 0; i < 3; i++) await request(gw.listener).get('/revisions').set('X-Forwarded-For', client).expect(200);
     expect(performance.now() - t).toBeLessThan(3000); // no request waits for Redis
     const health = await gw.health();
     expect(health.checks['ratelimit:redis']).toMatchObject({ status: 'warn', reason: expect.stringMatching(/fail open/) });
@@ -72,7 +72,7 @@ describe('rate limiting (redis store, shared by gateway replicas)', () => {
 describe('CORS, security headers, body limit', () => {
   it('answers preflights for allowed origins with credentials; nothing for others', async () => {
     const gw = await make({ CORS_ENABLED: 'true', CORS_ORIGIN: 'https://app.example.com,https://b.example.com' });
-    const pre = await request(gw.app)
+    const pre = await request(gw.listener)
       .options('/revisions')
       .set('Origin', 'https://app.example.com')
       .set('Access-Control-Request-Method', 'GET')
@@ -82,29 +82,29 @@ describe('CORS, security headers, body limit', () => {
     expect(pre.headers['access-control-allow-credentials']).toBe('true');
     expect(pre.headers['access-control-allow-methods']).toContain('SEARCH');
     expect(pre.headers['access-control-allow-headers']).toMatch(/Authorization/);
-    const get = await request(gw.app).get('/revisions').set('Origin', 'https://app.example.com');
+    const get = await request(gw.listener).get('/revisions').set('Origin', 'https://app.example.com');
     expect(get.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(get.headers['access-control-expose-headers']).toContain('X-Request-Id');
-    const evil = await request(gw.app).get('/revisions').set('Origin', 'https://evil.example.com');
+    const evil = await request(gw.listener).get('/revisions').set('Origin', 'https://evil.example.com');
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
     const off = await make({});
-    expect((await request(off.app).get('/revisions').set('Origin', 'https://app.example.com')).headers['access-control-allow-origin']).toBeUndefined();
+    expect((await request(off.listener).get('/revisions').set('Origin', 'https://app.example.com')).headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('sets security headers, HSTS only for an https public URL', async () => {
-    const plain = await request((await make({})).app).get('/revisions');
+    const plain = await request((await make({})).listener).get('/revisions');
     expect(plain.headers['x-content-type-options']).toBe('nosniff');
     expect(plain.headers['x-frame-options']).toBe('DENY');
     expect(plain.headers['content-security-policy']).toBe("frame-ancestors 'none'");
     expect(plain.headers['referrer-policy']).toBe('no-referrer');
     expect(plain.headers['strict-transport-security']).toBeUndefined();
-    const https = await request((await make({ PUBLIC_URL: 'https://api.example.com' })).app).get('/server/ping');
+    const https = await request((await make({ PUBLIC_URL: 'https://api.example.com' })).listener).get('/server/ping');
     expect(https.headers['strict-transport-security']).toMatch(/max-age=\d+/);
   });
 
   it('refuses GraphQL bodies over 1 MB with 413', async () => {
     const gw = await make({});
-    const r = await request(gw.app).post('/graphql/system').set('content-type', 'application/json').send(JSON.stringify({ query: 'x'.repeat(1024 * 1024 + 1) }));
+    const r = await request(gw.listener).post('/graphql/system').set('content-type', 'application/json').send(JSON.stringify({ query: 'x'.repeat(1024 * 1024 + 1) }));
     expect([r.status, r.body.errors[0].extensions.code]).toEqual([413, 'CONTENT_TOO_LARGE']);
   });
 });

@@ -1,6 +1,6 @@
 import express from 'express';
 import request from 'supertest';
-import { listen, LocalServices, type Listening } from '@vellum/http';
+import { listenOn, LocalServices, type Listening } from '@vellum/http';
 import { createGateway, type Gateway } from '../src/app';
 import { expectUnavailableWithin, silentLogger, startUpstream, testConfig, type Upstream } from './helpers';
 
@@ -49,7 +49,7 @@ beforeAll(async () => {
   for (const localServices of [undefined, local]) {
     const gw = await createGateway({ config, logger: silentLogger(), localServices, supergraphSdl: '' });
     gateways.push(gw);
-    servers.push(await listen(gw.app));
+    servers.push(await listenOn(gw.listener));
   }
   [viaHttp, viaHandoff] = servers.map((s) => s.url);
 });

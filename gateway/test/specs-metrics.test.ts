@@ -28,12 +28,12 @@ function documentedRoutes(): string[] {
 
 describe('GET /server/specs/oas', () => {
   it('is an OpenAPI 3.1 document with every route of the API reference (docs/api.md)', async () => {
-    const r = await request((await make()).app).get('/server/specs/oas');
+    const r = await request((await make()).listener).get('/server/specs/oas');
     expect(r.status).toBe(200);
     const doc = r.body;
     // no conditional requests (docs/api.md §1): no validator, and `If-None-Match: *` gets the full answer
     expect(r.headers.etag).toBeUndefined();
-    const again = await request((await make()).app).get('/server/specs/oas').set('If-None-Match', '*');
+    const again = await request((await make()).listener).get('/server/specs/oas').set('If-None-Match', '*');
     expect([again.status, again.body.openapi]).toEqual([200, '3.1.0']);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'Vellum', version: expect.any(String) });
@@ -48,7 +48,7 @@ describe('GET /server/specs/oas', () => {
   });
 
   it('has no operation the API reference (docs/api.md) leaves out', async () => {
-    const doc = (await request((await make()).app).get('/server/specs/oas')).body as { paths: Record<string, Record<string, unknown>> };
+    const doc = (await request((await make()).listener).get('/server/specs/oas')).body as { paths: Record<string, Record<string, unknown>> };
     const documented = new Set([...documentedRoutes(), ...PROSE_ROUTES]);
     const undocumented: string[] = [];
     for (const [p, item] of Object.entries(doc.paths)) {
@@ -62,7 +62,7 @@ describe('GET /server/specs/oas', () => {
   });
 
   it('documents the query language on the auth lists (GET with the parameters, SEARCH with a body) and fields on one', async () => {
-    const doc = (await request((await make()).app).get('/server/specs/oas')).body;
+    const doc = (await request((await make()).listener).get('/server/specs/oas')).body;
     const names = (op: { parameters: { name: string }[] }) => op.parameters.map((x) => x.name);
     for (const p of ['/users', '/roles', '/permissions']) {
       expect([p, names(doc.paths[p].get)]).toEqual([p, expect.arrayContaining(['fields', 'filter', 'search', 'sort', 'limit', 'offset', 'page', 'meta', 'aggregate', 'groupBy'])]);
@@ -73,7 +73,7 @@ describe('GET /server/specs/oas', () => {
   });
 
   it('is valid-shaped: unique operation ids, resolvable $refs, path params declared, error responses', async () => {
-    const doc = (await request((await make()).app).get('/server/specs/oas')).body;
+    const doc = (await request((await make()).listener).get('/server/specs/oas')).body;
     const ids = new Set<string>();
     const refs: string[] = [];
     const walk = (v: unknown) => {
@@ -106,15 +106,15 @@ describe('GET /server/specs/oas', () => {
 
 describe('metrics', () => {
   it('are not on the public port', async () => {
-    expect((await request((await make()).app).get('/metrics')).status).toBe(404);
+    expect((await request((await make()).listener).get('/metrics')).status).toBe(404);
   });
 
   it('count and time requests by route label and status, and upstream errors, in the process registry', async () => {
     const gw = await make({ ITEMS_URLS: 'http://127.0.0.1:1' });
-    await request(gw.app).get('/revisions?x=1').expect(200);
-    await request(gw.app).get('/revisions/42');
-    await request(gw.app).get('/items/articles').expect(503);
-    await request(gw.app).get('/nope').expect(404);
+    await request(gw.listener).get('/revisions?x=1').expect(200);
+    await request(gw.listener).get('/revisions/42');
+    await request(gw.listener).get('/items/articles').expect(503);
+    await request(gw.listener).get('/nope').expect(404);
     const text = await gw.metrics.metrics();
     expect(text).toMatch(/vellum_http_request_duration_seconds_count\{service="gateway",method="GET",route="\/revisions",status="200"\} 1/);
     expect(text).toMatch(/vellum_http_request_duration_seconds_count\{service="gateway",method="GET",route="\/revisions",status="404"\} 1/);

@@ -109,10 +109,10 @@ describe('token checks before routing', () => {
       logger: silentLogger(),
     });
     try {
-      await request(gw2.app).get('/revisions').set('Authorization', `Bearer ${kit.sign()}`).expect(200);
+      await request(gw2.listener).get('/revisions').set('Authorization', `Bearer ${kit.sign()}`).expect(200);
       const n = jwksFetches;
       jwks = { keys: [...kit.jwks.keys, ...rotated.jwks.keys] };
-      await request(gw2.app).get('/revisions').set('Authorization', `Bearer ${rotated.sign()}`).expect(200);
+      await request(gw2.listener).get('/revisions').set('Authorization', `Bearer ${rotated.sign()}`).expect(200);
       expect(jwksFetches).toBe(n + 1);
     } finally {
       await gw2.close();
@@ -123,7 +123,7 @@ describe('token checks before routing', () => {
   it('answers 503 (not a hang) when the key set cannot be fetched at all', async () => {
     const gw3 = await createGateway({ config: testConfig({ AUTH_URLS: 'http://127.0.0.1:1', REVISIONS_URLS: revisions.url }), logger: silentLogger() });
     try {
-      const r = await request(gw3.app).get('/revisions').set('Authorization', `Bearer ${kit.sign()}`);
+      const r = await request(gw3.listener).get('/revisions').set('Authorization', `Bearer ${kit.sign()}`);
       expect([r.status, errorCode(r)]).toEqual([503, 'SERVICE_UNAVAILABLE']);
     } finally {
       await gw3.close();

@@ -38,25 +38,25 @@ describe.each(PATHS)('TRUST_PROXY through the %s (%s)', (_name, path) => {
   it('default (nobody trusted): a rotating X-Forwarded-For from the peer is ignored, the socket address is the bucket', async () => {
     const gw = await make({});
     const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await request(gw.app).get(path).set('X-Forwarded-For', spoofed())).status);
+    for (let i = 0; i < 4; i++) codes.push((await request(gw.listener).get(path).set('X-Forwarded-For', spoofed())).status);
     expect(codes).toEqual([200, 200, 429, 429]);
   });
 
   it('an untrusted peer (TRUST_PROXY names another proxy) is not believed either', async () => {
     const gw = await make({ TRUST_PROXY: '10.0.0.7, 192.168.0.0/16' });
     const codes = [];
-    for (let i = 0; i < 3; i++) codes.push((await request(gw.app).get(path).set('X-Forwarded-For', spoofed())).status);
+    for (let i = 0; i < 3; i++) codes.push((await request(gw.listener).get(path).set('X-Forwarded-For', spoofed())).status);
     expect(codes).toEqual([200, 200, 429]);
   });
 
   it('a configured proxy (by address) is believed: each forwarded client has its own bucket', async () => {
     const gw = await make({ TRUST_PROXY: '127.0.0.1,::1,::ffff:127.0.0.1' });
     const codes = [];
-    for (let i = 0; i < 4; i++) codes.push((await request(gw.app).get(path).set('X-Forwarded-For', spoofed())).status);
+    for (let i = 0; i < 4; i++) codes.push((await request(gw.listener).get(path).set('X-Forwarded-For', spoofed())).status);
     expect(codes).toEqual([200, 200, 200, 200]);
     // the same forwarded client is counted: its third request is refused
     const same = [];
-    for (let i = 0; i < 3; i++) same.push((await request(gw.app).get(path).set('X-Forwarded-For', '198.51.100.77')).status);
+    for (let i = 0; i < 3; i++) same.push((await request(gw.listener).get(path).set('X-Forwarded-For', '198.51.100.77')).status);
     expect(same).toEqual([200, 200, 429]);
   });
 
@@ -64,13 +64,13 @@ describe.each(PATHS)('TRUST_PROXY through the %s (%s)', (_name, path) => {
     const gw = await make({ TRUST_PROXY: '1' });
     const codes = [];
     // the client spoofs the left part; the proxy appends the real client on the right
-    for (let i = 0; i < 3; i++) codes.push((await request(gw.app).get(path).set('X-Forwarded-For', `${spoofed()}, 198.51.100.200`)).status);
+    for (let i = 0; i < 3; i++) codes.push((await request(gw.listener).get(path).set('X-Forwarded-For', `${spoofed()}, 198.51.100.200`)).status);
     expect(codes).toEqual([200, 200, 429]);
   });
 });
 
 it('the front door forwards only the socket address upstream when the peer is not trusted', async () => {
   const gw = await make({ RATE_LIMITER_ENABLED: 'false' });
-  const r = await request(gw.app).get('/revisions').set('X-Forwarded-For', '203.0.113.9');
+  const r = await request(gw.listener).get('/revisions').set('X-Forwarded-For', '203.0.113.9');
   expect(r.body.data).toMatch(/^(::ffff:)?127\.0\.0\.1$|^::1$/);
 });

@@ -87,7 +87,7 @@ beforeAll(async () => {
   ];
   gateway = await createGateway({ config: loadGatewayConfig({ PORT: '0' }), logger });
   closers.push(() => gateway.close());
-  doc = (await request(gateway.app).get('/server/specs/oas').expect(200)).body;
+  doc = (await request(gateway.listener).get('/server/specs/oas').expect(200)).body;
 });
 afterAll(async () => {
   for (const close of closers) await close();

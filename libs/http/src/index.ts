@@ -6,7 +6,7 @@ export { serverRoutes, type ServerRoutesOptions } from './server-routes';
 export { createServiceApp, finishServiceApp, noConditionalRequests, requestIdMiddleware, requestContextMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
 export { clientInfo } from './client-info';
 export { runHealthChecks, healthHandler, readyHandler, pingHandler, cachedHealth, bearerIs, worst, HEALTH_CONTENT_TYPE, type HealthEndpointOptions, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
-export { listen, runningService, type RunningService, type Listening } from './listen';
+export { listen, listenOn, runningService, type RunningService, type Listening } from './listen';
 export { freePort } from './free-port';
 export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Express } from 'express';
 import type { HealthReport } from './health';
-import type { LocalServices } from './local-services';
+import type { LocalServices, RequestListener } from './local-services';
 import { answerParserErrors } from './parser-errors';
 import { serviceListener } from './service-listener';
 
@@ -38,8 +38,12 @@ export interface Listening {
  * also offer it to an in-process gateway (embedded topology) while it listens.
  */
 export function listen(app: Express, port = 0, host = '127.0.0.1', local?: LocalServices): Promise<Listening> {
+  return listenOn(serviceListener(app), port, host, local);
+}
+
+/** `listener` on `port` (keep-alive 65 s, the parser's errors in the contract's envelope); `local` as for `listen`. */
+export function listenOn(listener: RequestListener, port = 0, host = '127.0.0.1', local?: LocalServices): Promise<Listening> {
   return new Promise((resolve, reject) => {
-    const listener = serviceListener(app);
     const server = createServer(listener).listen(port, host);
     server.keepAliveTimeout = 65_000;
     answerParserErrors(server);
