@@ -2,6 +2,7 @@ import type { Express } from 'express';
 import type { Logger } from '@vellum/logger';
 import type { Registry } from '@vellum/metrics';
 import type { HealthProbe, HealthReport } from './health';
+import type { RequestListener } from './local-services';
 import type { RouteTable } from './route';
 
 /** What every service's `createApp` takes beside its own parts. */
@@ -17,8 +18,12 @@ export interface ServiceAppDeps {
 
 /** What every service's `createApp` returns (an express app that never listens: `listen` does). */
 export interface ServiceApp {
+  /** The express app (its routes, for the OpenAPI drift check); served only through `listener`. */
   app: Express;
+  /** The service's one way in: what it listens with (`listenOn`), what an in-process gateway hands requests to, what its tests send to. */
+  listener: RequestListener;
   routes: RouteTable['routes'];
   /** The cached health report (what /server/health answers). */
   health(): Promise<HealthReport>;
 }
+

@@ -1,5 +1,5 @@
 import { graphqlRoutes } from '@vellum/subgraph';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
 import { createLimiterStore, rateLimit, requestLimiter, type LimiterStore } from '@vellum/limits';
 import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens, type RevocationCheck } from '@vellum/tokens';
@@ -149,6 +149,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   finishServiceApp(app, logger);
   return {
     app,
+    listener: serviceListener(app),
     ctx,
     routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(devices.routes ?? []), ...(apiTokens.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
     health,

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, runningService, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
+import { listenOn, runningService, type HealthProbe, type LocalServices, type RunningService } from '@vellum/http';
 import { observeOutbox, type Registry } from '@vellum/metrics';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
@@ -56,7 +56,7 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
   }
   relay.wake();
   const uses = await watchTokenUses(built.ctx, messaging);
-  const server = await listen(built.app, config.PORT, config.HOST, local);
+  const server = await listenOn(built.listener, config.PORT, config.HOST, local);
   logger.info({ url: server.url }, 'auth service listening');
   return runningService({
     name: 'auth',

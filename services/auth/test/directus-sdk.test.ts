@@ -8,7 +8,7 @@ import {
   staticToken,
   withSearch,
 } from '@directus/sdk';
-import { listen, type Listening } from '@vellum/http';
+import { listenOn, type Listening } from '@vellum/http';
 import { harness, loginAs, type Harness } from './helpers';
 
 // Issue 23 point 1 with the official @directus/sdk: readUsers / readRoles / readPermissions with filter, fields,
@@ -72,7 +72,7 @@ beforeAll(async () => {
       ['create', 'read', 'update', 'delete'][i % 4],
       i % 2 ? ['*'] : ['id', 'title'],
     ]);
-  server = await listen(h.app, 0, '127.0.0.1');
+  server = await listenOn(h.app, 0, '127.0.0.1');
   client = connect(server.url, (await loginAs(h.app)).body.data.access_token);
 });
 afterAll(async () => {

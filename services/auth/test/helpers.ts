@@ -17,7 +17,8 @@ export interface Harness {
   prisma: Db;
   config: AuthConfig;
   built: AuthApp;
-  app: AuthApp['app'];
+  /** The service's request listener (what it serves with in production). */
+  app: AuthApp['listener'];
   clock?: FixedClock;
   /** Raw SQL on the test database. */
   sql<T = Record<string, unknown>>(text: string, values?: unknown[]): Promise<T[]>;
@@ -58,7 +59,7 @@ export async function harness(env: Record<string, string> = {}, opts: HarnessOpt
     prisma,
     config,
     built,
-    app: built.app,
+    app: built.listener,
     clock: opts.clock,
     sql: async (text, values) => (await pg.query(text, values)).rows,
     close: async () => {
@@ -78,7 +79,7 @@ export async function adminHarness(env: Record<string, string> = {}, opts: Harne
   return { h, admin: (await loginAs(h.app)).body.data.access_token as string };
 }
 
-export async function loginAs(app: AuthApp['app'], email = ADMIN.email, password = ADMIN.password, mode = 'json') {
+export async function loginAs(app: AuthApp['listener'], email = ADMIN.email, password = ADMIN.password, mode = 'json') {
   const r = await request(app).post('/auth/login').send({ email, password, mode });
   if (r.status !== 200) throw new Error(`login failed: ${r.status} ${JSON.stringify(r.body)}`);
   return r;

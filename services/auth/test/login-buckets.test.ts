@@ -3,7 +3,7 @@
 // revoked; proof of work during a spray; the buckets shared by auth replicas through Redis.
 import { randomUUID } from 'node:crypto';
 import { authentication, createDirectus, rest } from '@directus/sdk';
-import { listen } from '@vellum/http';
+import { listenOn } from '@vellum/http';
 import request from 'supertest';
 import type { MailJob } from '@vellum/contracts';
 import { createLimiterStore, type LimiterStore } from '@vellum/limits';
@@ -109,7 +109,7 @@ describe('device cookies', () => {
 describe('API clients', () => {
   it('the official SDK in session mode with a cookie store is a trusted device; a token-only client is untrusted', async () => {
     const o = await owner();
-    const server = await listen(h.app);
+    const server = await listenOn(h.app);
     try {
       const jar = new Map<string, string>();
       const jarFetch = async (input: Parameters<typeof fetch>[0], init: RequestInit = {}) => {

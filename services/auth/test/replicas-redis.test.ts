@@ -9,7 +9,8 @@ import { createTestDatabase, freePort, redisReachable, testNatsUrl, testRedisUrl
 // cookie from one replica signs in at the other.
 const redisUrl = testRedisUrl();
 const natsUrl = testNatsUrl();
-const email = 'owner@example.com';
+// a new account each run: the buckets in the shared Redis outlive the test (they expire with their window)
+const email = `owner-${process.pid}-${Date.now()}@example.com`;
 const password = 'owner-password-1';
 
 describe('auth replicas share the login buckets through Redis', () => {

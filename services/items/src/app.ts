@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
 import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
@@ -54,5 +54,5 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   itemsRoutes(router, itemsDeps);
   app.use(router);
   finishServiceApp(app, deps.logger);
-  return { app, routes: router.routes, health };
+  return { app, listener: serviceListener(app), routes: router.routes, health };
 }

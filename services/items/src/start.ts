@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, runningService, type LocalServices, type RunningService } from '@vellum/http';
+import { listenOn, runningService, type LocalServices, type RunningService } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
 import type { Messaging } from '@vellum/messaging';
 import { startOutboxRelay } from '@vellum/outbox';
@@ -47,7 +47,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     logger,
     pollMs: config.OUTBOX_POLL_INTERVAL,
   });
-  const { app, health } = createApp({
+  const { listener, health } = createApp({
     pool,
     prisma,
     rules,
@@ -68,7 +68,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   const unobserve = metrics
     ? [observePool(metrics, 'items', pool), observeOutbox(metrics, 'items', () => relay.stats())]
     : [];
-  const listening = await listen(app, config.PORT, config.HOST, local);
+  const listening = await listenOn(listener, config.PORT, config.HOST, local);
   logger.info({ url: listening.url }, 'items listening');
   return runningService({
     name: 'items',

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { createDirectus, createItem, readItems, rest, staticToken, updateItem } from '@directus/sdk';
 import request from 'supertest';
-import { listen, type Listening } from '@vellum/http';
+import { listenOn, type Listening } from '@vellum/http';
 import { harness, type Harness } from './helpers';
 
 interface Article {
@@ -18,7 +18,7 @@ describe('the official @directus/sdk against the items service', () => {
   let server: Listening;
   beforeAll(async () => {
     h = await harness();
-    server = await listen(h.app, 0, '127.0.0.1');
+    server = await listenOn(h.app, 0, '127.0.0.1');
     await request(h.app)
       .post('/collections')
       .set({ Authorization: `Bearer ${h.admin}` })

@@ -16,7 +16,8 @@ export interface Harness {
   db: TestDatabase;
   pool: Pool;
   messaging: Messaging;
-  app: ReturnType<typeof createApp>['app'];
+  /** The service's request listener (what it serves with in production). */
+  app: ReturnType<typeof createApp>['listener'];
   keys: ReturnType<typeof testKeys>;
   admin: string;
   tokenFor(role: string, user?: string): string;
@@ -36,7 +37,7 @@ export async function harness(): Promise<Harness> {
   const sub: Subscription = await watchAccessRules(messaging, { into: rules });
   const keys = testKeys();
   // the test plays the gateway (on loopback): its X-Forwarded-For is believed
-  const { app } = createApp({ pool, prisma, rules, trustProxy: ['loopback'], verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined } });
+  const { listener: app } = createApp({ pool, prisma, rules, trustProxy: ['loopback'], verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined } });
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
   return {
     db,

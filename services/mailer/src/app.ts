@@ -1,5 +1,5 @@
 import { Router } from 'express';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps } from '@vellum/http';
+import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
 import { httpMetrics, type Registry } from '@vellum/metrics';
 
 export interface MailerAppDeps extends ServiceAppDeps {
@@ -17,5 +17,5 @@ export function createApp({ logger, metrics, probes, healthToken }: MailerAppDep
   const health = serverRoutes(server, probes, { healthToken });
   app.use(server);
   finishServiceApp(app, logger);
-  return { app, routes: server.routes ?? [], health };
+  return { app, listener: serviceListener(app), routes: server.routes ?? [], health };
 }

@@ -1,4 +1,4 @@
-import { listen, runningService, type HealthProbe, type RunningService } from '@vellum/http';
+import { listenOn, runningService, type HealthProbe, type RunningService } from '@vellum/http';
 import { observeConsumer, Registry } from '@vellum/metrics';
 import { MAIL_QUEUE } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
@@ -83,7 +83,7 @@ export async function startMailer(config: MailerConfig, deps: StartMailerDeps): 
   const built = createApp({ logger, metrics: registry, probes, healthToken: config.HEALTH_TOKEN });
   let server;
   try {
-    server = await listen(built.app, config.PORT, config.HOST);
+    server = await listenOn(built.listener, config.PORT, config.HOST);
   } catch (err) {
     await consuming.stop();
     await transport.close();

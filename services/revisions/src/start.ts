@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { migrate } from '@vellum/db';
-import { listen, runningService, type LocalServices, type RunningService } from '@vellum/http';
+import { listenOn, runningService, type LocalServices, type RunningService } from '@vellum/http';
 import { observeConsumer, observePool, type Registry } from '@vellum/metrics';
 import { ITEMS_STREAM } from '@vellum/contracts';
 import type { Logger } from '@vellum/logger';
@@ -74,7 +74,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     : [];
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
   const roll = schedulePartitionRoll({ pool, intervalMs: config.PARTITION_ROLL_INTERVAL, firstDelayMs: Math.min(config.PARTITION_ROLL_INTERVAL, 60_000), logger });
-  const listening = await listen(built.app, config.PORT, config.HOST, deps.local);
+  const listening = await listenOn(built.listener, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
   return runningService({
     name: 'revisions',

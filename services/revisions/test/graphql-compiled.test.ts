@@ -16,7 +16,7 @@ afterAll(() => h.close());
 
 async function both(query: string, variables: Record<string, unknown>, auth: string | null) {
   const send = (accept: string) => {
-    const r = request(h.app.app).post('/graphql').set('Accept', accept).send({ query, variables });
+    const r = request(h.app.listener).post('/graphql').set('Accept', accept).send({ query, variables });
     return auth ? r.set('Authorization', auth) : r;
   };
   const before = { ...h.app.graphqlCounts };

@@ -10,11 +10,11 @@ beforeAll(async () => void (h = await seededHarness()));
 afterAll(() => h.close());
 
 const gql = async (query: string, variables: Record<string, unknown> = {}, auth: string | null = admin) => {
-  const r = request(h.app.app).post('/graphql').send({ query, variables });
+  const r = request(h.app.listener).post('/graphql').send({ query, variables });
   return auth ? r.set('Authorization', auth) : r;
 };
 const rest = async (q: string, auth: string | null = admin) => {
-  const r = request(h.app.app).get(`/revisions?${q}`);
+  const r = request(h.app.listener).get(`/revisions?${q}`);
   return (await (auth ? r.set('Authorization', auth) : r)).body;
 };
 /** REST ids are integers; GraphQL ID is a string. */

@@ -19,7 +19,7 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-const get = (path: string, auth = admin) => request(h.app.app).get(path).set('Authorization', auth);
+const get = (path: string, auth = admin) => request(h.app.listener).get(path).set('Authorization', auth);
 const exact = '"n": 1.50, "big": 12345678901234567890'; // jsonb's text: shorter keys first
 
 describe('JSON text pass-through', () => {
@@ -29,7 +29,7 @@ describe('JSON text pass-through', () => {
     expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(list.text.split(exact).length - 1).toBe(4);
     expect(list.body.data[0].data).toEqual(JSON.parse(stored));
-    const search = await request(h.app.app).search('/revisions').set('Authorization', admin).send({ query: { fields: ['data'], limit: 1 } });
+    const search = await request(h.app.listener).search('/revisions').set('Authorization', admin).send({ query: { fields: ['data'], limit: 1 } });
     expect(search.text).toContain(exact);
     const one = await get('/revisions/1?fields=id,delta');
     expect(one.text).toContain(exact);
@@ -64,14 +64,14 @@ describe('the list page from array rows', () => {
     expect(r.body).toEqual({ data: [row(2, 'articles'), row(1, 'notes')], meta: { total_count: 2 } });
     expect(r.text).toContain(exact);
     expect(r.headers['content-length']).toBe(String(Buffer.byteLength(r.text)));
-    const head = await request(h.app.app).head(path).set('Authorization', admin);
+    const head = await request(h.app.listener).head(path).set('Authorization', admin);
     expect(head.status).toBe(200);
     expect(head.headers['content-length']).toBe(r.headers['content-length']);
   });
 });
 
 describe('JSON text pass-through in GraphQL', () => {
-  const gql = (query: string, auth = admin) => request(h.app.app).post('/graphql').set('Authorization', auth).send({ query });
+  const gql = (query: string, auth = admin) => request(h.app.listener).post('/graphql').set('Authorization', auth).send({ query });
 
   it('revisions and revisions_by_id carry data/delta as the database wrote them; a restricted role gets its reduced values', async () => {
     const list = await gql('{ revisions(sort: ["id"]) { id data delta } }');

@@ -16,16 +16,16 @@ describe('single revisions, SEARCH and writes', () => {
       expect(await get(`/revisions/${id}`)).toMatchObject({ status: 403, body: { errors: [{ extensions: { code: 'FORBIDDEN' } }] } });
   });
   it('SEARCH /revisions takes the query in the body', async () => {
-    const r = await request(seeded().h.app.app)
+    const r = await request(seeded().h.app.listener)
       .search('/revisions')
       .set('Authorization', admin)
       .send({ query: { filter: { collection: { _eq: 'notes' } }, fields: ['id', 'item'], sort: ['-id'], meta: '*' } });
     expect(r.body).toEqual({ data: [{ id: 7, item: '8' }, { id: 3, item: '7' }], meta: { total_count: 7, filter_count: 2 } });
-    const bad = await request(seeded().h.app.app).search('/revisions').set('Authorization', admin).send({ query: { limit: 'x' } });
+    const bad = await request(seeded().h.app.listener).search('/revisions').set('Authorization', admin).send({ query: { limit: 'x' } });
     expect(errorCode(bad)).toBe('INVALID_QUERY');
   });
   it('SEARCH with an unknown key in the body or in its query → 400 INVALID_PAYLOAD naming it (issue 17.3)', async () => {
-    const search = (path: string, body: unknown) => request(seeded().h.app.app).search(path).set('Authorization', admin).send(body as object);
+    const search = (path: string, body: unknown) => request(seeded().h.app.listener).search(path).set('Authorization', admin).send(body as object);
     for (const path of ['/revisions', '/activity']) {
       const top = await search(path, { filter: { collection: { _eq: 'notes' } } });
       expect([path, top.status, errorCode(top)]).toEqual([path, 400, 'INVALID_PAYLOAD']);
@@ -41,22 +41,22 @@ describe('single revisions, SEARCH and writes', () => {
     const r = await get('/revisions?meta=nope');
     expect([r.status, errorCode(r)]).toEqual([400, 'INVALID_QUERY']);
     expect(r.body.errors[0].extensions.reason).toBe('Unknown meta "nope": use total_count, filter_count or *.');
-    const s = await request(seeded().h.app.app).search('/revisions').set('Authorization', admin).send({ query: { meta: ['total_count', 'count'] } });
+    const s = await request(seeded().h.app.listener).search('/revisions').set('Authorization', admin).send({ query: { meta: ['total_count', 'count'] } });
     expect([s.status, errorCode(s)]).toEqual([400, 'INVALID_QUERY']);
   });
   it('writes are not routes', async () => {
     for (const m of ['post', 'patch', 'delete'] as const) {
-      const r = await request(seeded().h.app.app)[m]('/revisions/1').set('Authorization', admin).send({});
+      const r = await request(seeded().h.app.listener)[m]('/revisions/1').set('Authorization', admin).send({});
       expect(r.status).toBe(404);
       expect(errorCode(r)).toBe('ROUTE_NOT_FOUND');
     }
-    expect((await request(seeded().h.app.app).post('/revisions').send({})).status).toBe(404);
+    expect((await request(seeded().h.app.listener).post('/revisions').send({})).status).toBe(404);
   });
   it('rejects bad tokens and two token transports', async () => {
     const forged = `${admin.slice(0, admin.lastIndexOf('.'))}.${Buffer.alloc(64, 1).toString('base64url')}`;
     expect(errorCode(await get('/revisions', forged))).toBe('INVALID_TOKEN');
     expect(errorCode(await get('/revisions', 'Bearer not-a-jwt'))).toBe('INVALID_CREDENTIALS');
-    const both = await request(seeded().h.app.app).get(`/revisions?access_token=${admin.slice(7)}`).set('Authorization', admin);
+    const both = await request(seeded().h.app.listener).get(`/revisions?access_token=${admin.slice(7)}`).set('Authorization', admin);
     expect(both.status).toBe(400);
   });
 });
