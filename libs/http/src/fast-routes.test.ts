@@ -2,7 +2,7 @@ import request from 'supertest';
 import { Router, type RequestHandler } from 'express';
 import { z } from 'zod';
 import { errors } from '@vellum/errors';
-import { createServiceApp, fastRoute, finishServiceApp, type RouteTable } from './index';
+import { createServiceApp, fastRoute, finishServiceApp, sendJson, type RouteTable } from './index';
 
 const silent = { error: jest.fn(), warn: jest.fn() };
 
@@ -21,13 +21,13 @@ function makeApp() {
     next();
   };
   const router = Router() as Router & RouteTable;
-  fastRoute(app, { router, path: '/list', access: 'public', before: [who] }, (req, res) => res.json({ data: req.query, route: req.route?.path ?? null }));
-  fastRoute(app, { router, path: '/mine', access: 'authenticated', before: [who] }, (_req, res) => res.json({ data: 'mine' }));
+  fastRoute(app, { router, path: '/list', access: 'public', before: [who] }, (req, res) => sendJson(res, { data: req.query, route: req.route?.path ?? null }));
+  fastRoute(app, { router, path: '/mine', access: 'authenticated', before: [who] }, (_req, res) => sendJson(res, { data: 'mine' }));
   fastRoute(app, { router, path: '/boom', access: 'public' }, async () => {
     throw errors.invalidQuery('bad');
   });
   const body = z.object({ query: z.object({ limit: z.number() }).optional() });
-  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) => res.json({ data: req.body.query ?? null }));
+  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) => sendJson(res, { data: req.body.query ?? null }));
   app.use(router);
   return { app: finishServiceApp(app, silent), router, walked };
 }
@@ -67,3 +67,14 @@ describe('fast lane', () => {
     expect(walked).not.toHaveBeenCalled();
   });
 });
+
+// Compile-time: a fast route's handler gets node's request and response, so express's helpers do not type-check
+// (the type-check of `npm test` fails when one of these lines compiles).
+export function misuseDoesNotCompile(): void {
+  const app = createServiceApp();
+  const router = Router() as Router & RouteTable;
+  // @ts-expect-error res.json is express's, not on the lane's response
+  fastRoute(app, { router, path: '/a', access: 'public' }, (_req, res) => res.json({}));
+  // @ts-expect-error req.get is express's, not on the lane's request
+  fastRoute(app, { router, path: '/b', access: 'public' }, (req, res) => sendJson(res, req.get('x')));
+}

@@ -1,5 +1,7 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { ZodType, output } from 'zod';
+import type { Accountability } from './accountability';
 import { route, type Access, type AsyncHandler, type BodyHandler, type Method, type RouteTable } from './route';
 
 export interface FastRoute {
@@ -68,6 +70,28 @@ export function fastLane(app: Express): RequestHandler {
   };
 }
 
+/**
+ * The request a fast route's handler gets: node's own, with what the lane sets (as express would compute it) and
+ * what the common middleware and `before` set. No express helper is on it (`req.get`: read `req.headers`).
+ */
+export interface LaneRequest<B = unknown> extends IncomingMessage {
+  query: unknown;
+  body: B;
+  params: Record<string, string>;
+  ip?: string;
+  originalUrl: string;
+  /** The route template (what the access log and metrics label by). */
+  route?: { path: string };
+  accountability?: Accountability;
+  requestId?: string;
+}
+
+/**
+ * A fast route's handler: node's request and response — express's helpers (`res.json`, `res.status`, `req.get`) are
+ * a compile error here; answer with `sendJson` / `sendJsonText`, or pass an error to `next`.
+ */
+export type LaneHandler<B = unknown> = (req: LaneRequest<B>, res: ServerResponse, next: (err?: unknown) => void) => unknown;
+
 export interface FastRouteOptions<S extends ZodType = ZodType> {
   router: Router & Partial<RouteTable>;
   /** Default `get`. */
@@ -85,12 +109,13 @@ export interface FastRouteOptions<S extends ZodType = ZodType> {
  * router registered (access rule included). The router keeps the route for its table and for the requests the lane
  * leaves to it (`HEAD`, a trailing slash, another letter case). A listening service runs these handlers on bare
  * node:http (`serviceListener`): they (and `before`) may use node's request/response API and the request's
- * `query`, `ip`, `route`, `baseUrl`, `originalUrl`, `params`, `body` and what earlier middleware set
- * (`accountability`, `requestId`) — not express's helpers (`res.json`, `req.get`, …): answer with `sendJson`.
+ * `query`, `ip`, `originalUrl`, `params`, `body` and what earlier middleware set (`accountability`, `requestId`):
+ * `LaneHandler`, whose types have no express helper (`res.json`, `req.get`, …): answer with `sendJson`.
  */
-export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: BodyHandler<output<S>>[]): void {
+export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: LaneHandler<output<S>>[]): void {
   const method = o.method ?? 'get';
-  const lane = route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...handlers);
+  // express's request and response are node's with more on them: the same handlers serve the router's path
+  const lane = route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...(handlers as unknown as BodyHandler<output<S>>[]));
   const routes = ((app as WithFast)[FAST] ??= new Map());
   routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: { path: o.path } });
 }

@@ -13,7 +13,7 @@ export { runProcess, type StartedProcess, type RunProcessOptions } from './run-p
 export { startObservability, type ObservabilityConfig, type ProcessObservability } from './observability';
 export { RawJson, rawJson, stringifyJson, sendJson, sendJsonText } from './json-text';
 export { LocalServices, type RequestListener } from './local-services';
-export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions } from './fast-routes';
+export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions, type LaneHandler, type LaneRequest } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';
 export { asExpress, serviceListener } from './service-listener';
 export { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /** While `stringifyJson` runs: the texts of the RawJson values met so far (each left a placeholder). */
 let collected: string[] | undefined;
@@ -48,7 +48,7 @@ export function stringifyJson(value: unknown): string {
  * `res.json(body)` for bodies that may hold RawJson values: the same status, headers and JSON once parsed —
  * written straight to node:http (express's `send` would only add work here: no ETag, no 304 in this API).
  */
-export function sendJson(res: Response, body: unknown): void {
+export function sendJson(res: ServerResponse, body: unknown): void {
   sendJsonText(res, stringifyJson(body));
 }
 
@@ -57,7 +57,7 @@ export function sendJson(res: Response, body: unknown): void {
  * its Content-Length as it ends the response (a text built piece by piece is measured once, not twice); a HEAD
  * answer, which has no body, gets the length set here.
  */
-export function sendJsonText(res: Response, text: string): void {
+export function sendJsonText(res: ServerResponse, text: string): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
   if (res.req.method === 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(text));
   res.end(text); // node:http leaves the body out of a HEAD answer

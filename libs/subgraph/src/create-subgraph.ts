@@ -77,11 +77,13 @@ export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler, 
     // POST /graphql in the app's fast lane (bare node:http when listening): the compiled path answers there; what
     // it leaves goes to Apollo Server with the request and response made express's (what its middleware uses)
     const { app } = lane;
-    fastRoute(app, { router: routes, method: 'post', path: '/graphql', access: 'public' }, authenticate, (req, res, next) => {
-      compiled(req, res).then((answered) => {
+    fastRoute(app, { router: routes, method: 'post', path: '/graphql', access: 'public', before: [authenticate] }, (req, res, next) => {
+      // the compiled path and its resolvers read the request's method, headers, body and accountability only
+      const [r, s] = [req as unknown as Request, res as unknown as Response];
+      compiled(r, s).then((answered) => {
         if (answered) return;
         asExpress(app, req, res);
-        subgraph.apollo(req, res, next);
+        subgraph.apollo(r, s, next);
       }, next);
     });
   } else route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);

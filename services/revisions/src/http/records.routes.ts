@@ -22,7 +22,7 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
   for (const entity of ['revisions', 'activity'] as Entity[]) {
     // the lists: the app's fast lane answers them
     fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before }, async (req, res) => {
-      const cacheKey = `GET ${queryText(req.url)}`;
+      const cacheKey = `GET ${queryText(req.originalUrl)}`;
       sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, cacheKey }));
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
