@@ -68,13 +68,23 @@ export interface ServiceAppOptions {
 }
 
 /**
+ * express answers `If-None-Match: *` (or a matching `If-Modified-Since`) with an empty 304 even without a validator
+ * of its own (its freshness check needs none): the request's freshness headers are dropped before any route.
+ */
+export const ignoreFreshnessHeaders: RequestHandler = (req, _res, next) => {
+  delete req.headers['if-none-match'];
+  delete req.headers['if-modified-since'];
+  next();
+};
+
+/**
  * The API's ETag policy (docs/api.md §1), for the gateway and every service alike: no validators and no 304s.
- * express would hash every body (sha1 over a 30 KB page) for an ETag, and still answers `If-None-Match: *` with an
- * empty 304 without one (its freshness check needs no validator).
+ * express would hash every body (sha1 over a 30 KB page) for an ETag. For an app without createServiceApp's common
+ * middleware (which has `ignoreFreshnessHeaders` first).
  */
 export function noConditionalRequests(app: Express): void {
   app.disable('etag');
-  Object.defineProperty(app.request, 'fresh', { configurable: true, get: () => false });
+  app.use(ignoreFreshnessHeaders);
 }
 
 /**
@@ -86,11 +96,11 @@ export function noConditionalRequests(app: Express): void {
 export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   const app = express();
   app.disable('x-powered-by');
-  noConditionalRequests(app);
+  app.disable('etag'); // no ETags, no 304s (noConditionalRequests): ignoreFreshnessHeaders is the first common step
   // qs bracket form, each text parsed once (express 5 parses again on every req.query read)
   app.set('query parser', cachedQueryParser());
   app.set('trust proxy', opts.trustProxy ?? false);
-  const common: RequestHandler[] = [requestContextMiddleware(opts.service)];
+  const common: RequestHandler[] = [ignoreFreshnessHeaders, requestContextMiddleware(opts.service)];
   if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));
   common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
   // middleware every request must pass goes above this line: the fast lane answers its routes from here
