@@ -1,7 +1,7 @@
 import express, { type Express } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, notFoundHandler } from '@vellum/errors';
-import { cachedQueryParser, noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices, type RequestListener } from '@vellum/http';
+import { cachedQueryParser, compileTrust, noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices, type RequestListener } from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
 import { Registry } from '@vellum/metrics';
 import { requestClaims, type ApiTokenSource, type CachedVerifier, type TokenVerifier } from '@vellum/tokens';
@@ -133,7 +133,7 @@ function baseApp(config: GatewayConfig): Express {
   const app = express();
   app.disable('x-powered-by');
   noConditionalRequests(app);
-  app.set('trust proxy', config.TRUST_PROXY);
+  app.set('trust proxy', compileTrust(config.TRUST_PROXY));
   app.set('query parser', cachedQueryParser());
   app.use(requestContextMiddleware('gateway'));
   return app;
@@ -173,7 +173,7 @@ interface FrontDoorParts {
 function gatewayFrontDoor(app: Express, deps: GatewayDeps, p: FrontDoorParts): ReturnType<typeof createFrontDoor> {
   return createFrontDoor({
     proxies: p.proxies,
-    trust: app.get('trust proxy fn') as TrustFn,
+    trust: app.get('trust proxy') as TrustFn,
     parseQuery: app.get('query parser') as (q: string) => Record<string, unknown>,
     verifier: p.verifier,
     sessionCookieName: deps.config.SESSION_COOKIE_NAME,

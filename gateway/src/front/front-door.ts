@@ -15,7 +15,7 @@ import { GRAPHQL_PATH, type GraphQLDoor } from './graphql-door';
 
 export interface FrontDoorOptions {
   proxies: Record<ServiceName, Proxy>;
-  /** express's compiled `trust proxy fn`. */
+  /** The compiled TRUST_PROXY (compileTrust), the app's `trust proxy` setting. */
   trust: TrustFn;
   /** the app's query parser (qs, extended, cached): `?access_token=` is read exactly as express reads it. */
   parseQuery: (query: string) => Record<string, unknown>;

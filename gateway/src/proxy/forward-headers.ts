@@ -62,7 +62,8 @@ export function nextTraceparent(incoming: string | string[] | undefined): string
  * trusted proxy, per `trust proxy`) and a traceparent.
  */
 export function upstreamRequestHeaders(req: Request): OutgoingHttpHeaders {
-  const trust = req.app.get('trust proxy fn') as ((addr: string, i: number) => boolean) | undefined;
+  // the gateway's compiled TRUST_PROXY (compileTrust), its `trust proxy` setting
+  const trust = req.app.get('trust proxy') as ((addr: string, i: number) => boolean) | undefined;
   return forwardedRequestHeaders(req, {
     requestId: req.requestId ?? (req.headers['x-request-id'] as string),
     peerTrusted: trust ? trust(req.socket.remoteAddress ?? '', 0) : false,

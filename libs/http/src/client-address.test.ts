@@ -1,6 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import express from 'express';
-import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
+import type { TrustProxy } from '@vellum/config';
+import { clientIp, clientProtocol, compileTrust, memoisePeerTrust, type TrustFn } from './client-address';
 
 /** express's own compiled trust function and its req.ip / req.protocol, for the same request. */
 function expressView(trustSetting: unknown, remoteAddress: string, headers: Record<string, string>) {
@@ -28,6 +29,9 @@ describe('client address and protocol, as express computes them', () => {
     const e = expressView(setting, peer, headers);
     expect(clientIp(e.raw, e.trust)).toBe(e.ip);
     expect(clientIp(e.raw, memoisePeerTrust(e.trust))).toBe(e.ip);
+    // ours (what the apps give express as `trust proxy`) decides as express's own compiled setting
+    const ours = compileTrust((typeof setting === 'string' ? setting.split(',') : setting) as TrustProxy);
+    expect(clientIp(e.raw, ours)).toBe(e.ip);
     expect(clientProtocol(e.raw, e.trust)).toBe(e.protocol);
   });
 

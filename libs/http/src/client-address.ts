@@ -1,7 +1,21 @@
 import type { IncomingMessage } from 'node:http';
+import proxyaddr from 'proxy-addr';
+import type { TrustProxy } from '@vellum/config';
 
-/** express's compiled `trust proxy fn` (proxy-addr): is the address at hop `i` (0 = the socket peer) trusted? */
+/** A compiled `trust proxy` (proxy-addr): is the address at hop `i` (0 = the socket peer) trusted? */
 export type TrustFn = (addr: string, i: number) => boolean;
+
+/**
+ * TRUST_PROXY compiled as express compiles its `trust proxy` setting (true, a hop count, or proxy-addr's subnets
+ * and names): given to express as the setting's value (`app.set('trust proxy', fn)`, documented) so that the app,
+ * the fast lane and the gateway's front door share the one function.
+ */
+export function compileTrust(value: TrustProxy): TrustFn {
+  if (value === true) return () => true;
+  if (value === false) return proxyaddr.compile([]);
+  if (typeof value === 'number') return (_addr, i) => i < value;
+  return proxyaddr.compile(value);
+}
 
 /**
  * The trust decision for an address at a hop, remembered per (hop, address) for the first hops: proxy-addr parses

@@ -3,6 +3,7 @@ import type { TrustProxy } from '@vellum/config';
 import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
 import { childTraceparent, startSpan, tracingEnabled } from '@vellum/tracing';
+import { compileTrust } from './client-address';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
 import { fastLane, HandlerRun } from './fast-routes';
 import { cachedQueryParser } from './query-parser';
@@ -99,7 +100,7 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   app.disable('etag'); // no ETags, no 304s (noConditionalRequests): ignoreFreshnessHeaders is the first common step
   // qs bracket form, each text parsed once (express 5 parses again on every req.query read)
   app.set('query parser', cachedQueryParser());
-  app.set('trust proxy', opts.trustProxy ?? false);
+  app.set('trust proxy', compileTrust(opts.trustProxy ?? false));
   const common: RequestHandler[] = [ignoreFreshnessHeaders, requestContextMiddleware(opts.service)];
   if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));
   common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));

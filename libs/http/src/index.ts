@@ -16,5 +16,5 @@ export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions, type LaneHandler, type LaneRequest } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';
 export { asExpress, serviceListener } from './service-listener';
-export { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from './client-address';
+export { clientIp, clientProtocol, compileTrust, memoisePeerTrust, type TrustFn } from './client-address';
 export { cachedQueryParser, extendedQueryParser, type QueryParser } from './query-parser';

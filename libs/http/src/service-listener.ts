@@ -1,6 +1,7 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Express, Request, Response } from 'express';
-import { memoisePeerTrust, clientIp, type TrustFn } from './client-address';
+import type { TrustProxy } from '@vellum/config';
+import { compileTrust, memoisePeerTrust, clientIp, type TrustFn } from './client-address';
 import { commonMiddleware, errorHandlerOf, inSequence } from './create-service-app';
 import { fastRouteOf, run, type FastRoute } from './fast-routes';
 import type { RequestListener } from './local-services';
@@ -34,7 +35,9 @@ export function serviceListener(app: Express): RequestListener {
   // the parser the app was given (`app.set('query parser', fn)`: createServiceApp's cached one)
   const parser = app.get('query parser') as QueryParser | string | undefined;
   const parseQuery = typeof parser === 'function' ? parser : cachedQueryParser();
-  const trust = memoisePeerTrust(app.get('trust proxy fn') as TrustFn);
+  // the function createServiceApp gave as `trust proxy` (compileTrust), or the setting's value compiled alike
+  const setting = app.get('trust proxy') as TrustFn | TrustProxy | undefined;
+  const trust = memoisePeerTrust(typeof setting === 'function' ? setting : compileTrust(setting ?? false));
   const onError = errorHandlerOf(app);
   return (req, res) => {
     const url = req.url ?? '/';
