@@ -1,6 +1,6 @@
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type Express, type RequestHandler } from 'express';
 import type { TrustProxy } from '@vellum/config';
-import { errorMiddleware, notFoundHandler, type ErrorLogger } from '@vellum/errors';
+import { errorMiddleware, notFoundHandler, type ErrorLogger, type NodeErrorHandler } from '@vellum/errors';
 import { requestIdFrom, runWithRequestContext, type RequestContext } from '@vellum/logger';
 import { childTraceparent, startSpan, tracingEnabled } from '@vellum/tracing';
 import { compileTrust } from './client-address';
@@ -113,7 +113,7 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
 
 const COMMON = Symbol('common middleware');
 const ERRORS = Symbol('error handler');
-type WithLane = Express & { [COMMON]?: RequestHandler[]; [ERRORS]?: ErrorRequestHandler };
+type WithLane = Express & { [COMMON]?: RequestHandler[]; [ERRORS]?: NodeErrorHandler };
 
 /** The middleware every request of the app passes before its routes (`createServiceApp`), in order. */
 export function commonMiddleware(app: Express): RequestHandler[] {
@@ -121,7 +121,7 @@ export function commonMiddleware(app: Express): RequestHandler[] {
 }
 
 /** The app's error handler (`finishServiceApp`): the contract's envelope. */
-export function errorHandlerOf(app: Express): ErrorRequestHandler | undefined {
+export function errorHandlerOf(app: Express): NodeErrorHandler | undefined {
   return (app as WithLane)[ERRORS];
 }
 

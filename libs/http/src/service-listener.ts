@@ -25,8 +25,8 @@ interface LaneRequest extends IncomingMessage {
  * objects' prototypes (which alone costs more than the rest of its work: every node internal that touches them
  * then sees a second shape) and walk its router. The handlers get what they read from express as the request's
  * own fields, computed as express computes them: `query` (the app's query parser), `ip` (its `trust proxy`),
- * `route`, `baseUrl`, `originalUrl`, `params`. An error — thrown, rejected or passed to next — turns the two
- * objects into express's and goes to the app's error handler (the contract's envelope), as on the express path.
+ * `route`, `baseUrl`, `originalUrl`, `params`. An error — thrown, rejected or passed to next — goes to the app's
+ * error handler (the contract's envelope, written with node's API), as on the express path.
  * Every other request (other paths and methods, HEAD, a trailing slash) goes to express, which also still answers
  * the fast routes itself for callers that use the app directly (tests with supertest).
  */
@@ -83,7 +83,7 @@ class LaneCall {
   private done(err?: unknown): void {
     if (err !== undefined && err !== null && err !== 'route') return this.fail(err);
     // a handler that passed the request on without answering: express takes it from here, as the router would
-    if (!this.res.headersSent && !this.res.writableEnded) this.toExpress()(this.req, this.res);
+    if (!this.res.headersSent && !this.res.writableEnded) this.app(this.req, this.res);
   }
 
   /** The app's error handler (the contract's envelope). */
@@ -93,17 +93,10 @@ class LaneCall {
       else this.res.end();
     };
     try {
-      this.toExpress();
-      this.onError(err, this.req as unknown as Request, this.res as unknown as Response, finish);
+      this.onError(err, this.req, this.res, finish);
     } catch (e) {
       this.res.destroy(e instanceof Error ? e : undefined);
     }
-  }
-
-  /** The two objects as express's own (what its error handler and router use). */
-  private toExpress(): Express {
-    asExpress(this.app, this.req, this.res);
-    return this.app;
   }
 }
 
