@@ -1,8 +1,8 @@
 import { Router, type Express, type Request, type RequestHandler, type Response } from 'express';
-import { asExpress, fastRoute, route, stringifyJson, type RouteTable } from '@vellum/http';
+import { fastRoute, route, stringifyJson, type RouteTable } from '@vellum/http';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
+import { apolloOnNode, type NodeHandler } from './apollo-on-node';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { formatGraphQLError } from '@vellum/errors';
@@ -24,8 +24,8 @@ export interface Subgraph {
   counts: OperationCounts;
   /** The compiled path alone (false: not answered), when on. */
   compiled?: (req: Request, res: Response) => Promise<boolean>;
-  /** Apollo Server's express middleware alone. */
-  apollo: RequestHandler;
+  /** Apollo Server alone, on node's request and response (an express handler as well). */
+  apollo: NodeHandler;
 }
 
 export interface SubgraphOptions {
@@ -53,9 +53,8 @@ export function createSubgraph(sdl: string, resolvers: object, opts: SubgraphOpt
     stringifyResult: stringifyJson,
   });
   server.startInBackgroundHandlingStartupErrorsByLoggingAndFailingAllRequests();
-  const apollo = expressMiddleware(server, {
-    context: async ({ req, res }) => ({ req, res }),
-  }) as RequestHandler;
+  // resolvers get the request as the route had it (express's, or the fast lane's node request with its accountability)
+  const apollo = apolloOnNode(server, async ({ req, res }) => ({ req, res }) as unknown as SubgraphContext);
   const counts: OperationCounts = { text: 0, compiled: 0, apollo: 0 };
   if (opts.compiled === false) return { server, middleware: apollo, counts, apollo };
   const compiled = compiledOperations(schema, counts, opts.textFields);
@@ -75,16 +74,12 @@ export function graphqlRoutes(subgraph: Subgraph, authenticate: RequestHandler, 
   const compiled = subgraph.compiled;
   if (lane && compiled) {
     // POST /graphql in the app's fast lane (bare node:http when listening): the compiled path answers there; what
-    // it leaves goes to Apollo Server with the request and response made express's (what its middleware uses)
+    // it leaves goes to Apollo Server on the same node objects (apolloOnNode)
     const { app } = lane;
     fastRoute(app, { router: routes, method: 'post', path: '/graphql', access: 'public', before: [authenticate] }, (req, res, next) => {
       // the compiled path and its resolvers read the request's method, headers, body and accountability only
       const [r, s] = [req as unknown as Request, res as unknown as Response];
-      compiled(r, s).then((answered) => {
-        if (answered) return;
-        asExpress(app, req, res);
-        subgraph.apollo(r, s, next);
-      }, next);
+      compiled(r, s).then((answered) => answered || subgraph.apollo(req, res, next), next);
     });
   } else route(routes, 'post', '/graphql', 'public', authenticate, subgraph.middleware);
   route(routes, 'get', '/graphql', 'public', authenticate, subgraph.middleware);
