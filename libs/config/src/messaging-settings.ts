@@ -2,7 +2,7 @@ import { accessSync, constants } from 'node:fs';
 import { z } from 'zod';
 import { ConfigError, loadConfig, type Env } from './load-config';
 
-/** How a process connects to NATS (issue 23.3): the same variables, defaults and checks in every process. */
+/** How a process connects to NATS: the same variables, defaults and checks in every process. */
 export interface MessagingSettings {
   /** NATS_URL: one URL or a comma-separated list. */
   servers: string;

@@ -19,7 +19,7 @@ const shape = {
   REVISIONS_CONSUMER_CONCURRENCY: int(64, { min: 1 }),
   /**
    * How long an item change waits (parked) for the item's previous version to be recorded before it is recorded
-   * anyway, out of order (issue 23.2: an item's revisions follow the order its writes committed).
+   * anyway, out of order (an item's revisions follow the order its writes committed).
    */
   REVISIONS_ORDER_WAIT: duration('60s'),
   /** Lists from this offset on use an index-only deferred join. */
@@ -34,7 +34,7 @@ const shape = {
   RETENTION_INTERVAL: duration('1h'),
   /** Rows deleted per transaction. */
   RETENTION_BATCH_SIZE: int(1000, { min: 1, max: 100_000 }),
-  /** How often the monthly partitions are checked: the open one closed once it holds a past month's rows (issue 18.3). */
+  /** How often the monthly partitions are checked: the open one closed once it holds a past month's rows. */
   PARTITION_ROLL_INTERVAL: duration('1h'),
   /** Archive every pruned row here first (NDJSON + gzip, a manifest per file); unset: pruned rows are not kept. */
   RETENTION_ARCHIVE_DIR: z.string().min(1).optional(),

@@ -6,7 +6,7 @@ import type { AuthContext } from '../domain/context';
 import { actorOf, userScopes } from './request-helpers';
 
 /**
- * API tokens (issue 14.2): `POST/GET /users/me/tokens`, `DELETE /users/me/tokens/:token`; admins create, list and
+ * API tokens: `POST/GET /users/me/tokens`, `DELETE /users/me/tokens/:token`; admins create, list and
  * revoke any user's under `/users/:id/tokens`. The secret is in the creation answer only.
  */
 export function apiTokensRoutes(ctx: AuthContext): Router & RouteTable {

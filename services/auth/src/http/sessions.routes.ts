@@ -7,7 +7,7 @@ import { actorOf, userScopes } from './request-helpers';
 const current = (req: Request) => req.accountability?.sessionFamily ?? null;
 
 /**
- * Sessions (issue 14): `GET/DELETE /users/me/sessions[/:session]` for one's own (DELETE without an id ends every
+ * Sessions: `GET/DELETE /users/me/sessions[/:session]` for one's own (DELETE without an id ends every
  * other session: the current one stays), and the admin equivalents under `/users/:id/sessions` (DELETE without
  * an id ends all of them).
  */

@@ -6,7 +6,7 @@ import type { Queryable } from '../data/items-pool';
 /**
  * Gives each item-change event of one write its item's next version (`item_version`, in the order of
  * `messages` when one write changes an item twice) and enqueues them in the write's transaction. Call after the
- * rows were written: the row lock orders concurrent writes of an item, and so its versions (issue 23.2).
+ * rows were written: the row lock orders concurrent writes of an item, and so its versions.
  */
 export async function enqueueItemChanges(db: Queryable, collection: string, messages: OutboxMessage[]): Promise<void> {
   const events = messages.map((m) => m.payload as ItemChangeEvent);

@@ -12,7 +12,7 @@ type ItemEvent = Extract<RecordableEvent, { kind: 'item' }>;
 
 /**
  * Where an item's revisions are ordered: by `item_version` when the producer versions its items (the commit
- * order of the item's writes, issue 23.2), else by event time. `prev` is the state the delta is computed against,
+ * order of the item's writes), else by event time. `prev` is the state the delta is computed against,
  * `nxt` the revision whose computed delta is fixed when an earlier change is recorded after it.
  */
 const ORDER = {

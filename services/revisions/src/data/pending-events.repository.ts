@@ -4,7 +4,7 @@ import type { ItemChangeEvent } from '@vellum/contracts';
 type ItemEvent = { kind: 'item' } & ItemChangeEvent;
 
 /**
- * Item changes that arrived before their item's previous version was recorded (issue 23.2), parked in the
+ * Item changes that arrived before their item's previous version was recorded, parked in the
  * database until it is: acknowledged, so they hold no consumer slot and use up no deliveries, and shared by every
  * replica. Called inside the writer's transaction, under the item's advisory lock.
  */
