@@ -39,6 +39,17 @@ beforeAll(async () => {
     app.get('/revisions/slow', () => {
       /* never answers */
     });
+    // answers after the gateway gave up (timeout 800 ms): the late headers, writes and end go nowhere
+    app.get('/revisions/late', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      res.setHeader('X-Late', '1');
+      res.write('late');
+      res.end();
+    });
+    app.get('/revisions/late-json', async (_req, res) => {
+      await new Promise((r) => setTimeout(r, 1000));
+      res.status(200).json({ late: true });
+    });
   });
   const local = new LocalServices();
   unregister = local.register(upstream.url, (req, res) => {
@@ -117,6 +128,17 @@ describe('gateway → in-process service handoff', () => {
 
   it('a service that does not answer gets 503 within the response timeout, as over HTTP', async () => {
     await expectUnavailableWithin(viaHandoff, '/revisions/slow', 'revisions', 3000);
+  });
+
+  it('a late answer after the timeout reaches nobody and breaks nothing: the caller has its 503, the next request its answer', async () => {
+    for (const path of ['/revisions/late', '/revisions/late-json']) {
+      const agent = request.agent(viaHandoff);
+      const r = await agent.get(path);
+      expect([r.status, r.headers['x-late'], r.body.errors?.[0]?.extensions?.code]).toEqual([503, undefined, 'SERVICE_UNAVAILABLE']);
+      await new Promise((done) => setTimeout(done, 400)); // the late answer has run by now
+      const next = await agent.get('/revisions/echo');
+      expect(next.status).toBe(200);
+    }
   });
 
   it('a service that stopped (unregistered) is reached over HTTP again', async () => {

@@ -65,8 +65,9 @@ export function handOff(handler: RequestListener, req: IncomingMessage, res: Ser
     if (res.headersSent || res.writableEnded) return;
     clearHeaders(res);
     h.fail('timeout', `no answer within ${h.timeoutMs} ms`);
-    // the service may still answer later: nothing of it reaches the caller
-    Object.assign(res, { writeHead: () => res, setHeader: () => res, appendHeader: () => res, removeHeader: noop, write: () => true, end: () => res });
+    // the service may still answer later: the answer has been sent, so its headers throw (its error handler sees
+    // headers sent) and its writes fail; an error event of a late write goes to this listener, not the process
+    res.on('error', noop);
   }, h.timeoutMs);
   res.once('close', () => clearTimeout(timer));
   try {
