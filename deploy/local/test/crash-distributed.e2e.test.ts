@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer, waitForPing } from '@vellum/testing';
-import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad, type LoadResult } from './crash-load';
+import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad, type Load, type LoadResult } from './crash-load';
 import { distributedState, killService, startDistributedProcess, stopDistributedProcess } from './distributed-process';
 import { collectionWithId, FAST_LOGINS } from './platform-harness';
 
@@ -34,10 +34,10 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
   const call = (method: string, p: string, body?: unknown, auth = true) => api(port, method, p, auth ? token : undefined, body);
 
   /** Load for `ms` around `fault`, then: everything acknowledged so far is recorded exactly once. */
-  const underLoad = async (fault: () => Promise<void>): Promise<LoadResult> => {
+  const underLoad = async (fault: (load: Load) => Promise<void>): Promise<LoadResult> => {
     const load = startLoad({ url, token, collection: 'notes', writers: 6, requesters: emails, resetUrl: RESET_URL, timeoutMs: 10_000 });
-    await sleep(2000);
-    await fault();
+    await load.acknowledged({ items: 20, requests: 1 }); // load under way before the fault
+    await fault(load);
     const result = await load.stop();
     acked.push(...result.ackedItems);
     ackedRequests += result.ackedRequests;
@@ -49,7 +49,7 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
   };
 
   /** SIGKILL to the service's group, then load until the supervisor has it back (a new pid that serves). */
-  const killAndWaitBack = (name: string) => async () => {
+  const killAndWaitBack = (name: string) => async (load: Load) => {
     const killed = killService(dataDir, name);
     const end = Date.now() + 60_000;
     for (;;) {
@@ -58,7 +58,7 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
       if (Date.now() > end) throw new Error(`${name} did not come back`);
       await sleep(200);
     }
-    await sleep(1500); // some load on the restarted service before the load stops
+    await load.acknowledged({ items: load.counts().items + 10 }); // load on the restarted service before it stops
   };
 
   beforeAll(async () => {
@@ -99,11 +99,11 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
   it('(c) SIGKILL of the items service mid-burst', () => underLoad(killAndWaitBack('items')), 180_000);
 
   it('(d) NATS stopped for 30 s during writes: 2xx or 503 within 5 s, never 500; everything acknowledged recorded once after it returns', async () => {
-    const result = await underLoad(async () => {
+    const result = await underLoad(async (load) => {
       await nats.stop();
-      await sleep(30_000);
+      await sleep(30_000); // the outage (the scenario, not a wait)
       await nats.start();
-      await sleep(3000);
+      await load.acknowledged({ items: load.counts().items + 10 }, 90_000); // writes acknowledged again
     });
     const statuses = Object.keys(result.outcomes);
     expect(statuses.filter((s) => !['200', '204', '503'].includes(s))).toEqual([]);

@@ -53,8 +53,8 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
       expect((await api(port, 'POST', '/users', token, { email, password: 'crash-user-password-1', status: 'active' })).status).toBe(200);
 
     const load = startLoad({ url: () => `http://127.0.0.1:${port}`, token, collection: 'notes', writers: 6, requesters: emails, resetUrl: RESET_URL });
-    // a few seconds of load (not a correctness wait), then the whole group dies at once: no drain, no shutdown hook
-    await new Promise((r) => setTimeout(r, 5000));
+    // load under way (writes and mail requests acknowledged), then the whole group dies at once: no drain, no shutdown hook
+    await load.acknowledged({ items: 30, requests: 2 });
     process.kill(-child.pid!, 'SIGKILL');
     await exited(child);
     const result = await load.stop();

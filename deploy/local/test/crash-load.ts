@@ -16,6 +16,10 @@ export interface LoadResult {
 }
 
 export interface Load {
+  /** Resolves once `items` writes and `requests` mail requests are acknowledged (rejects after `timeoutMs`). */
+  acknowledged(o: { items?: number; requests?: number }, timeoutMs?: number): Promise<void>;
+  /** What is acknowledged so far. */
+  counts(): { items: number; requests: number };
   stop(): Promise<LoadResult>;
 }
 
@@ -84,6 +88,14 @@ export function startLoad(o: LoadOptions): Load {
   };
   const all = [...Array.from({ length: o.writers }, (_, i) => writer(i)), ...o.requesters.map(requester)];
   return {
+    counts: () => ({ items: result.ackedItems.length, requests: result.ackedRequests }),
+    async acknowledged({ items = 0, requests = 0 }, timeoutMs = 60_000) {
+      const end = Date.now() + timeoutMs;
+      while (result.ackedItems.length < items || result.ackedRequests < requests) {
+        if (Date.now() > end) throw new Error(`load: ${result.ackedItems.length}/${items} items, ${result.ackedRequests}/${requests} requests acknowledged in ${timeoutMs} ms`);
+        await sleep(50);
+      }
+    },
     async stop() {
       running = false;
       await Promise.all(all);
