@@ -190,7 +190,6 @@ function gatewayFrontDoor(app: Express, deps: GatewayDeps, p: FrontDoorParts): R
 /** POST /graphql/system in the front door: the steps the express stack mounts there (federation-routes.ts). */
 function graphqlDoor(app: Express, deps: GatewayDeps, federation: Federation, verifier: CachedVerifier): GraphQLDoor {
   return new GraphQLDoor({
-    app,
     parts: federation.parts,
     body: graphqlBody(BODY_LIMIT_BYTES),
     bodyLimit: BODY_LIMIT_BYTES,

@@ -1,11 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Express, Request, RequestHandler, Response } from 'express';
+import type { Request, RequestHandler } from 'express';
 import { errorMiddleware, errors, type ErrorLogger } from '@vellum/errors';
 import { runWithRequestContext } from '@vellum/logger';
-import { asExpress } from '@vellum/http';
 import { plainOperation } from '@vellum/subgraph';
 import { extractAccessToken, isTokenRevoked, type AccessTokenClaims, type CachedVerifier } from '@vellum/tokens';
-import type { FederationParts } from '../graphql/federation';
+import type { FederationParts, FederationRequest } from '../graphql/federation';
 import type { SingleFetchAnswer } from '../graphql/single-fetch-path';
 import { subgraphHeaders } from '../graphql/subgraph-headers';
 import { forwardedRequestHeaders, nextTraceparent, type ForwardContext } from '../proxy/forward-headers';
@@ -16,8 +15,6 @@ import { JsonBody } from './json-body';
 export const GRAPHQL_PATH = '/graphql/system';
 
 export interface GraphQLDoorOptions {
-  /** The gateway's express app: the full path gets the request and response as its own. */
-  app: Express;
   parts: FederationParts;
   /** The JSON body parser the express stack mounts on /graphql/system (federation-routes.ts: graphqlBody). */
   body: RequestHandler;
@@ -44,9 +41,9 @@ export interface GraphQLCall extends ForwardContext {
  * limit and metrics: the steps the express stack mounts there, in its order — the JSON body (the same parser, so
  * the same limits and errors; the plain case read by JsonBody), the token pre-check (the session cookie is not checked: see
  * token-check.middleware.ts), then the single-fetch path (graphql/single-fetch-path.ts), whose answer is written
- * here with node's API; what it leaves (and every operation when it is off) goes to Apollo Server with the request
- * and response made express's, the gateway's headers set on the response first and its errors through the error
- * middleware, as on the express stack. Methods on a class: no per-request named closures (tsx's keepNames).
+ * here with node's API; what it leaves (and every operation when it is off) goes to Apollo Server on the same node
+ * objects, the gateway's headers set on the response first and its errors through the error handler, as on the
+ * express stack. Methods on a class: no per-request named closures (tsx's keepNames).
  */
 export class GraphQLDoor {
   private readonly onError: ReturnType<typeof errorMiddleware>;
@@ -107,23 +104,18 @@ export class GraphQLDoor {
     x.res.end(a.body);
   }
 
-  /** Apollo Server over Apollo Gateway, as the express stack runs it (request context, headers already set). */
+  /** Apollo Server over Apollo Gateway, on node's objects (request context, the gateway's headers already set). */
   private full(x: GraphQLCall): void {
-    const { app, parts } = this.o;
-    const req = x.req as Request;
-    const res = x.res as Response;
+    const { parts } = this.o;
+    const req = x.req as FederationRequest;
+    const res = x.res;
     try {
-      asExpress(app, req, res);
       req.requestId = x.requestId;
-      req.originalUrl = req.url;
       const own = x.responseHeaders;
       for (let i = 0; i < own.length; i += 2) res.appendHeader(own[i]!, own[i + 1]!);
       const context = { requestId: x.requestId, traceparent: x.traceparent ?? nextTraceparent(req.headers.traceparent) };
-      runWithRequestContext(context, () =>
-        Promise.resolve(parts.full(req, res, (err?: unknown) => this.onError(err ?? errors.routeNotFound(req.path), req, res, () => undefined))).catch(
-          (err: unknown) => this.onError(err, req, res, () => undefined),
-        ),
-      );
+      const failed = (err?: unknown) => this.onError(err ?? errors.routeNotFound(GRAPHQL_PATH), req, res, () => undefined);
+      runWithRequestContext(context, () => parts.full(req, res, failed));
     } catch (e) {
       this.onError(e, req, res, () => undefined);
     }

@@ -2,7 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
 import type { TokenVerifier } from '@vellum/tokens';
-import type { LocalServices } from '@vellum/http';
+import type { LocalServices, TrustFn } from '@vellum/http';
 import type { GatewayConfig } from '../config';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import type { ServiceName } from '../proxy/service-routes';
@@ -50,6 +50,7 @@ export async function federationRoutes(app: Express, o: FederationRoutesOptions)
       singleFetch: o.graphqlSingleFetch,
       local: o.localServices,
       onOperation: o.onOperation,
+      trust: app.get('trust proxy') as TrustFn,
     });
   } else {
     logger.warn('no supergraph composed yet (npm run compose -w @vellum/gateway): /graphql/system answers 503');

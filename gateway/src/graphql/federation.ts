@@ -1,7 +1,7 @@
-import type { Request, RequestHandler, Response } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { RequestHandler } from 'express';
 import { printSchema } from 'graphql';
 import { ApolloServer } from '@apollo/server';
-import { expressMiddleware } from '@as-integrations/express5';
 import {
   ApolloServerPluginCacheControlDisabled,
   ApolloServerPluginLandingPageDisabled,
@@ -13,17 +13,21 @@ import type { Fetcher } from '@apollo/utils.fetcher';
 import { AppError, errors, formatGraphQLError } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
 import { disableApolloTelemetry } from '../config';
-import { upstreamRequestHeaders } from '../proxy/forward-headers';
+import { currentRequestContext } from '@vellum/logger';
+import { forwardedRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import { localExchange, type LocalAnswer } from '../proxy/local-exchange';
-import type { LocalServices } from '@vellum/http';
-import { noStore, plainOperation } from '@vellum/subgraph';
+import { clientProtocol, extendedQueryParser, type LocalServices, type TrustFn } from '@vellum/http';
+import { apolloOnNode, noStore, plainOperation, type NodeHandler } from '@vellum/subgraph';
 import { singleFetchPath, type SingleFetch, type SingleFetchAnswer, type SubgraphAnswer } from './single-fetch-path';
 import { subgraphHeaders } from './subgraph-headers';
 
+/** A GraphQL request as the gateway has it (node's, from the front door or express): its id and parsed body. */
+export type FederationRequest = IncomingMessage & { requestId?: string; body?: unknown };
+
 export interface GraphQLContext {
-  req: Request;
-  res: Response;
+  req: FederationRequest;
+  res: ServerResponse;
 }
 
 export interface FederationOptions {
@@ -43,6 +47,8 @@ export interface FederationOptions {
   local?: LocalServices;
   /** Which path each POSTed operation took. */
   onOperation?: (path: 'single_fetch' | 'planned') => void;
+  /** The gateway's compiled TRUST_PROXY: whose X-Forwarded-* the subgraph requests carry on. */
+  trust: TrustFn;
 }
 
 export interface Federation {
@@ -169,26 +175,39 @@ class LightAnswer implements SubgraphAnswer {
   }
 }
 
-/** The caller's headers a subgraph request carries (subgraph-headers.ts), for a request through express. */
-function forwardHeaders(req: Request): Record<string, string> {
-  return subgraphHeaders(upstreamRequestHeaders(req), req.headers.authorization, req.query?.access_token);
+/**
+ * The caller's headers a subgraph request carries (subgraph-headers.ts): X-Forwarded-* per `trust`, the request id,
+ * the gateway's span (the request context's traceparent) and the caller's token (a bearer, or `?access_token=`).
+ */
+function forwardHeaders(req: FederationRequest, trust: TrustFn): Record<string, string> {
+  const url = req.url ?? '';
+  const q = url.indexOf('?');
+  const query = q === -1 ? undefined : (extendedQueryParser(url.slice(q + 1)) as { access_token?: unknown });
+  const forwarded = forwardedRequestHeaders(req, {
+    requestId: req.requestId ?? String(req.headers['x-request-id'] ?? ''),
+    peerTrusted: trust(req.socket.remoteAddress ?? '', 0),
+    protocol: clientProtocol(req, trust),
+    traceparent: currentRequestContext()?.traceparent,
+  });
+  return subgraphHeaders(forwarded, req.headers.authorization, query?.access_token);
 }
 
-/** A single-fetch answer through express (what the front door writes with node's API: graphql-door.ts). */
-function sendAnswer(res: Response, a: SingleFetchAnswer): void {
-  if (a.cookies.length) res.append('Set-Cookie', a.cookies);
-  res.status(200);
+/** A single-fetch answer, with node's API (as the front door writes it: graphql-door.ts). */
+function sendAnswer(res: ServerResponse, a: SingleFetchAnswer): void {
+  if (a.cookies.length) res.appendHeader('Set-Cookie', a.cookies);
+  res.statusCode = 200;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
-  res.send(a.body);
+  res.setHeader('content-length', typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length);
+  res.end(a.body);
 }
 
 /** The handler's two paths, for a request outside express. */
 export interface FederationParts {
   /** Absent when off (FederationOptions.singleFetch). */
   single?: SingleFetch;
-  /** Apollo Server's express middleware over Apollo Gateway (the request and response made express's). */
-  full: RequestHandler;
+  /** Apollo Server over Apollo Gateway, on node's request and response (apolloOnNode). */
+  full: NodeHandler;
   /** The single-fetch path could not reach its subgraph for this request: the full path answers that failure. */
   fetchFailed(req: object, error: unknown): void;
 }
@@ -213,13 +232,13 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
           const failure = fetchFailures.get(context.req);
           if (failure) throw failure;
           const headers = request.http!.headers as unknown as Headers;
-          for (const [name, value] of Object.entries(forwardHeaders(context.req))) headers.set(name, value);
+          for (const [name, value] of Object.entries(forwardHeaders(context.req, opts.trust))) headers.set(name, value);
         },
         didReceiveResponse({ response, context }) {
           // auth_login/auth_refresh in cookie/session mode set cookies: every Set-Cookie goes back to the caller.
           const h = response.http?.headers as unknown as { getSetCookie?: () => string[] } | undefined;
           const cookies = h?.getSetCookie?.() ?? [];
-          if (cookies.length && context.res && !context.res.headersSent) context.res.append('Set-Cookie', cookies);
+          if (cookies.length && context.res && !context.res.headersSent) context.res.appendHeader('Set-Cookie', cookies);
           return response;
         },
       });
@@ -252,7 +271,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
     ],
   });
   await server.start();
-  const full = expressMiddleware(server, { context: async ({ req, res }) => ({ req, res }) });
+  const full = apolloOnNode(server, async ({ req, res }) => ({ req, res }));
   const single =
     opts.singleFetch === false
       ? undefined
@@ -266,7 +285,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
   const fetchFailed = (req: object, error: unknown) => void fetchFailures.set(req, error);
   const handler: RequestHandler = single
     ? (req, res, next) => {
-        single(plainOperation(req.method, req.headers, req.body), forwardHeaders(req), (e) => fetchFailed(req, e)).then(
+        single(plainOperation(req.method, req.headers, req.body), forwardHeaders(req, opts.trust), (e) => fetchFailed(req, e)).then(
           (answer) => (answer ? sendAnswer(res, answer) : full(req, res, next)),
           next,
         );

@@ -5,7 +5,7 @@ const FORWARDED = ['cookie', 'x-request-id', 'traceparent', 'tracestate', 'x-for
 
 /**
  * The caller's headers a subgraph request carries: FORWARDED of what a proxied request would (`up`:
- * upstreamRequestHeaders / forwardedRequestHeaders), and the caller's token by one method only — a
+ * forwardedRequestHeaders), and the caller's token by one method only — a
  * `?access_token=` (`queryToken`) travels as a bearer. Lower-case names, as Headers gives them.
  */
 export function subgraphHeaders(up: OutgoingHttpHeaders, authorization: string | undefined, queryToken: unknown): Record<string, string> {

@@ -13,8 +13,6 @@ function randomHex(bytes: number): string {
   return hex;
 }
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
-import type { Request } from 'express';
-import { currentRequestContext } from '@vellum/logger';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
 export const HOP_BY_HOP = new Set([
@@ -57,23 +55,10 @@ export function nextTraceparent(incoming: string | string[] | undefined): string
 }
 
 /**
- * What the upstream receives: the caller's headers (credentials included, untouched) minus hop-by-hop ones,
- * plus X-Request-Id, X-Forwarded-For/Proto/Host (the caller's own X-Forwarded-* are kept only when it is a
- * trusted proxy, per `trust proxy`) and a traceparent.
+ * What the upstream receives: the caller's headers (credentials included, untouched) minus hop-by-hop ones, plus
+ * X-Request-Id, X-Forwarded-For/Proto/Host (the caller's own X-Forwarded-* kept only when the peer is a trusted
+ * proxy) and a traceparent, from what the caller's request worked out (ForwardContext).
  */
-export function upstreamRequestHeaders(req: Request): OutgoingHttpHeaders {
-  // the gateway's compiled TRUST_PROXY (compileTrust), its `trust proxy` setting
-  const trust = req.app.get('trust proxy') as ((addr: string, i: number) => boolean) | undefined;
-  return forwardedRequestHeaders(req, {
-    requestId: req.requestId ?? (req.headers['x-request-id'] as string),
-    peerTrusted: trust ? trust(req.socket.remoteAddress ?? '', 0) : false,
-    protocol: req.protocol,
-    // The gateway's own span for this request (express paths: GraphQL), else a fresh child of the caller's.
-    traceparent: currentRequestContext()?.traceparent,
-  });
-}
-
-/** upstreamRequestHeaders of a request outside express (the front door), from what it worked out (ForwardContext). */
 export function forwardedRequestHeaders(req: IncomingMessage, ctx: ForwardContext): OutgoingHttpHeaders {
   const headers = stripHopByHop(req.headers, ['host', 'expect']);
   const peer = req.socket.remoteAddress ?? '';

@@ -15,6 +15,6 @@ export { RawJson, rawJson, stringifyJson, sendJson, sendJsonText } from './json-
 export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions, type LaneHandler, type LaneRequest } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';
-export { asExpress, serviceListener } from './service-listener';
+export { serviceListener } from './service-listener';
 export { clientIp, clientProtocol, compileTrust, memoisePeerTrust, type TrustFn } from './client-address';
 export { cachedQueryParser, extendedQueryParser, type QueryParser } from './query-parser';

@@ -99,16 +99,3 @@ class LaneCall {
     }
   }
 }
-
-/**
- * A lane's request and response made express's own (their prototypes the app's, linked to each other, `locals`),
- * for a fast route's handler that hands the request to express middleware (a no-op when they already are).
- */
-export function asExpress(app: Express, req: IncomingMessage, res: ServerResponse): void {
-  if (Object.getPrototypeOf(req) !== app.request) {
-    Object.setPrototypeOf(req, app.request);
-    Object.setPrototypeOf(res, app.response);
-    Object.assign(req, { res });
-    Object.assign(res, { req, locals: Object.create(null) });
-  }
-}

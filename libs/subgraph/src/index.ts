@@ -3,3 +3,4 @@ export { createSubgraph, graphqlRoutes, type Subgraph, type SubgraphContext, typ
 export { type OperationCounts } from './compiled-operations';
 export { plainOperation, type PlainOperation } from './plain-operation';
 export { type TextField } from './text-fields';
+export { apolloOnNode, type ApolloRequest, type NodeHandler } from './apollo-on-node';
