@@ -1,4 +1,5 @@
-import { Pool, types, type PoolClient } from 'pg';
+import { createHash } from 'node:crypto';
+import { Pool, types, type PoolClient, type QueryConfig } from 'pg';
 import { CONTENT_SCHEMA } from './content-schema';
 
 const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
@@ -41,3 +42,23 @@ export function createItemsPool(connectionString: string, max = 10): Pool {
 
 export type Queryable = Pick<PoolClient, 'query'>;
 
+
+/** Distinct statement texts given a name so far; past the cap, texts go unnamed (a connection keeps every name it prepared). */
+const names = new Map<string, string>();
+const MAX_NAMED = 2000;
+
+/**
+ * A statement prepared once per connection and reused (PostgreSQL parses and plans it once): its name is a hash
+ * of its text and `shape` (what `*` stands for: a collection's columns, so a table dropped and created again with
+ * other columns never meets a plan of the old one), so every statement built the same way shares one. Past
+ * MAX_NAMED distinct ones, statements run unnamed.
+ */
+export function named(text: string, values: unknown[], shape = ''): QueryConfig {
+  const key = `${shape}\0${text}`;
+  let name = names.get(key);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `items_${createHash('sha1').update(key).digest('base64url')}`;
+    names.set(key, name);
+  }
+  return name === undefined ? { text, values } : { name, text, values };
+}

@@ -2,11 +2,11 @@ import { errors } from '@vellum/errors';
 import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '@vellum/db';
 import { itemsRepository } from '../data/items.repository';
-import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
-import { enqueueItemChanges } from './enqueue-item-changes';
+import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
+import type { WriteResult } from './update-items.use-case';
 import { validateWrite } from './validate-write';
 
 /**
@@ -18,7 +18,7 @@ export async function createItems(
   ctx: ChangeContext,
   collection: string,
   body: Record<string, unknown> | Record<string, unknown>[],
-): Promise<{ def: CollectionDef; keys: unknown[] }> {
+): Promise<WriteResult> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'create');
   if (!allowed) throw errors.forbidden();
   const payloads = Array.isArray(body) ? body : [body];
@@ -26,15 +26,16 @@ export async function createItems(
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
     const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
-    const keys: unknown[] = [];
-    const messages = [];
+    const result: WriteResult = { def, keys: [], rows: [] };
+    const changes: VersionedChange[] = [];
     for (const values of all) {
-      const row = await itemsRepository.insert(db, def, values).catch(mapWriteError);
+      const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
       const key = row[def.primaryKey];
-      keys.push(key);
-      messages.push(itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))));
+      result.keys.push(key);
+      result.rows.push(row);
+      changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
     }
-    await enqueueItemChanges(db, collection, messages);
-    return { def, keys };
+    await enqueueItemChanges(db, changes);
+    return result;
   });
 }

@@ -16,12 +16,11 @@ export async function deleteItems(deps: ItemsDeps, ctx: ChangeContext, collectio
     const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
     if (keys.some((k) => k === undefined)) throw errors.forbidden();
     if (keys.length === 0) return;
-    const deleted = new Set((await itemsRepository.delete(db, def, keys)).map(String));
+    const deleted = new Map((await itemsRepository.delete(db, def, keys)).map((w) => [String(w.row[def.primaryKey]), w.version]));
     if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
     await enqueueItemChanges(
       db,
-      collection,
-      keys.map((k) => itemChangeMessage(ctx, collection, 'delete', k, null, null)),
+      keys.map((k) => ({ message: itemChangeMessage(ctx, collection, 'delete', k, null, null), version: deleted.get(String(k))! })),
     );
   });
 }

@@ -4,6 +4,7 @@ import type { Accountability } from '@vellum/http';
 import { loadCollection } from '../data/catalogue.repository';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
+import { permits } from './access-rules';
 import { toQuerySchema } from './query-schema';
 
 type Item = Record<string, unknown>;
@@ -41,14 +42,15 @@ export async function readItem(deps: ItemsDeps, a: Accountability | undefined, c
   return plan.shape(r.rows)[0]!;
 }
 
-const onlyFields = (rawQuery: unknown) => {
+const onlyFields = (rawQuery: unknown): { fields?: unknown } => {
   const q = rawQuery as Record<string, unknown> | undefined;
   return q && q.fields !== undefined ? { fields: q.fields } : {};
 };
 
 /**
  * The items a write returns, read with the caller's read permission, in the order of `keys`. Undefined when the
- * caller may not read the collection (the route then answers 204, as Directus does).
+ * caller may not read the collection (the route then answers 204, as Directus does). Without `fields`, the rows
+ * as the write returned them (`written`, same order as `keys`), cut to the readable fields: no read back.
  */
 export async function readBack(
   deps: ItemsDeps,
@@ -56,12 +58,20 @@ export async function readBack(
   def: CollectionDef,
   keys: unknown[],
   rawQuery: unknown,
+  written?: Item[],
 ): Promise<Item[] | undefined> {
-  if (!deps.rules.fields(a, def.collection, 'read')) return undefined;
+  const readable = deps.rules.fields(a, def.collection, 'read');
+  if (!readable) return undefined;
   if (keys.length === 0) return [];
+  const query = onlyFields(rawQuery);
+  if (written && query.fields === undefined) {
+    // an item written twice by one request answers with its final state both times, as a read after the write would
+    const last = new Map(written.map((row, i) => [String(keys[i]), row]));
+    return keys.map((k) => readableFields(def, readable, last.get(String(k))!));
+  }
   let plan: Plan;
   try {
-    ({ plan } = await readPlan(deps, a, def.collection, { ...onlyFields(rawQuery), limit: -1, filter: { [def.primaryKey]: { _in: keys } } }, def));
+    ({ plan } = await readPlan(deps, a, def.collection, { ...query, limit: -1, filter: { [def.primaryKey]: { _in: keys } } }, def));
   } catch (e) {
     // A `fields` the caller may not read on a write: the write happened; answer as Directus does without read access.
     if ((e as { code?: string }).code === 'FORBIDDEN') return undefined;
@@ -71,4 +81,11 @@ export async function readBack(
   const shaped = plan.shape(r.rows);
   const byKey = new Map(r.rows.map((row, i) => [String(row._k), shaped[i]!]));
   return keys.map((k) => byKey.get(String(k))).filter((x): x is Item => x !== undefined);
+}
+
+/** A row as `fields=*` reads it: the readable fields (the primary key always), in the collection's order. */
+function readableFields(def: CollectionDef, readable: '*' | string[], row: Item): Item {
+  const out: Item = {};
+  for (const f of def.fields) if (f.field === def.primaryKey || permits(readable, f.field)) out[f.field] = row[f.field];
+  return out;
 }

@@ -28,15 +28,15 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'post', '/items/:collection', 'public', { body: itemsCreateSchema }, async (req, res) => {
-    const { def, keys } = await createItems(deps, ctxOf(deps, req), collectionOf(req), req.body);
-    const items = await readBack(deps, req.accountability, def, keys, req.query);
+    const { def, keys, rows } = await createItems(deps, ctxOf(deps, req), collectionOf(req), req.body);
+    const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
     res.json({ data: Array.isArray(req.body) ? items : (items[0] ?? null) });
   });
 
   route(router, 'patch', '/items/:collection/:id', 'public', { body: itemUpdateSchema }, async (req, res) => {
-    const { def, keys } = await updateItems(deps, ctxOf(deps, req), collectionOf(req), [{ key: req.params.id, data: req.body }]);
-    const items = await readBack(deps, req.accountability, def, keys, req.query);
+    const { def, keys, rows } = await updateItems(deps, ctxOf(deps, req), collectionOf(req), [{ key: req.params.id, data: req.body }]);
+    const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
     res.json({ data: items[0] ?? null });
   });
@@ -49,8 +49,8 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
       : [...new Set(body.keys.map((k) => (typeof k === 'number' ? String(k) : k)))].map((key) => ({ key, data: body.data }));
     const ctx = ctxOf(deps, req);
     const collection = collectionOf(req);
-    const { def, keys } = await updateItems(deps, ctx, collection, updates);
-    const items = await readBack(deps, req.accountability, def, keys, req.query);
+    const { def, keys, rows } = await updateItems(deps, ctx, collection, updates);
+    const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
     res.json({ data: items });
   });

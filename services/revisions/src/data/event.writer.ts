@@ -3,6 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
 import { withTransaction } from '@vellum/db';
 import { pendingEvents } from './pending-events.repository';
+import { recordInOrder } from './record-in-order';
 import { addBlockCounts, addCounts } from './record-counts.repository';
 
 export type RecordableEvent = ({ kind: 'item' } & ItemChangeEvent) | ({ kind: 'audit' } & AuditEvent);
@@ -105,6 +106,27 @@ function recordingOrder(events: RecordableEvent[]): number[] {
 }
 
 /**
+ * The events of a batch the one-statement path takes (record-in-order.ts): per item, its first change in recording
+ * order, when it is versioned, has no parent, is not forced, and its event id is not twice in the batch.
+ */
+function inOrderCandidates(events: RecordableEvent[], order: number[], force: ReadonlySet<string>): number[] {
+  const items = new Set<string>();
+  const ids = new Map<string, number>();
+  for (const e of events) ids.set(e.id, (ids.get(e.id) ?? 0) + 1);
+  const out: number[] = [];
+  for (const i of order) {
+    const e = events[i]!;
+    if (e.kind !== 'item' || e.item_version === undefined) continue;
+    const key = `${e.collection}\0${e.item}`;
+    if (items.has(key)) continue;
+    items.add(key);
+    if (e.parent_event || force.has(e.id) || ids.get(e.id)! > 1) continue;
+    out.push(i);
+  }
+  return out.sort((a, b) => a - b);
+}
+
+/**
  * Writes a batch of events in one transaction; each event's effect is exactly-once by its id. A versioned item
  * change is recorded only once the item's previous version is: until then it is parked (outcome `parked`), and
  * recording a version records the parked ones that follow it, in the same transaction. So one item's revisions
@@ -112,7 +134,11 @@ function recordingOrder(events: RecordableEvent[]): number[] {
  * `force`: ids recorded even though their predecessor is missing (parked too long, see `releaseOverdue`).
  */
 export class EventWriter {
-  constructor(private readonly pool: Pool) {}
+  /** `inOrder: false`: every event through the per-event statements (what the one-statement path is tested against). */
+  constructor(
+    private readonly pool: Pool,
+    private readonly options: { inOrder?: boolean } = {},
+  ) {}
 
   async write(events: RecordableEvent[], force: ReadonlySet<string> = new Set()): Promise<WriteOutcome[]> {
     // A connection dying between statements (database restart, failover) fails this batch, not the process.
@@ -133,7 +159,27 @@ export class EventWriter {
         }
         return true;
       };
-      for (const i of recordingOrder(events)) {
+      // the parked changes that were waiting for `e`, in version order
+      const recordParkedAfter = async (e: ItemEvent) => {
+        for (let next = await pendingEvents.takeNext(client, e); next; next = await pendingEvents.takeNext(client, next)) {
+          await record({ ...next, kind: 'item' });
+        }
+      };
+      const order = recordingOrder(events);
+      // the common case in one statement: each item's first change of the batch, when it can go there
+      const inOrder = this.options.inOrder === false ? [] : inOrderCandidates(events, order, force);
+      const results = inOrder.length ? await recordInOrder(client, inOrder.map((i) => events[i] as ItemEvent)) : [];
+      for (let k = 0; k < inOrder.length; k++) {
+        const i = inOrder[k]!;
+        const e = events[i] as ItemEvent;
+        const r = results[k]!;
+        outcomes[i] = r.outcome === 'early' ? 'parked' : r.outcome;
+        if (r.outcome === 'early') await pendingEvents.park(client, e);
+        if (r.outcome === 'recorded' && r.parkedNext) await recordParkedAfter(e);
+      }
+      const done = new Set(inOrder);
+      for (const i of order) {
+        if (done.has(i)) continue;
         const e = events[i]!;
         if (e.kind !== 'item' || e.item_version === undefined) {
           outcomes[i] = (await record(e)) ? 'recorded' : 'duplicate';
@@ -148,10 +194,7 @@ export class EventWriter {
         } else {
           outcomes[i] = (await record(e)) ? 'recorded' : 'duplicate';
           await pendingEvents.drop(client, e);
-          // the parked changes that were waiting for this one, in version order
-          for (let next = await pendingEvents.takeNext(client, e); next; next = await pendingEvents.takeNext(client, next)) {
-            await record({ ...next, kind: 'item' });
-          }
+          await recordParkedAfter(e);
         }
       }
       await addCounts(client, 'revisions', revisions);

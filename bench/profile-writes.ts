@@ -1,0 +1,57 @@
+// Where a write's time goes (issue 41): the embedded platform of this checkout IN THIS PROCESS (run it under
+// `node --cpu-prof --cpu-prof-dir=.cache/profiles --import tsx bench/profile-writes.ts` for a CPU profile, then
+// `bench/profile-summary.ts <file> 60 <from> <to>`), PROFILE_MODE (one: PATCH /items/:c/:id, create: POST, many:
+// batch PATCH of 100) from 8 connections for PROFILE_SECONDS (10) after 2 s of warm-up; every statement any pool
+// sends is counted (pg's Client#query wrapped, bench only) from the load's start until the history caught up, and
+// printed per write by database and statement, with the process's CPU per write.
+import pg from 'pg';
+import { Client } from 'pg';
+import { cpuUs } from './proc-cpu';
+import { writeLoad, type WriteLoad } from './write-load';
+import { waitForHistory } from './write-targets';
+import { startWritesPlatform } from './writes-platform';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
+const MODE = (process.env.PROFILE_MODE ?? 'one') as WriteLoad['mode'];
+
+const counts = new Map<string, number>();
+let counting = false;
+const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+const original = proto.query;
+proto.query = function (this: { connectionParameters?: { database?: string } }, ...args: unknown[]) {
+  if (counting) {
+    const c = args[0] as string | { text?: string; name?: string };
+    const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?')).replace(/\s+/g, ' ').trim().slice(0, 110);
+    const key = `${(this.connectionParameters?.database ?? '?').replace(/^vellum_(\w+?)_writes_.*/, '$1')}  ${text}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return original.apply(this, args);
+};
+
+(async () => {
+  const p = await startWritesPlatform(process.cwd(), 'profile', SERVER, 2000);
+  const items = new Client({ connectionString: p.databaseUrls.items });
+  await items.connect();
+  const load = { url: `${p.url}/items/bench_items`, mode: MODE, connections: 8, idFrom: MODE === 'many' ? 1000 : 1, idTo: MODE === 'many' ? 2000 : 1000, batch: 100, headers: { authorization: `Bearer ${p.token}` } };
+  await writeLoad({ ...load, seconds: 2 });
+  await waitForHistory(items);
+  const c0 = cpuUs(process.pid);
+  const t0 = performance.now();
+  counting = true;
+  const x = await writeLoad({ ...load, seconds: SECONDS });
+  const drain = await waitForHistory(items);
+  counting = false;
+  const cpu = (cpuUs(process.pid) - c0) / Math.max(1, x.writes);
+  console.log(`${MODE}: ${Math.round(x.writes / SECONDS)} writes/s, p99 ${x.p99} ms, ${JSON.stringify(x.status)}; history +${drain} ms; process CPU ${(cpu / 1000).toFixed(2)} ms per write; loaded from ${(t0 / 1000).toFixed(1)} s to ${(performance.now() / 1000).toFixed(1)} s of the profile`);
+  const byDb = new Map<string, number>();
+  for (const [k, n] of counts) byDb.set(k.split('  ')[0]!, (byDb.get(k.split('  ')[0]!) ?? 0) + n);
+  console.log(`statements per write: ${[...byDb].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
+  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(n / x.writes).toFixed(3).padStart(8)}  ${k}`);
+  await items.end();
+  await p.stop();
+  process.exit(0);
+})().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

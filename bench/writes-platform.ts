@@ -1,0 +1,62 @@
+import path from 'node:path';
+import { Client } from 'pg';
+
+const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+
+/** The write bench's collection: an integer key, a title and a number every write changes. */
+const BENCH_COLLECTION = {
+  collection: 'bench_items',
+  meta: null,
+  schema: {},
+  fields: [
+    { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+    { field: 'title', type: 'string' },
+    { field: 'n', type: 'integer' },
+  ],
+};
+
+async function call(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
+  const r = await fetch(base + url, {
+    method,
+    headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${url} → ${r.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+export interface WritesPlatform {
+  url: string;
+  token: string;
+  databaseUrls: { auth: string; items: string; revisions: string };
+  stop(): Promise<void>;
+}
+
+/**
+ * The embedded platform of checkout `tree` (its code, its node_modules) in this process, over fresh databases
+ * `vellum_<service>_writes_<name>` on `server`, with `bench_items` seeded with `items` items.
+ */
+export async function startWritesPlatform(tree: string, name: string, server: string, items: number): Promise<WritesPlatform> {
+  const { startPlatform, loadLocalConfig } = require(`${tree}/deploy/local/src`);
+  const { createLogger } = require(`${tree}/libs/logger/src`);
+  const databases = { auth: `vellum_auth_writes_${name}`, revisions: `vellum_revisions_writes_${name}`, items: `vellum_items_writes_${name}` };
+  const admin = new Client({ connectionString: server });
+  await admin.connect();
+  for (const db of Object.values(databases)) await admin.query(`DROP DATABASE IF EXISTS "${db}" WITH (FORCE)`);
+  await admin.end();
+  const config = loadLocalConfig({ DATABASE_URL: server, DATA_DIR: path.resolve(`.cache/bench-writes-${name}`), PORT: '0', LOG_LEVEL: 'warn' });
+  const platform = await startPlatform({
+    config,
+    logger: createLogger({ name: 'bench', level: 'warn' }),
+    databases,
+    overrides: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
+  });
+  const token = (await call(platform.url, 'POST', '/auth/login', undefined, ADMIN)).data.access_token as string;
+  await call(platform.url, 'POST', '/collections', token, BENCH_COLLECTION);
+  for (let i = 0; i < items; i += 500) {
+    const batch = Array.from({ length: Math.min(500, items - i) }, (_, k) => ({ title: `item ${i + k + 1}`, n: 0 }));
+    await call(platform.url, 'POST', '/items/bench_items', token, batch);
+  }
+  return { url: platform.url, token, databaseUrls: platform.databaseUrls, stop: () => platform.stop() };
+}
