@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { freePort, exited, killProcessesUsing, startNpmStartLogged, waitForPing } from '@vellum/testing';
+import { freePort, exited, startNpmStartLogged, stopProcessGroup, waitForPing } from '@vellum/testing';
 import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
 import { collectionWithId, FAST_LOGINS } from './platform-harness';
 
@@ -23,11 +23,7 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
   chmodSync(dataDir, 0o755);
   let child: ChildProcess | undefined;
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      process.kill(-child.pid, 'SIGTERM');
-      await exited(child);
-    }
-    killProcessesUsing(dataDir);
+    await stopProcessGroup(child, dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   });
 

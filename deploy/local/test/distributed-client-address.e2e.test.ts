@@ -1,11 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, natsServerBinary, waitForPing } from '@vellum/testing';
 import { startDistributedProcess, stopDistributedProcess } from './distributed-process';
-import { FAST_LOGINS } from './platform-harness';
+import { FAST_LOGINS, loginFrom } from './platform-harness';
 
 // Issue 17.1 in `npm run start:distributed` (one process per service): the services believe the gateway's
 // X-Forwarded-For, so auth's failed-login budget is per client, not per gateway. Two clients on two loopback
@@ -41,26 +40,8 @@ run('distributed topology: the client address reaches the services', () => {
   }, 90_000);
 
   it('failed logins count per forwarded client at auth: one client spends its budget, another still may try', async () => {
-    const login = (from: string) =>
-      new Promise<number>((resolve, reject) => {
-        const body = JSON.stringify({ email: 'nobody@example.com', password: 'wrong-password' });
-        const req = http.request(
-          {
-            host: '127.0.0.1',
-            port,
-            localAddress: from,
-            method: 'POST',
-            path: '/auth/login',
-            headers: { 'content-type': 'application/json', 'x-forwarded-for': '198.51.100.1' },
-          },
-          (res) => {
-            res.resume();
-            res.on('end', () => resolve(res.statusCode ?? 0));
-          },
-        );
-        req.on('error', reject);
-        req.end(body);
-      });
+    const login = async (from: string) =>
+      (await loginFrom(port, from, { email: 'nobody@example.com', password: 'wrong-password' }, { 'x-forwarded-for': '198.51.100.1' })).status;
     // the spoofed X-Forwarded-For is ignored by the gateway (trusts nobody); auth sees each client's own address
     const a = [];
     for (let i = 0; i < 4; i++) a.push(await login('127.0.0.2'));

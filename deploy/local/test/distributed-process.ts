@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DistributedState } from '../src/distributed/start-distributed';
-import { ROOT, exited, killProcessesUsing } from '@vellum/testing';
+import { ROOT, stopProcessGroup } from '@vellum/testing';
 
 /** `npm run start:distributed` as a child in its own process group. */
 export function startDistributedProcess(dataDir: string, port: number, env: Record<string, string>): ChildProcess {
@@ -15,12 +15,8 @@ export function startDistributedProcess(dataDir: string, port: number, env: Reco
 }
 
 /** SIGTERM to the child's process group (given at most 60 s to exit), then whatever still uses its data folder. */
-export async function stopDistributedProcess(child: ChildProcess | undefined, dataDir: string): Promise<void> {
-  if (child?.pid && child.exitCode === null) {
-    process.kill(-child.pid, 'SIGTERM');
-    await Promise.race([exited(child), new Promise((r) => setTimeout(r, 60_000))]);
-  }
-  killProcessesUsing(dataDir);
+export function stopDistributedProcess(child: ChildProcess | undefined, dataDir: string): Promise<void> {
+  return stopProcessGroup(child, dataDir);
 }
 
 /** Which process is which (the file start:distributed keeps up to date). */

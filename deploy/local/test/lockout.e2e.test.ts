@@ -1,11 +1,10 @@
 import type { ChildProcess } from 'node:child_process';
-import http from 'node:http';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { exited, freePort, killProcessesUsing, startNpmStartLogged, waitForPing } from '@vellum/testing';
+import { freePort, startNpmStartLogged, stopProcessGroup, waitForPing } from '@vellum/testing';
 import { api } from './crash-load';
-import { FAST_LOGINS } from './platform-harness';
+import { FAST_LOGINS, loginFrom } from './platform-harness';
 
 // `npm start` in a child process: 1,000 failed logins at one account from 50 loopback addresses (127.0.0.10–59), no
 // device cookie, the right password among them after the first rounds — none gets in, and the owner's browser with
@@ -14,31 +13,6 @@ const ADMIN = { email: 'admin@example.com', password: 'lockout-admin-password-1'
 const OWNER = { email: 'owner@example.com', password: 'owner-password-1' };
 const ADDRESSES = Array.from({ length: 50 }, (_, i) => `127.0.0.${10 + i}`);
 const PER_ADDRESS = 20;
-
-/** POST /auth/login from `from`: status, body, and the Set-Cookie values. */
-function loginFrom(port: number, from: string, body: object, cookie?: string): Promise<{ status: number; body: string; cookies: string[] }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      {
-        host: '127.0.0.1',
-        port,
-        localAddress: from,
-        method: 'POST',
-        path: '/auth/login',
-        agent: false,
-        headers: { 'content-type': 'application/json', ...(cookie ? { cookie } : {}) },
-      },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (d) => (text += d));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers['set-cookie'] ?? [] }));
-      },
-    );
-    req.on('error', reject);
-    req.end(JSON.stringify(body));
-  });
-}
 
 describe('a lockout an attacker cannot turn against the owner (npm start, real processes)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-lockout-'));
@@ -52,11 +26,7 @@ describe('a lockout an attacker cannot turn against the owner (npm start, real p
     await waitForPing(port, 120_000);
   }, 150_000);
   afterAll(async () => {
-    if (child?.pid && child.exitCode === null) {
-      process.kill(-child.pid, 'SIGTERM');
-      await exited(child);
-    }
-    killProcessesUsing(dataDir);
+    await stopProcessGroup(child, dataDir);
     rmSync(dataDir, { recursive: true, force: true });
   }, 60_000);
 
@@ -87,7 +57,7 @@ describe('a lockout an attacker cannot turn against the owner (npm start, real p
     expect(Object.keys(statuses).sort()).toEqual(['401', '429']);
     expect(statuses[401]! + statuses[429]!).toBe(1000);
 
-    const owner = await loginFrom(port, '127.0.0.1', OWNER, device);
+    const owner = await loginFrom(port, '127.0.0.1', OWNER, device ? { cookie: device } : {});
     expect(owner.status).toBe(200);
     // without the cookie the owner is one more untrusted client: refused like a wrong password
     expect((await loginFrom(port, '127.0.0.2', OWNER)).body).toBe('{"errors":[{"message":"Invalid user credentials.","extensions":{"code":"INVALID_CREDENTIALS"}}]}');

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { mkdtempSync, chmodSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -118,4 +119,24 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
     await new Promise((r) => setTimeout(r, stepMs));
   }
   throw new Error(`condition not met within ${timeoutMs} ms${last ? `: ${(last as Error).message}` : ''}`);
+}
+
+/**
+ * POST /auth/login to the gateway on 127.0.0.1:`port` from the local address `from` (127.0.0.x: another client),
+ * with `headers` besides JSON: status, body, and the Set-Cookie values.
+ */
+export function loginFrom(port: number, from: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; body: string; cookies: string[] }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      { host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/auth/login', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (d) => (text += d));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text, cookies: res.headers['set-cookie'] ?? [] }));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }

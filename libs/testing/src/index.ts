@@ -12,5 +12,5 @@ export { natsServerBinary, startOwnNatsServer, type OwnNatsServer } from './nats
 export { rawHttpExchange, rawKeepAliveExchange, parseRawResponse, hugeFilterRequest, hugeHeadersRequest } from './raw-http';
 export { silentLogger } from './silent-logger';
 export { errorCode, firstError, type WithBody } from './error-code';
-export { ROOT, startNpmStart, startNpmStartLogged, waitForPing, exited, processesUsing, killProcessesUsing } from './npm-start-process';
+export { ROOT, startNpmStart, startNpmStartLogged, waitForPing, exited, processesUsing, killProcessesUsing, stopProcessGroup } from './npm-start-process';
 export { waitForMailFiles } from './mail-files';

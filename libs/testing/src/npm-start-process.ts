@@ -71,3 +71,12 @@ export function killProcessesUsing(dataDir: string): void {
     }
   }
 }
+
+/** SIGTERM to the child's process group (at most `graceMs` to exit), then SIGKILL to whatever still uses its data folder. */
+export async function stopProcessGroup(child: ChildProcess | undefined, dataDir: string, graceMs = 60_000): Promise<void> {
+  if (child?.pid && child.exitCode === null && child.signalCode === null) {
+    process.kill(-child.pid, 'SIGTERM');
+    await Promise.race([exited(child), new Promise((r) => setTimeout(r, graceMs))]);
+  }
+  killProcessesUsing(dataDir);
+}
