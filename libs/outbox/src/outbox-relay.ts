@@ -20,6 +20,8 @@ export interface OutboxRelayOptions {
   pollMs?: number;
   /** Rows per transaction (default 100). */
   batchSize?: number;
+  /** In-process messaging: rows handed over and not yet handled by their consumers, at most (default 4 × batchSize). */
+  maxAwaiting?: number;
   /** Delays after successive failures (the last repeats), default [200, 1000, 5000, 15000]. */
   backoffMs?: number[];
   /** A publish that takes longer counts as failed (default 5000 ms). */
@@ -60,9 +62,11 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   const wake = () => wakeUp.wake();
   // Messaging that does not outlive this process (in-process): rows are marked once their consumers finished.
   const tracker = new SettleTracker(pool, wake);
+  const batchSize = opts.batchSize ?? 100;
   const batch = {
     pool,
-    batchSize: opts.batchSize ?? 100,
+    batchSize,
+    maxAwaiting: opts.maxAwaiting ?? 4 * batchSize,
     tracker,
     settles: !opts.messaging.persistent,
     publisherFor: createPublishers(opts.messaging, opts.destinations),

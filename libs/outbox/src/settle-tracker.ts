@@ -11,7 +11,7 @@ export const DEAD_LETTER_PREFIX = 'dead letter: ';
  */
 export class SettleTracker {
   readonly awaiting = new Set<string>();
-  private settled: { id: string; deadLetters: SettleOutcome['deadLetters'] }[] = [];
+  private settled: Settled[] = [];
 
   constructor(
     private readonly pool: Pool,
@@ -37,25 +37,48 @@ export class SettleTracker {
     if (!this.settled.some((x) => x.id === id)) this.awaiting.delete(id);
   }
 
+  /** The settled rows not marked yet, taken out (give them back with `putBack` when marking fails, else `marked`). */
+  take(): Settled[] {
+    const batch = this.settled;
+    this.settled = [];
+    return batch;
+  }
+
+  putBack(batch: Settled[]): void {
+    this.settled.push(...batch); // marked on the next round
+  }
+
+  /** These rows are marked: no longer awaited. */
+  marked(batch: Settled[]): void {
+    for (const s of batch) this.awaiting.delete(s.id);
+  }
+
   /** Marks the rows whose consumers have finished; a dead-lettered row keeps who gave up and why in last_error. */
   async mark(): Promise<void> {
     if (this.settled.length === 0) return;
-    const batch = this.settled;
-    this.settled = [];
+    const batch = this.take();
     try {
       const plain = batch.filter((s) => s.deadLetters.length === 0).map((s) => s.id);
       if (plain.length) await this.pool.query(`UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [plain]);
-      for (const s of batch.filter((b) => b.deadLetters.length > 0)) {
-        const reason = s.deadLetters.map((d) => `${d.durable}: ${d.reason}`).join('; ');
-        await this.pool.query(`UPDATE "outbox" SET "published_at" = now(), "last_error" = $2 WHERE "id" = $1`, [
-          s.id,
-          `${DEAD_LETTER_PREFIX}${reason}`.slice(0, 1000),
-        ]);
-      }
+      await markDeadLettered(this.pool, batch);
     } catch (err) {
-      this.settled.push(...batch); // marked on the next round
+      this.putBack(batch);
       throw err;
     }
-    for (const s of batch) this.awaiting.delete(s.id);
+    this.marked(batch);
+  }
+}
+
+/** A handed-over row whose consumers are done, and who of them gave up on it. */
+export interface Settled {
+  id: string;
+  deadLetters: SettleOutcome['deadLetters'];
+}
+
+/** The dead-lettered rows of `batch` marked, each with who gave up and why in last_error (one statement each: rare). */
+export async function markDeadLettered(pool: Pick<Pool, 'query'>, batch: Settled[]): Promise<void> {
+  for (const s of batch.filter((b) => b.deadLetters.length > 0)) {
+    const reason = s.deadLetters.map((d) => `${d.durable}: ${d.reason}`).join('; ');
+    await pool.query(`UPDATE "outbox" SET "published_at" = now(), "last_error" = $2 WHERE "id" = $1`, [s.id, `${DEAD_LETTER_PREFIX}${reason}`.slice(0, 1000)]);
   }
 }

@@ -206,6 +206,37 @@ describe('outbox relay', () => {
       await second.close();
     });
 
+    it('hands over at most maxAwaiting rows not yet handled: the backlog waits in the table, every row handled once and marked', async () => {
+      const real = createInProcessMessaging({ consumers: { MAIL: ['slow'] } });
+      let inFlight = 0;
+      let most = 0;
+      const counting: Messaging = {
+        ...real,
+        async workQueue(name, o) {
+          const q = await real.workQueue(name, o);
+          return {
+            ...q,
+            publish: (subject, data, p) => {
+              most = Math.max(most, ++inFlight);
+              return q.publish(subject, data, { ...p, onSettled: (x) => (inFlight--, p.onSettled?.(x)) });
+            },
+          };
+        },
+      };
+      const handled: number[] = [];
+      const q = await real.workQueue('MAIL', { subjects: ['mail.>'] });
+      await q.consume({ durable: 'slow', concurrency: 4, handler: async (d) => (await new Promise((r) => setTimeout(r, 1)), void handled.push((d.data as { i: number }).i)) });
+      await committed(() => enqueueOutbox(pg, Array.from({ length: 300 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } }))));
+      const relay = await start(counting, { batchSize: 10, maxAwaiting: 20 });
+      await relay.idle(20_000);
+      expect(handled).toHaveLength(300);
+      expect(new Set(handled).size).toBe(300);
+      expect(most).toBeGreaterThan(1);
+      expect(most).toBeLessThanOrEqual(20);
+      expect(await unpublished()).toBe(0);
+      await real.close();
+    });
+
     it('marks a dead-lettered row published with who gave up and why in last_error', async () => {
       const messaging = createInProcessMessaging({ consumers: { ITEMS: ['revisions'] } });
       const s = await messaging.eventStream('ITEMS', { subjects: ['items.>'] });

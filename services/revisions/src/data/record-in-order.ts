@@ -19,7 +19,8 @@ WITH e AS (
     WITH ORDINALITY AS e(action, actor, ts, ip, user_agent, collection, item, origin, event_id, data, delta, version, item_version, o)
 ),
 st AS (
-  SELECT e.*, EXISTS (SELECT 1 FROM activity x WHERE x.event_id = e.event_id) AS known,
+  -- probes by index, one per event (an EXISTS may be planned as a hash of the whole activity table)
+  SELECT e.*, (SELECT true FROM activity x WHERE x.event_id = e.event_id LIMIT 1) IS NOT NULL AS known,
          (SELECT max(r.item_version) FROM revisions r WHERE r.collection = e.collection AND r.item = e.item) AS last
     FROM e
 ),
@@ -53,11 +54,13 @@ fix_next AS (
   RETURNING 1
 ),
 children AS (
-  UPDATE revisions c SET parent = r.id FROM r WHERE c.parent_event = r.event_id AND c.parent IS NULL
+  -- by the parent_event index alone: every revision without a parent is in the parent index's NULL range
+  UPDATE revisions c SET parent = (SELECT r.id FROM r WHERE r.event_id = c.parent_event)
+   WHERE c.parent_event = ANY (ARRAY(SELECT event_id FROM r)) AND COALESCE(c.parent, 0) = 0
   RETURNING 1
 ),
 dropped AS (
-  DELETE FROM pending_item_events p USING ready d WHERE p.event_id = d.event_id
+  DELETE FROM pending_item_events WHERE event_id = ANY (ARRAY(SELECT event_id FROM ready))
   RETURNING 1
 ),
 counted AS (
@@ -81,12 +84,13 @@ blocks AS (
   RETURNING 1
 )
 SELECT st.known, r.id::text AS revision,
-       EXISTS (SELECT 1 FROM pending_item_events p WHERE p.collection = st.collection AND p.item = st.item AND p.item_version = st.item_version + 1) AS parked_next,
+       (SELECT true FROM pending_item_events p WHERE p.collection = st.collection AND p.item = st.item AND p.item_version = st.item_version + 1 LIMIT 1) IS NOT NULL AS parked_next,
        (SELECT count(*) FROM fix_next) + (SELECT count(*) FROM children) + (SELECT count(*) FROM dropped) + (SELECT count(*) FROM blocks) AS touched
   FROM st LEFT JOIN r ON r.event_id = st.event_id
  ORDER BY st.o`;
 
-const RECORD_IN_ORDER = { name: 'vellum_write_in_order', text: SQL };
+/** Exported for the test of its plan (batch-recording-plan.test.ts). */
+export const RECORD_IN_ORDER = { name: 'vellum_write_in_order', text: SQL };
 
 type ItemEvent = { kind: 'item' } & ItemChangeEvent;
 
