@@ -36,7 +36,8 @@ async function main() {
     let role = roles.find((r) => r.name === 'Bench editor');
     if (!role) {
       role = (await api(gw, 'POST', '/roles', admin, { name: 'Bench editor', app_access: true })).data as { id: string; name: string };
-      for (let i = 0; i < 10; i++) await api(gw, 'POST', '/permissions', admin, { role: role.id, collection: `c${i}`, action: 'read', fields: i < 5 ? ['*'] : ['id', 'title', 'n'] });
+      for (let i = 0; i < 10; i++)
+        await api(gw, 'POST', '/permissions', admin, { role: role.id, collection: `c${i}`, action: 'read', fields: i < 5 ? ['*'] : ['id', 'title', 'n'] });
       await api(gw, 'POST', '/users', admin, { email: 'editor@example.com', password: 'bench-password-2', role: role.id });
     }
     const jwt = (await api(gw, 'POST', '/auth/login', undefined, { email: 'editor@example.com', password: 'bench-password-2' })).data.access_token as string;
@@ -72,7 +73,10 @@ async function main() {
     const cpu: Record<string, number[]> = {};
     const rates: Record<string, number[]> = {};
     for (let round = 1; round <= ROUNDS; round++) {
-      for (const [via, base] of [['gateway', gw], ['direct', direct]] as const) {
+      for (const [via, base] of [
+        ['gateway', gw],
+        ['direct', direct],
+      ] as const) {
         // alternate which credential goes first, so a drift of the machine does not favour one
         const order = round % 2 ? (['jwt', 'token'] as const) : (['token', 'jwt'] as const);
         const r: Record<string, Run> = {};
@@ -91,7 +95,10 @@ async function main() {
     }
     console.log(
       `\n${os.cpus().length} × ${os.cpus()[0]?.model}; ${N.toLocaleString('en')} revisions; ${PATH} as a restricted role; concurrency ${CONNECTIONS}, ` +
-        `${SECONDS} s per run, ${ROUNDS} rounds; load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+        `${SECONDS} s per run, ${ROUNDS} rounds; load average ${os
+          .loadavg()
+          .map((x) => x.toFixed(1))
+          .join(' ')}`,
     );
     console.log(
       '| via | JWT req/s | API token req/s | token ÷ JWT rate | CPU µs/request JWT | API token | JWT CPU ÷ token CPU |\n|---|---|---|---|---|---|---|',

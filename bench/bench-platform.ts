@@ -24,7 +24,13 @@ export function startBenchPlatform(o: { databaseUrl: string; size?: number; nats
     logger: createLogger({ name: 'bench', level: 'warn' }),
     databases: { auth: `vellum_auth_${suffix}`, revisions: `vellum_revisions_${suffix}`, items: `vellum_items_${suffix}` },
     // the seed rolls the partitions itself (seed.ts): no roll of the service's own while it seeds or measures
-    overrides: { ADMIN_EMAIL: BENCH_ADMIN.email, ADMIN_PASSWORD: BENCH_ADMIN.password, RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0', PARTITION_ROLL_INTERVAL: '20d' },
+    overrides: {
+      ADMIN_EMAIL: BENCH_ADMIN.email,
+      ADMIN_PASSWORD: BENCH_ADMIN.password,
+      RATE_LIMITER_ENABLED: 'false',
+      LOGIN_STALL_TIME: '0',
+      PARTITION_ROLL_INTERVAL: '20d',
+    },
   });
 }
 

@@ -21,7 +21,11 @@ const admin = tokens.sign({ id: 'admin', role: 'r-admin', admin_access: true }, 
 const editor = tokens.sign({ id: 'editor', role: 'r-editor', admin_access: false }, { expiresIn: 7200 });
 
 async function serve(tree: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-revisions.ts'), tree, DB], { cwd: tree, env: { ...process.env, JWKS: JSON.stringify(jwks) }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-revisions.ts'), tree, DB], {
+    cwd: tree,
+    env: { ...process.env, JWKS: JSON.stringify(jwks) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const url = await new Promise<string>((resolve, reject) => {
     child.once('exit', (c) => reject(new Error(`exit ${c}`)));
     child.stdout.once('data', (d) => resolve(String(d).trim()));
@@ -41,20 +45,35 @@ async function serve(tree: string) {
   ].filter((s) => !process.env.AB_ONLY || s.name.includes(process.env.AB_ONLY));
   for (const s of scenarios) {
     for (const t of Object.values(trees)) {
-      const a = await (await fetch(t.url + s.path, { method: s.method ?? 'GET', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: s.body })).text();
+      const a = await (
+        await fetch(t.url + s.path, {
+          method: s.method ?? 'GET',
+          headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+          body: s.body,
+        })
+      ).text();
       if (!a.startsWith('{"data":[{') && !a.startsWith('{"data":{"revisions":[{')) throw new Error(`${s.name}: ${a.slice(0, 200)}`);
     }
-    for (const t of Object.values(trees)) await autocannon(t.url + s.path, { connections: 16, seconds: 2, headers: { Authorization: `Bearer ${s.token}` }, method: s.method, body: s.body });
+    for (const t of Object.values(trees))
+      await autocannon(t.url + s.path, { connections: 16, seconds: 2, headers: { Authorization: `Bearer ${s.token}` }, method: s.method, body: s.body });
     for (let round = 1; round <= ROUNDS; round++) {
       const order = round % 2 ? (['base', 'new'] as const) : (['new', 'base'] as const);
       const r: Record<string, { rps: number; cpu: number }> = {};
       for (const k of order) {
         const t = trees[k];
         const c0 = cpuUs(t.pid);
-        const x = await autocannon(t.url + s.path, { connections: 16, seconds: SECONDS, headers: { Authorization: `Bearer ${s.token}` }, method: s.method, body: s.body });
+        const x = await autocannon(t.url + s.path, {
+          connections: 16,
+          seconds: SECONDS,
+          headers: { Authorization: `Bearer ${s.token}` },
+          method: s.method,
+          body: s.body,
+        });
         r[k] = { rps: x.rps, cpu: Math.round((cpuUs(t.pid) - c0) / Math.max(1, x.total)) };
       }
-      console.log(`${s.name} round ${round}: base ${r.base!.rps} req/s ${r.base!.cpu} µs/req | new ${r.new!.rps} req/s ${r.new!.cpu} µs/req | new÷base req/s ${(r.new!.rps / r.base!.rps).toFixed(2)}, CPU ${(r.new!.cpu / r.base!.cpu).toFixed(2)}`);
+      console.log(
+        `${s.name} round ${round}: base ${r.base!.rps} req/s ${r.base!.cpu} µs/req | new ${r.new!.rps} req/s ${r.new!.cpu} µs/req | new÷base req/s ${(r.new!.rps / r.base!.rps).toFixed(2)}, CPU ${(r.new!.cpu / r.base!.cpu).toFixed(2)}`,
+      );
     }
   }
   for (const t of Object.values(trees)) t.stop();

@@ -15,7 +15,10 @@ const ROUNDS = Number(process.env.AB_ROUNDS ?? 4);
 const QUERY = JSON.stringify({ query: '{ revisions(limit: 25, sort: ["-id"]) { id collection item delta activity { action timestamp } } }' });
 
 async function serve(tree: string, size: string) {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-platform.ts'), tree, size], { cwd: tree, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-platform.ts'), tree, size], {
+    cwd: tree,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // the platform's own log lines go to stdout too: the answer is the line that starts with its URL
   const [url, token] = await new Promise<string[]>((resolve, reject) => {
     child.once('exit', (c) => reject(new Error(`exit ${c}`)));
@@ -44,7 +47,14 @@ async function measure(p: Platform, graphql: boolean) {
   const base = await serve(process.env.AB_BASE!, process.env.AB_BASE_SIZE ?? '100002');
   const next = await serve(process.env.AB_NEW!, process.env.AB_NEW_SIZE ?? '100001');
   try {
-    for (const p of [base, next]) for (const g of [false, true]) await autocannon(g ? `${p.url}/graphql/system` : `${p.url}/revisions?limit=25&sort=-id`, { connections: 16, seconds: 2, headers: { Authorization: `Bearer ${p.token}` }, ...(g ? { method: 'POST', body: QUERY } : {}) });
+    for (const p of [base, next])
+      for (const g of [false, true])
+        await autocannon(g ? `${p.url}/graphql/system` : `${p.url}/revisions?limit=25&sort=-id`, {
+          connections: 16,
+          seconds: 2,
+          headers: { Authorization: `Bearer ${p.token}` },
+          ...(g ? { method: 'POST', body: QUERY } : {}),
+        });
     for (let i = 0; i < ROUNDS; i++) {
       const order = i % 2 ? [next, base] : [base, next];
       const r = new Map<Platform, { rest: { rps: number; cpu: number }; gql: { rps: number; cpu: number } }>();

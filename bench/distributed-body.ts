@@ -15,13 +15,21 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 
 /** Connections to (or from) the port in a TCP state, by `ss`. */
 const connections = (port: string, state: string) =>
-  execFileSync('ss', ['-Htn', 'state', state, `( dport = :${port} or sport = :${port} )`]).toString().split('\n').filter(Boolean).length;
+  execFileSync('ss', ['-Htn', 'state', state, `( dport = :${port} or sport = :${port} )`])
+    .toString()
+    .split('\n')
+    .filter(Boolean).length;
 
 (async () => {
   const nats = await startNats();
   const p = await startBenchPlatform({ databaseUrl: 'postgres://root@127.0.0.1:5432/postgres', natsUrl: nats.url });
   const token = await benchAdminToken(p);
-  const d = await startDistributed({ revisionsDatabaseUrl: p.databaseUrls.revisions, authUrl: p.services.auth.url, itemsUrl: p.services.items.url, natsUrl: nats.url });
+  const d = await startDistributed({
+    revisionsDatabaseUrl: p.databaseUrls.revisions,
+    authUrl: p.services.auth.url,
+    itemsUrl: p.services.items.url,
+    natsUrl: nats.url,
+  });
   const search = JSON.stringify({ query: { filter: { _or: [{ collection: { _eq: 'c3' } }, { collection: { _eq: 'c4' } }] }, sort: ['-id'], limit: 25 } });
   const get = '/revisions?filter[_or][0][collection][_eq]=c3&filter[_or][1][collection][_eq]=c4&sort=-id&limit=25';
   const cases: [string, string, string | undefined][] = [
@@ -33,13 +41,19 @@ const connections = (port: string, state: string) =>
   const port = new URL(d.revisionsUrl).port;
   try {
     // warm-up: JIT, keep-alive pools, plan caches
-    for (const [, url, body] of cases) await autocannon(url, { connections: 16, seconds: 2, headers: { Authorization: `Bearer ${token}` }, ...(body ? { method: 'SEARCH', body } : {}) });
+    for (const [, url, body] of cases)
+      await autocannon(url, { connections: 16, seconds: 2, headers: { Authorization: `Bearer ${token}` }, ...(body ? { method: 'SEARCH', body } : {}) });
     for (let round = 1; round <= ROUNDS; round++)
       for (const [name, url, body] of cases) {
         const [g0, r0, tw0] = [cpuUs(d.pids[0]), cpuUs(d.pids[1]), connections(port, 'time-wait')];
         let open = 0;
         const sample = setInterval(() => (open = Math.max(open, connections(port, 'established'))), 1000);
-        const x = await autocannon(url, { connections: 16, seconds: SECONDS, headers: { Authorization: `Bearer ${token}` }, ...(body ? { method: 'SEARCH', body } : {}) });
+        const x = await autocannon(url, {
+          connections: 16,
+          seconds: SECONDS,
+          headers: { Authorization: `Bearer ${token}` },
+          ...(body ? { method: 'SEARCH', body } : {}),
+        });
         clearInterval(sample);
         const per = (c0: number, pid: number) => Math.round((cpuUs(pid) - c0) / Math.max(1, x.total));
         console.log(

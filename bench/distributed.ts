@@ -59,7 +59,12 @@ async function waitUp(url: string, c: { child: ChildProcess }, what: string, ms 
 export async function startNats(): Promise<Child & { url: string }> {
   if (spawnSync('nats-server', ['--version']).status !== 0) throw new Error('nats-server is not on PATH (apt-get install -y nats-server)');
   const port = await freePort();
-  const c = start('nats-server', ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', mkdtempSync(path.join(os.tmpdir(), 'vellum-bench-nats-'))], {}, 'ignore');
+  const c = start(
+    'nats-server',
+    ['-js', '-a', '127.0.0.1', '-p', String(port), '-sd', mkdtempSync(path.join(os.tmpdir(), 'vellum-bench-nats-'))],
+    {},
+    'ignore',
+  );
   const deadline = Date.now() + 20_000;
   for (;;) {
     const up = await new Promise<boolean>((resolve) => {

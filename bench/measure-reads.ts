@@ -71,10 +71,11 @@ export async function measureReads(
   const rows: Row[] = [];
   for (const [i, s] of scenarios.entries()) {
     const vias: Via[] = [...(s.graphql || !t.floor ? [] : ['floor' as const]), 'gateway', 'direct', ...(t.distributed ? ['distributed' as const] : [])];
-    if (o.warmup > 0) for (const via of vias) {
-      const { url, opts } = target(s, via, t, i);
-      await autocannon(url, { connections: o.connections, seconds: o.warmup, ...opts });
-    }
+    if (o.warmup > 0)
+      for (const via of vias) {
+        const { url, opts } = target(s, via, t, i);
+        await autocannon(url, { connections: o.connections, seconds: o.warmup, ...opts });
+      }
     for (let round = 1; round <= o.rounds; round++) {
       for (const via of vias) {
         const { url, opts } = target(s, via, t, i);
@@ -123,7 +124,14 @@ export function summarise(rows: Row[]): Summary[] {
     const of = (via: Via) => rows.filter((r) => `${r.size}` === size && r.scenario === scenario && r.via === via);
     const by = (via: Via, f: (r: Row) => number) => median(of(via).map(f));
     const ratio = (a: Via, b: Via, f: (r: Row) => number) =>
-      median(of(a).map((r) => { const m = of(b).find((x) => x.round === r.round); return m ? f(r) / f(m) : NaN; }).filter(Number.isFinite));
+      median(
+        of(a)
+          .map((r) => {
+            const m = of(b).find((x) => x.round === r.round);
+            return m ? f(r) / f(m) : NaN;
+          })
+          .filter(Number.isFinite),
+      );
     const vias: Via[] = ['floor', 'gateway', 'direct', 'distributed'];
     const pick = (f: (r: Row) => number) => Object.fromEntries(vias.map((v) => [v, by(v, f)])) as Record<Via, number>;
     return {

@@ -54,9 +54,7 @@ function report() {
   latencies.sort((a, b) => a - b);
   const q = (p) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]) : NaN);
   const cpu = process.cpuUsage();
-  process.stdout.write(
-    JSON.stringify({ sent, status, errors, timeouts, p50: q(0.5), p99: q(0.99), max: q(1), cpu: cpu.user + cpu.system }) + '\n',
-  );
+  process.stdout.write(JSON.stringify({ sent, status, errors, timeouts, p50: q(0.5), p99: q(0.99), max: q(1), cpu: cpu.user + cpu.system }) + '\n');
   agent.destroy();
 }
 

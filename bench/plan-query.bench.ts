@@ -25,7 +25,11 @@ const scenarios: { name: string; raw: Record<string, unknown>; opts?: QueryLib.P
   { name: 'admin list limit=25&sort=-id', raw: { limit: '25', sort: '-id' }, opts: { jsonText: (t) => t } },
   { name: 'restricted list', raw: { limit: '25', sort: '-id' }, opts: restricted },
   { name: 'filter + meta=filter_count', raw: { filter: { collection: { _eq: 'c7' } }, meta: 'filter_count', limit: '25' } },
-  { name: 'SEARCH _or, relation sort', raw: { filter: { _or: [{ collection: { _eq: 'c3' } }, { activity: { user: { _eq: '$CURRENT_USER' } } }] }, sort: '-activity.timestamp', limit: '25' }, opts: restricted },
+  {
+    name: 'SEARCH _or, relation sort',
+    raw: { filter: { _or: [{ collection: { _eq: 'c3' } }, { activity: { user: { _eq: '$CURRENT_USER' } } }] }, sort: '-activity.timestamp', limit: '25' },
+    opts: restricted,
+  },
   { name: 'fields *.* + search', raw: { fields: '*.*', search: '42', limit: '25' } },
   { name: 'aggregate groupBy', raw: { aggregate: { count: '*', max: 'id' }, groupBy: 'collection,activity.action' } },
   { name: 'deep offset (deferred join)', raw: { offset: '90000', limit: '25' }, opts: { totalHint: 100_000 } },
@@ -43,7 +47,12 @@ function run(lib: Lib, schema: QueryLib.QuerySchema, s: (typeof scenarios)[numbe
 
 // one schema object for both (defineSchema only checks and freezes it): the revisions service's
 const schemas = { base: revisionsSchema, new: revisionsSchema };
-console.log(`load average ${require('node:os').loadavg().map((x: number) => x.toFixed(1)).join(' ')}; best of ${ROUNDS} × ${ITERATIONS}`);
+console.log(
+  `load average ${require('node:os')
+    .loadavg()
+    .map((x: number) => x.toFixed(1))
+    .join(' ')}; best of ${ROUNDS} × ${ITERATIONS}`,
+);
 for (const s of scenarios) {
   for (const k of ['base', 'new'] as const) {
     const a = JSON.stringify(libs[k].planQuery(schemas[k], 'revisions', libs[k].parseQuery(s.raw), { user: 'u', role: 'r', ...s.opts }).list());

@@ -28,7 +28,9 @@ const SECONDS = Number(process.env.PROFILE_SECONDS ?? 15);
   const cpu = Math.round((cpuUs(process.pid) - c0) / Math.max(1, x.total));
   // the load average too: CPU per request grows with it (compare with a bench run's figures at the same load only)
   const load = (await import('node:os')).loadavg()[0]!.toFixed(1);
-  console.log(`${process.env.PROFILE_VIA ?? 'gateway'}: ${x.rps} req/s, CPU ${cpu} µs/req, load ${load}; loaded ${((performance.now() - t0) / 1000).toFixed(1)} s, ended ${performance.now().toFixed(0)} ms after start`);
+  console.log(
+    `${process.env.PROFILE_VIA ?? 'gateway'}: ${x.rps} req/s, CPU ${cpu} µs/req, load ${load}; loaded ${((performance.now() - t0) / 1000).toFixed(1)} s, ended ${performance.now().toFixed(0)} ms after start`,
+  );
   await platform.stop();
   process.exit(0);
 })().catch((e) => {

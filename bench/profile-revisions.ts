@@ -47,7 +47,11 @@ const tree = path.resolve(__dirname, '..');
   console.log(`${s.name}: ${x.rps} req/s, CPU ${cpu} µs/req, PostgreSQL ${pg} µs/req; profile ${newest}`);
   // the loaded seconds, counted back from the profile's end (the exit follows the load at once)
   const window = [String(-(SECONDS - 0.5)), '-0.3'];
-  console.log(execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'profile-summary.ts'), newest, process.env.PROFILE_TOP ?? '45', ...window], { encoding: 'utf8' }));
+  console.log(
+    execFileSync(process.execPath, ['--import', 'tsx', path.join(__dirname, 'profile-summary.ts'), newest, process.env.PROFILE_TOP ?? '45', ...window], {
+      encoding: 'utf8',
+    }),
+  );
   process.exit(0);
 })().catch((e) => {
   console.error(e);

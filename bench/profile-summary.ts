@@ -33,7 +33,10 @@ for (const n of profile.nodes) {
 }
 const label = (n: Node) => {
   const f = n.callFrame;
-  const url = f.url.replace(/^file:\/\//, '').replace(/.*node_modules\//, '~/').replace(/.*\/(libs|services|gateway|deploy)\//, '$1/');
+  const url = f.url
+    .replace(/^file:\/\//, '')
+    .replace(/.*node_modules\//, '~/')
+    .replace(/.*\/(libs|services|gateway|deploy)\//, '$1/');
   return `${f.functionName || '(anonymous)'} ${url}${url ? `:${f.lineNumber + 1}` : ''}`;
 };
 const self = new Map<string, number>();

@@ -33,7 +33,15 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   const p = await startWritesPlatform(process.cwd(), 'profile', SERVER, 2000);
   const items = new Client({ connectionString: p.databaseUrls.items });
   await items.connect();
-  const load = { url: `${p.url}/items/bench_items`, mode: MODE, connections: 8, idFrom: MODE === 'many' ? 1000 : 1, idTo: MODE === 'many' ? 2000 : 1000, batch: 100, headers: { authorization: `Bearer ${p.token}` } };
+  const load = {
+    url: `${p.url}/items/bench_items`,
+    mode: MODE,
+    connections: 8,
+    idFrom: MODE === 'many' ? 1000 : 1,
+    idTo: MODE === 'many' ? 2000 : 1000,
+    batch: 100,
+    headers: { authorization: `Bearer ${p.token}` },
+  };
   await writeLoad({ ...load, seconds: 2 });
   await waitForHistory(items);
   const c0 = cpuUs(process.pid);
@@ -43,7 +51,9 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   const drain = await waitForHistory(items);
   counting = false;
   const cpu = (cpuUs(process.pid) - c0) / Math.max(1, x.writes);
-  console.log(`${MODE}: ${Math.round(x.writes / SECONDS)} writes/s, p99 ${x.p99} ms, ${JSON.stringify(x.status)}; history +${drain} ms; process CPU ${(cpu / 1000).toFixed(2)} ms per write; loaded from ${(t0 / 1000).toFixed(1)} s to ${(performance.now() / 1000).toFixed(1)} s of the profile`);
+  console.log(
+    `${MODE}: ${Math.round(x.writes / SECONDS)} writes/s, p99 ${x.p99} ms, ${JSON.stringify(x.status)}; history +${drain} ms; process CPU ${(cpu / 1000).toFixed(2)} ms per write; loaded from ${(t0 / 1000).toFixed(1)} s to ${(performance.now() / 1000).toFixed(1)} s of the profile`,
+  );
   const byDb = new Map<string, number>();
   for (const [k, n] of counts) byDb.set(k.split('  ')[0]!, (byDb.get(k.split('  ')[0]!) ?? 0) + n);
   console.log(`statements per write: ${[...byDb].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);

@@ -63,8 +63,7 @@ async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]>
   });
   try {
     const gw = platform.url;
-    const admin = (await api(gw, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data
-      .access_token as string;
+    const admin = (await api(gw, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token as string;
     // A restricted role: 10 of the 20 collections, 5 of them with a field list (data/delta reduced in SQL).
     const roles = (await api(gw, 'GET', '/roles', admin)).data as { id: string; name: string }[];
     let role = roles.find((r) => r.name === 'Bench editor');
@@ -75,8 +74,7 @@ async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]>
       }
       await api(gw, 'POST', '/users', admin, { email: 'editor@example.com', password: 'bench-password-2', role: role!.id, status: 'active' });
     }
-    const editor = (await api(gw, 'POST', '/auth/login', undefined, { email: 'editor@example.com', password: 'bench-password-2' })).data
-      .access_token as string;
+    const editor = (await api(gw, 'POST', '/auth/login', undefined, { email: 'editor@example.com', password: 'bench-password-2' })).data.access_token as string;
     // over NATS the audit events of the logins above arrive a moment later: let them land before the seed truncates
     await quiet(platform.databaseUrls.revisions);
     await seedRevisions(platform.databaseUrls.revisions, n, log);
@@ -116,7 +114,12 @@ async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]>
         throw new Error(`${s.name}: unexpected answer (${viaGateway.status}/${viaDirect.status}, ${rowsIn} rows): ${viaGateway.text.slice(0, 300)}`);
     }
     const dist = natsUrl
-      ? await startDistributed({ revisionsDatabaseUrl: platform.databaseUrls.revisions, authUrl: platform.services.auth.url, itemsUrl: platform.services.items.url, natsUrl })
+      ? await startDistributed({
+          revisionsDatabaseUrl: platform.databaseUrls.revisions,
+          authUrl: platform.services.auth.url,
+          itemsUrl: platform.services.items.url,
+          natsUrl,
+        })
       : undefined;
     const floor = await startFloor(platform.databaseUrls.revisions, routes).catch(async (e) => {
       await dist?.stop();
@@ -126,7 +129,8 @@ async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]>
       if (dist) {
         for (const s of scenarios) {
           const url = s.graphql ? `${dist.url}/graphql/system` : dist.url + s.path;
-          const ask = () => fetch(url, { method: s.method ?? 'GET', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: s.body });
+          const ask = () =>
+            fetch(url, { method: s.method ?? 'GET', headers: { authorization: `Bearer ${s.token}`, 'content-type': 'application/json' }, body: s.body });
           let r = await ask();
           // the service process learns the access rules from messaging: a moment after it starts
           for (let i = 0; i < 50 && r.ok && !s.graphql && JSON.parse(await r.clone().text()).data?.length !== Math.min(25, n); i++) {
@@ -135,18 +139,24 @@ async function benchSize(n: number, natsUrl: string | undefined): Promise<Row[]>
           }
           const text = await r.text();
           const rows = (s.graphql ? JSON.parse(text).data?.revisions : JSON.parse(text).data)?.length;
-          if (r.status !== 200 || rows !== Math.min(25, n)) throw new Error(`${s.name} (distributed): unexpected answer (${r.status}, ${rows} rows): ${text.slice(0, 300)}`);
+          if (r.status !== 200 || rows !== Math.min(25, n))
+            throw new Error(`${s.name} (distributed): unexpected answer (${r.status}, ${rows} rows): ${text.slice(0, 300)}`);
         }
       }
       const floorPage = JSON.parse(await (await fetch(`${floor.url}/s0`)).text());
       if (floorPage.data?.length !== Math.min(25, n)) throw new Error(`floor: unexpected answer ${JSON.stringify(floorPage).slice(0, 200)}`);
-      return await measureReads(n, scenarios, { gateway: gw, direct, floor, floorPath: (i) => `/s${i}`, distributed: dist }, {
-        connections: CONNECTIONS,
-        seconds: SECONDS,
-        warmup: WARMUP,
-        rounds: ROUNDS,
-        log,
-      });
+      return await measureReads(
+        n,
+        scenarios,
+        { gateway: gw, direct, floor, floorPath: (i) => `/s${i}`, distributed: dist },
+        {
+          connections: CONNECTIONS,
+          seconds: SECONDS,
+          warmup: WARMUP,
+          rounds: ROUNDS,
+          log,
+        },
+      );
     } finally {
       await floor.stop();
       await dist?.stop();
@@ -167,7 +177,10 @@ async function main() {
   const os = await import('node:os');
   console.log(
     `\n${os.cpus().length} × ${os.cpus()[0]?.model}; concurrency ${CONNECTIONS}, ${SECONDS} s per run, ${ROUNDS} interleaved rounds, loopback; ` +
-      `load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`,
+      `load average ${os
+        .loadavg()
+        .map((x) => x.toFixed(1))
+        .join(' ')}`,
   );
   const sums = summarise(all);
   const cell = (x: Summary, v: Via) => (Number.isFinite(x.rps[v]) ? `${x.rps[v]} (${x.p50[v]}/${x.p99[v]})` : 'n/a');
@@ -188,10 +201,15 @@ async function main() {
   );
   for (const x of sums) {
     const trio = (k: keyof Row['cpu']) => (['floor', 'gateway', 'direct', 'distributed'] as Via[]).map((v) => x.cpu[v]?.[k] ?? '–').join(' \\| ');
-    console.log(`| ${x.size.toLocaleString('en')} | ${x.scenario} | ${trio('server')} | ${trio('postgres')} | ${trio('autocannon')} | ${x.load.map((l) => l.toFixed(1)).join('–')} |`);
+    console.log(
+      `| ${x.size.toLocaleString('en')} | ${x.scenario} | ${trio('server')} | ${trio('postgres')} | ${trio('autocannon')} | ${x.load.map((l) => l.toFixed(1)).join('–')} |`,
+    );
   }
   mkdirSync('bench', { recursive: true });
-  writeFileSync('bench/results.json', JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, rows: all, summary: sums }, null, 2));
+  writeFileSync(
+    'bench/results.json',
+    JSON.stringify({ at: new Date().toISOString(), connections: CONNECTIONS, seconds: SECONDS, rounds: ROUNDS, rows: all, summary: sums }, null, 2),
+  );
   process.exit(0);
 }
 

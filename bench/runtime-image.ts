@@ -27,7 +27,13 @@ async function coldStart(cwd: string, args: string[], env: Record<string, string
   const child = spawn(process.execPath, args, { cwd, env: { PATH: process.env.PATH, LOG_LEVEL: 'error', ...env, PORT: String(port) }, stdio: 'ignore' });
   try {
     for (;;) {
-      if (await fetch(`http://127.0.0.1:${port}/server/ping`).then((r) => r.ok, () => false)) return performance.now() - t0;
+      if (
+        await fetch(`http://127.0.0.1:${port}/server/ping`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return performance.now() - t0;
       if (child.exitCode !== null) throw new Error(`${args.join(' ')} exited with ${child.exitCode}`);
       if (performance.now() - t0 > 60_000) throw new Error(`${args.join(' ')} did not answer in 60 s`);
       await new Promise((r) => setTimeout(r, 10));
@@ -70,7 +76,9 @@ async function main() {
         dist.push(await coldStart(tree, [`${service}/dist/main.js`], env));
       }
       const [t, d] = [median(tsx), median(dist)];
-      console.log(`| ${service} | ${after.toFixed(0)} MB | ${(after / before).toFixed(2)}× | ${t.toFixed(0)} ms | ${d.toFixed(0)} ms | ${(d / t).toFixed(2)}× |`);
+      console.log(
+        `| ${service} | ${after.toFixed(0)} MB | ${(after / before).toFixed(2)}× | ${t.toFixed(0)} ms | ${d.toFixed(0)} ms | ${(d / t).toFixed(2)}× |`,
+      );
     }
   } finally {
     for (const db of databases) await admin.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);

@@ -14,7 +14,11 @@ const { ACCESS_BUCKET } = require(`${tree}/libs/contracts/src`);
   const key = await keys.get('bench');
   const messaging = createInProcessMessaging();
   const config = loadRevisionsConfig({ DATABASE_URL: databaseUrl, PORT: '0', LOG_LEVEL: 'warn' });
-  const service = await startRevisions(config, { logger: createLogger({ name: 'ab', level: 'warn' }), messaging, keySource: { get: async (kid: string) => (kid === 'bench' ? key : undefined) } });
+  const service = await startRevisions(config, {
+    logger: createLogger({ name: 'ab', level: 'warn' }),
+    messaging,
+    keySource: { get: async (kid: string) => (kid === 'bench' ? key : undefined) },
+  });
   const kv = await messaging.keyValue(ACCESS_BUCKET);
   const perms: Record<string, unknown> = {};
   for (let i = 0; i < 20; i += 2) perms[`c${i}`] = { read: i < 10 ? ['*'] : ['id', 'title', 'n'] };

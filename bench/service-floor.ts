@@ -38,7 +38,10 @@ const selfCpu = (): number => {
   for (const name of ONLY) {
     const s = scenarioOf(name, { admin, editor });
     const headers: Record<string, string> = { Authorization: `Bearer ${s.token}` };
-    const call = () => fetch(url + s.path, { method: s.method ?? 'GET', headers: { ...headers, ...(s.body && { 'Content-Type': 'application/json' }) }, body: s.body }).then((r) => void r.text());
+    const call = () =>
+      fetch(url + s.path, { method: s.method ?? 'GET', headers: { ...headers, ...(s.body && { 'Content-Type': 'application/json' }) }, body: s.body }).then(
+        (r) => void r.text(),
+      );
     const statements = await recordQueries(database, call);
     const floor = await startFloor(DB, { '/s0': statements });
     const opts = { connections: 16, headers, method: s.method, body: s.body };

@@ -30,7 +30,15 @@ async function main() {
   const port = 18000 + Math.floor(Math.random() * 1000);
   const child = spawn(process.execPath, ['--import', 'tsx', 'deploy/local/src/distributed/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_DB_PORT: '0', LOG_LEVEL: 'warn', ADMIN_PASSWORD: ADMIN.password, RATE_LIMITER_ENABLED: 'false' },
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      PORT: String(port),
+      EMBEDDED_DB_PORT: '0',
+      LOG_LEVEL: 'warn',
+      ADMIN_PASSWORD: ADMIN.password,
+      RATE_LIMITER_ENABLED: 'false',
+    },
     stdio: ['ignore', 'inherit', 'inherit'],
     detached: true,
   });
@@ -44,7 +52,13 @@ async function main() {
   process.on('SIGINT', () => (stop(), process.exit(130)));
   const url = `http://127.0.0.1:${port}`;
   for (let t = Date.now(); ; await sleep(500)) {
-    if (await fetch(`${url}/server/ping`).then((r) => r.ok, () => false)) break;
+    if (
+      await fetch(`${url}/server/ping`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() - t > 180_000) throw new Error('the distributed topology did not start');
   }
   const call = async (method: string, p: string, token?: string, body?: unknown) =>
@@ -70,7 +84,10 @@ async function main() {
   };
   const heapMb = async (): Promise<Record<string, number | undefined>> => {
     const entries = Object.entries(state().services).map(async ([k, v]) => {
-      const text = await fetch(v.metrics, { signal: AbortSignal.timeout(5000) }).then((r) => r.text(), () => '');
+      const text = await fetch(v.metrics, { signal: AbortSignal.timeout(5000) }).then(
+        (r) => r.text(),
+        () => '',
+      );
       const m = /^nodejs_heap_size_used_bytes(?:\{[^}]*\})? (\S+)/m.exec(text);
       return [k, m ? Math.round(Number(m[1]) / 1048576) : undefined] as const;
     });
@@ -119,8 +136,11 @@ async function main() {
     windowErrors = 0;
     const heap = await heapMb();
     for (const [k, v] of Object.entries(heap)) firstHeap[k] ??= v;
-    console.log(`${new Date().toISOString()} requests ${count} (total ${total}) errors ${errs} (total ${errors}) p99 ${p99.toFixed(1)} ms  load ${load}  RSS MB ${JSON.stringify(rss)}  heap MB ${JSON.stringify(heap)}`);
-    if (rows.length === 0) rows.push(`| s | requests | errors | p99 ms | load | ${Object.keys(rss).join(' | ')} |`, `|${'---|'.repeat(5 + Object.keys(rss).length)}`);
+    console.log(
+      `${new Date().toISOString()} requests ${count} (total ${total}) errors ${errs} (total ${errors}) p99 ${p99.toFixed(1)} ms  load ${load}  RSS MB ${JSON.stringify(rss)}  heap MB ${JSON.stringify(heap)}`,
+    );
+    if (rows.length === 0)
+      rows.push(`| s | requests | errors | p99 ms | load | ${Object.keys(rss).join(' | ')} |`, `|${'---|'.repeat(5 + Object.keys(rss).length)}`);
     rows.push(`| ${s} | ${count} | ${errs} | ${p99.toFixed(0)} | ${load} | ${Object.values(rss).join(' | ')} |`);
     if (heapRows.length === 0) heapRows.push(`| s | ${Object.keys(heap).join(' | ')} |`, `|${'---|'.repeat(1 + Object.keys(heap).length)}`);
     heapRows.push(`| ${s} | ${Object.values(heap).join(' | ')} |`);
@@ -134,7 +154,9 @@ async function main() {
   console.log(`\nRSS in MB per process, per 30 s window:\n${rows.join('\n')}\n`);
   console.log(`V8 heap in use, MB:\n${heapRows.join('\n')}\n`);
   const growth = (now: Record<string, number | undefined>, from: Record<string, number | undefined>) =>
-    Object.entries(now).map(([k, v]) => `${k} ${from[k]} → ${v} (${(v ?? 0) - (from[k] ?? 0) >= 0 ? '+' : ''}${(v ?? 0) - (from[k] ?? 0)})`).join(', ');
+    Object.entries(now)
+      .map(([k, v]) => `${k} ${from[k]} → ${v} (${(v ?? 0) - (from[k] ?? 0) >= 0 ? '+' : ''}${(v ?? 0) - (from[k] ?? 0)})`)
+      .join(', ');
   console.log('RSS growth (MB, first → last):', growth(last.rss, first));
   console.log('heap growth (MB, first → last):', growth(last.heap, firstHeap));
   stop();

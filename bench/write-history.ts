@@ -16,14 +16,20 @@ export async function historyUnderLoad(t: WriteTarget, items: Client, o: { rate:
   const rev = new Client({ connectionString: t.databaseUrls!.revisions });
   await rev.connect();
   const count = async () =>
-    Number((await rev.query<{ n: string }>(`SELECT count(*) AS n FROM revisions WHERE collection = 'bench_items' AND item = $1`, [String(probeItem)])).rows[0]!.n);
+    Number(
+      (await rev.query<{ n: string }>(`SELECT count(*) AS n FROM revisions WHERE collection = 'bench_items' AND item = $1`, [String(probeItem)])).rows[0]!.n,
+    );
   let expected = await count();
   let running = true;
   const lags: number[] = [];
   const statuses: Record<number, number> = {};
   const probe = (async () => {
     for (let k = 0; running; k++) {
-      const r = await fetch(`${t.itemsUrl}/${probeItem}`, { method: 'PATCH', headers: { ...t.headers, 'content-type': 'application/json' }, body: JSON.stringify({ n: k }) });
+      const r = await fetch(`${t.itemsUrl}/${probeItem}`, {
+        method: 'PATCH',
+        headers: { ...t.headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ n: k }),
+      });
       await r.arrayBuffer();
       statuses[r.status] = (statuses[r.status] ?? 0) + 1;
       if (r.status !== 200) continue;
@@ -38,7 +44,16 @@ export async function historyUnderLoad(t: WriteTarget, items: Client, o: { rate:
   const sampler = setInterval(() => {
     void historyBacklog(items).then((b) => samples.push(`${b.rows}/${b.oldestMs}ms`));
   }, 1000);
-  const x = await writeLoad({ url: t.itemsUrl, mode: 'one', connections: 8, seconds: SECONDS, idFrom: 1, idTo: probeItem / 2, rate: o.rate, headers: t.headers });
+  const x = await writeLoad({
+    url: t.itemsUrl,
+    mode: 'one',
+    connections: 8,
+    seconds: SECONDS,
+    idFrom: 1,
+    idTo: probeItem / 2,
+    rate: o.rate,
+    headers: t.headers,
+  });
   clearInterval(sampler);
   running = false;
   await probe;

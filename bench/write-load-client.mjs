@@ -35,14 +35,18 @@ function nextRequest(slice, turn) {
 function send(r, started) {
   return new Promise((resolve) => {
     const body = Buffer.from(JSON.stringify(r.body));
-    const req = http.request(r.path, { method: r.method, agent, headers: { ...o.headers, 'content-type': 'application/json', 'content-length': body.length } }, (res) => {
-      res.resume();
-      res.on('end', () => {
-        latencies.push(performance.now() - started);
-        status[res.statusCode] = (status[res.statusCode] ?? 0) + 1;
-        resolve();
-      });
-    });
+    const req = http.request(
+      r.path,
+      { method: r.method, agent, headers: { ...o.headers, 'content-type': 'application/json', 'content-length': body.length } },
+      (res) => {
+        res.resume();
+        res.on('end', () => {
+          latencies.push(performance.now() - started);
+          status[res.statusCode] = (status[res.statusCode] ?? 0) + 1;
+          resolve();
+        });
+      },
+    );
     req.on('error', () => {
       errors++;
       resolve();
@@ -83,5 +87,8 @@ latencies.sort((a, b) => a - b);
 const q = (p) => (latencies.length ? Math.round(latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))] * 10) / 10 : NaN);
 const ok = Object.entries(status).reduce((n, [s, c]) => (s.startsWith('2') ? n + c : n), 0);
 const cpu = process.cpuUsage();
-process.stdout.write(JSON.stringify({ status, errors, requests: latencies.length, writes: ok * perRequest, p50: q(0.5), p99: q(0.99), max: q(1), cpu: cpu.user + cpu.system }) + '\n');
+process.stdout.write(
+  JSON.stringify({ status, errors, requests: latencies.length, writes: ok * perRequest, p50: q(0.5), p99: q(0.99), max: q(1), cpu: cpu.user + cpu.system }) +
+    '\n',
+);
 agent.destroy();

@@ -59,7 +59,7 @@ async function measure(admin: Client, t: WriteTarget, s: Scenario, seconds: numb
   const drainMs = items ? await waitForHistory(items) : 0;
   const nodeUs = cpuUs(t.pid) - node0;
   const pgUs = backendCpuBetween(pg0, await backendCpu(admin, t.databases));
-  const bad = x.requests - (x.writes / (s.load.batch ?? 1));
+  const bad = x.requests - x.writes / (s.load.batch ?? 1);
   if (bad > 0 || x.errors) throw new Error(`${t.name} ${s.name}: ${JSON.stringify(x.status)}, ${x.errors} errors`);
   const per = (us: number) => us / Math.max(1, x.writes);
   return { wps: x.writes / seconds, cpuUs: per(nodeUs + pgUs), nodeUs: per(nodeUs), pgUs: per(pgUs), p99: x.p99, drainMs, writes: x.writes };
@@ -84,8 +84,14 @@ const fmt = (m: Measured) =>
   const acked = new Map<WriteTarget, number>(platforms.map((p) => [p, 0]));
   const results: Record<string, Record<string, Measured[]>> = {};
   try {
-    for (const s of SCENARIOS) for (const t of targets) await measure(admin, t, s, 2, itemsDb.get(t)).then((m) => acked.has(t) && acked.set(t, acked.get(t)! + m.writes));
-    console.log(`load average ${(await import('node:os')).loadavg().map((l) => l.toFixed(1)).join(' ')}; ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections`);
+    for (const s of SCENARIOS)
+      for (const t of targets) await measure(admin, t, s, 2, itemsDb.get(t)).then((m) => acked.has(t) && acked.set(t, acked.get(t)! + m.writes));
+    console.log(
+      `load average ${(await import('node:os'))
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(' ')}; ${ROUNDS} rounds × ${SECONDS} s, ${CONNECTIONS} connections`,
+    );
     for (let round = 1; round <= ROUNDS; round++) {
       for (const s of SCENARIOS) {
         // the order turns every round, so no target always runs first or last
@@ -97,8 +103,13 @@ const fmt = (m: Measured) =>
           r[t.name] = m;
           ((results[s.name] ??= {})[t.name] ??= []).push(m);
         }
-        const ratios = platforms.map((p) => `${p.name}÷floor w/s ${(r[p.name]!.wps / r.floor!.wps).toFixed(2)} CPU ${(r[p.name]!.cpuUs / r.floor!.cpuUs).toFixed(2)}`);
-        const batch = s.name === 'batch' && results.PATCH ? platforms.map((p) => `${p.name} batch÷PATCH items/s ${(r[p.name]!.wps / results.PATCH![p.name]!.at(-1)!.wps).toFixed(1)}`) : [];
+        const ratios = platforms.map(
+          (p) => `${p.name}÷floor w/s ${(r[p.name]!.wps / r.floor!.wps).toFixed(2)} CPU ${(r[p.name]!.cpuUs / r.floor!.cpuUs).toFixed(2)}`,
+        );
+        const batch =
+          s.name === 'batch' && results.PATCH
+            ? platforms.map((p) => `${p.name} batch÷PATCH items/s ${(r[p.name]!.wps / results.PATCH![p.name]!.at(-1)!.wps).toFixed(1)}`)
+            : [];
         console.log(`${s.name} round ${round}: ${targets.map((t) => `${t.name} ${fmt(r[t.name]!)}`).join(' | ')}\n  → ${[...ratios, ...batch].join('; ')}`);
       }
     }
@@ -108,7 +119,10 @@ const fmt = (m: Measured) =>
         const rows = results[s.name]!;
         const w = median(rows[p.name]!.map((m, i) => m.wps / rows.floor![i]!.wps));
         const c = median(rows[p.name]!.map((m, i) => m.cpuUs / rows.floor![i]!.cpuUs));
-        const extra = s.name === 'batch' && results.PATCH ? `, batch÷PATCH items/s ${median(rows[p.name]!.map((m, i) => m.wps / results.PATCH![p.name]![i]!.wps)).toFixed(1)}` : '';
+        const extra =
+          s.name === 'batch' && results.PATCH
+            ? `, batch÷PATCH items/s ${median(rows[p.name]!.map((m, i) => m.wps / results.PATCH![p.name]![i]!.wps)).toFixed(1)}`
+            : '';
         console.log(`  ${s.name} ${p.name}: ÷floor w/s ${w.toFixed(2)}, CPU per write ÷floor ${c.toFixed(2)}${extra}`);
       }
     }
@@ -119,7 +133,9 @@ const fmt = (m: Measured) =>
       const { rows } = await rev.query<{ n: string }>(`SELECT count(*) AS n FROM revisions WHERE collection = 'bench_items'`);
       await rev.end();
       const expected = ITEMS + acked.get(p)!;
-      console.log(`  ${p.name}: ${rows[0]!.n} revisions of bench_items for ${expected} acknowledged writes${Number(rows[0]!.n) === expected ? '' : '  !!! MISMATCH'}`);
+      console.log(
+        `  ${p.name}: ${rows[0]!.n} revisions of bench_items for ${expected} acknowledged writes${Number(rows[0]!.n) === expected ? '' : '  !!! MISMATCH'}`,
+      );
     }
     if (process.env.WB_HISTORY !== '0' && results.PATCH) {
       for (const p of platforms) {

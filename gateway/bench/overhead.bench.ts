@@ -50,11 +50,7 @@ interface Served {
   url: string;
   pid: number;
 }
-function serve(
-  script: string,
-  args: string[] = [],
-  opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready?: RegExp; node?: string[] } = {},
-): Promise<Served> {
+function serve(script: string, args: string[] = [], opts: { env?: NodeJS.ProcessEnv; cwd?: string; ready?: RegExp; node?: string[] } = {}): Promise<Served> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [...(opts.node ?? []), '--import', 'tsx', script, ...args], {
       stdio: ['ignore', 'pipe', 'inherit'],
@@ -185,11 +181,21 @@ async function revisionsScenario() {
 }
 
 async function main() {
-  console.log(`load average before: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} (${os.cpus().length} cores)`);
+  console.log(
+    `load average before: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} (${os.cpus().length} cores)`,
+  );
   if (!only || only === 'trivial') await stubScenario(0);
   if (!only || only === 'work') await stubScenario(1);
   if (!only || only === 'revisions') await revisionsScenario();
-  console.log(`\nload average after: ${os.loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  console.log(
+    `\nload average after: ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
 }
 
 main()

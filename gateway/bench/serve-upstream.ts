@@ -4,7 +4,16 @@ import express from 'express';
 import { listen } from '@vellum/http';
 
 const workMs = Number(process.argv[2] ?? 0);
-const rows = Array.from({ length: 20 }, (_, i) => ({ id: i + 1, activity: i + 100, collection: 'articles', item: String(i), data: { title: `t${i}` }, delta: null, parent: null, version: null }));
+const rows = Array.from({ length: 20 }, (_, i) => ({
+  id: i + 1,
+  activity: i + 100,
+  collection: 'articles',
+  item: String(i),
+  data: { title: `t${i}` },
+  delta: null,
+  parent: null,
+  version: null,
+}));
 const app = express();
 app.disable('x-powered-by');
 app.get('/revisions', (_req, res) => {

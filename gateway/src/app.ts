@@ -1,7 +1,16 @@
 import express, { type Express } from 'express';
 import type { Logger } from '@vellum/logger';
 import { errorMiddleware, notFoundHandler } from '@vellum/errors';
-import { cachedQueryParser, compileTrust, noConditionalRequests, requestContextMiddleware, type HealthProbe, type HealthReport, type LocalServices, type RequestListener } from '@vellum/http';
+import {
+  cachedQueryParser,
+  compileTrust,
+  noConditionalRequests,
+  requestContextMiddleware,
+  type HealthProbe,
+  type HealthReport,
+  type LocalServices,
+  type RequestListener,
+} from '@vellum/http';
 import type { ApiTokenEntry } from '@vellum/contracts';
 import { Registry } from '@vellum/metrics';
 import { requestClaims, type ApiTokenSource, type CachedVerifier, type TokenVerifier } from '@vellum/tokens';
@@ -26,7 +35,6 @@ import { buildOpenApi } from './specs/openapi';
 import { serverRouter } from './server/server-router';
 import { apiReference } from './reference/api-reference';
 import { adminApp } from './admin/admin-app';
-
 
 /** Request bodies above this answer 413 (contract §1). */
 export const BODY_LIMIT_BYTES = 1024 * 1024;

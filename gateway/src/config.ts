@@ -1,5 +1,20 @@
 import path from 'node:path';
-import { loadConfig, loadOptionalMessagingSettings, processVariables, queryLimitVariables, rateLimiterVariables, sessionCookieVariables, bool, duration, int, list, trustProxy, z, type Env, type MessagingSettings } from '@vellum/config';
+import {
+  loadConfig,
+  loadOptionalMessagingSettings,
+  processVariables,
+  queryLimitVariables,
+  rateLimiterVariables,
+  sessionCookieVariables,
+  bool,
+  duration,
+  int,
+  list,
+  trustProxy,
+  z,
+  type Env,
+  type MessagingSettings,
+} from '@vellum/config';
 
 /** CORS_ORIGIN: "true" (reflect any origin), "false", or a comma list of origins. */
 const corsOrigin = () =>
@@ -9,7 +24,10 @@ const corsOrigin = () =>
       const t = v.trim();
       if (t === 'true' || t === '*') return true;
       if (t === 'false') return false;
-      return t.split(',').map((s) => s.trim()).filter(Boolean);
+      return t
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
     })
     .prefault('false');
 

@@ -109,7 +109,10 @@ describe('federation on /graphql/system', () => {
   });
 
   it('rejects a bad bearer token early; does not pre-check the session cookie (auth_refresh reads it)', async () => {
-    const r = await request(base).post('/graphql/system').set('Authorization', `Bearer ${kit.sign({}, { expiresIn: -5 })}`).send({ query: '{ revisions { id } }' });
+    const r = await request(base)
+      .post('/graphql/system')
+      .set('Authorization', `Bearer ${kit.sign({}, { expiresIn: -5 })}`)
+      .send({ query: '{ revisions { id } }' });
     expect([r.status, r.body.errors[0].extensions.code]).toEqual([401, 'TOKEN_EXPIRED']);
     const c = await request(base)
       .post('/graphql/system')

@@ -56,7 +56,6 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-
 describe('front door (proxied paths on bare node:http)', () => {
   it('verifies a token once, then from memory; a revoked session is still refused at once', async () => {
     const token = kit.sign({ session: 'sess-1' });
@@ -80,12 +79,18 @@ describe('front door (proxied paths on bare node:http)', () => {
     const forged = await request(base).get(`/revisions?x=1&access_token=${t.slice(0, -4)}AAAA`);
     expect([forged.status, errorCode(forged)]).toEqual([403, 'INVALID_TOKEN']);
     // nested or repeated: not a token (qs gives an object / array), the request goes through as public
-    await request(base).get(`/revisions?access_token[a]=${t.slice(0, -4)}AAAA`).expect(200);
+    await request(base)
+      .get(`/revisions?access_token[a]=${t.slice(0, -4)}AAAA`)
+      .expect(200);
     await request(base).get('/revisions?access_token=a&access_token=b').expect(200);
   });
 
   it('errors carry the envelope, the request id and the security and CORS headers; HEAD gets no body', async () => {
-    const r = await request(base).get('/revisions').set('Authorization', 'Bearer not-a-jwt').set('Origin', 'https://app.example.com').set('X-Request-Id', 'rid-1');
+    const r = await request(base)
+      .get('/revisions')
+      .set('Authorization', 'Bearer not-a-jwt')
+      .set('Origin', 'https://app.example.com')
+      .set('X-Request-Id', 'rid-1');
     expect([r.status, errorCode(r)]).toEqual([401, 'INVALID_CREDENTIALS']);
     expect(r.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(r.headers['x-request-id']).toBe('rid-1');
@@ -108,11 +113,15 @@ describe('front door (proxied paths on bare node:http)', () => {
 
   it('drops hop-by-hop and Connection-listed request headers, keeps the rest', async () => {
     const seen = await new Promise<Record<string, string>>((resolve, reject) => {
-      const req = http.request(`${base}/revisions`, { headers: { Connection: 'keep-alive, x-hop', 'X-Hop': 'secret', 'X-Keep': 'kept', TE: 'trailers' } }, (res) => {
-        let body = '';
-        res.on('data', (c: Buffer) => (body += c));
-        res.on('end', () => resolve(JSON.parse(body).headers));
-      });
+      const req = http.request(
+        `${base}/revisions`,
+        { headers: { Connection: 'keep-alive, x-hop', 'X-Hop': 'secret', 'X-Keep': 'kept', TE: 'trailers' } },
+        (res) => {
+          let body = '';
+          res.on('data', (c: Buffer) => (body += c));
+          res.on('end', () => resolve(JSON.parse(body).headers));
+        },
+      );
       req.on('error', reject);
       req.end();
     });

@@ -42,7 +42,13 @@ const list = JSON.stringify({ query: '{ revisions { id collection activity { act
 const rows: Row[] = [
   { name: 'one subgraph fetch, anonymous', headers: json, body: list, status: 200, took: 'single_fetch' },
   { name: 'one subgraph fetch with a token and a CORS origin', headers: { ...bearer(good), Origin: ORIGIN }, body: list, status: 200, took: 'single_fetch' },
-  { name: 'a cross-subgraph join (Apollo Gateway)', headers: bearer(good), body: JSON.stringify({ query: '{ revisions { id activity { user { id email } } } }' }), status: 200, took: 'planned' },
+  {
+    name: 'a cross-subgraph join (Apollo Gateway)',
+    headers: bearer(good),
+    body: JSON.stringify({ query: '{ revisions { id activity { user { id email } } } }' }),
+    status: 200,
+    took: 'planned',
+  },
   {
     name: 'a mutation setting cookies (Apollo Gateway)',
     headers: json,
@@ -52,17 +58,36 @@ const rows: Row[] = [
     cookies: 2,
   },
   { name: 'a validation error (Apollo Gateway)', headers: json, body: JSON.stringify({ query: '{ revisions { nope } }' }), status: 400, took: 'planned' },
-  { name: 'the session cookie is not pre-checked', headers: { ...json, Cookie: 'vellum_session_token=not-a-jwt' }, body: list, status: 200, took: 'single_fetch' },
+  {
+    name: 'the session cookie is not pre-checked',
+    headers: { ...json, Cookie: 'vellum_session_token=not-a-jwt' },
+    body: list,
+    status: 200,
+    took: 'single_fetch',
+  },
   { name: 'a bad token', headers: bearer('not-a-jwt'), body: list, status: 401 },
   { name: 'a revoked session', headers: bearer(revokedToken), body: list, status: 401 },
   { name: 'malformed JSON', headers: json, body: '{"query": ', status: 400 },
   { name: 'JSON that is not an object', headers: json, body: '42', status: 400 },
-  { name: 'a byte order mark (the parser reads it)', headers: { 'Content-Type': 'application/json; charset=utf-8' }, body: `\uFEFF ${list}`, status: 200, took: 'single_fetch' },
+  {
+    name: 'a byte order mark (the parser reads it)',
+    headers: { 'Content-Type': 'application/json; charset=utf-8' },
+    body: `\uFEFF ${list}`,
+    status: 200,
+    took: 'single_fetch',
+  },
   { name: 'an empty body', headers: json, body: '', status: 400, took: 'planned' },
   { name: 'a chunked body', headers: { ...json, 'Transfer-Encoding': 'chunked' }, body: list, status: 200, took: 'single_fetch' },
   { name: 'an oversized body', headers: json, body: JSON.stringify({ query: `{ revisions { id } } #${'x'.repeat(BODY_LIMIT_BYTES)}` }), status: 413 },
   { name: 'another media type (Apollo Server refuses it)', headers: { 'Content-Type': 'text/plain' }, body: list, status: 400 },
-  { name: 'the token in the query (the express stack answers both)', path: `/graphql/system?access_token=${good}`, headers: json, body: list, status: 200, took: 'single_fetch' },
+  {
+    name: 'the token in the query (the express stack answers both)',
+    path: `/graphql/system?access_token=${good}`,
+    headers: json,
+    body: list,
+    status: 200,
+    took: 'single_fetch',
+  },
   { name: 'over the rate limit', headers: json, body: list, times: POINTS + 1, status: 429 },
 ];
 
@@ -180,7 +205,13 @@ describe('POST /graphql/system: the front door and the express stack answer alik
     expect(await routerCalls(front, () => post(front, single))).toBe(0);
     expect(await routerCalls(front, () => post(front, planned))).toBe(0);
     expect(await routerCalls(express, () => post(express, single))).toBe(1);
-    const get = { name: 'get', method: 'GET', path: `/graphql/system?query=${encodeURIComponent('{ revisions { id } }')}`, headers: { 'apollo-require-preflight': 'true' }, status: 200 };
+    const get = {
+      name: 'get',
+      method: 'GET',
+      path: `/graphql/system?query=${encodeURIComponent('{ revisions { id } }')}`,
+      headers: { 'apollo-require-preflight': 'true' },
+      status: 200,
+    };
     expect(await routerCalls(front, () => post(front, get))).toBe(1);
   });
 });

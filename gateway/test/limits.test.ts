@@ -49,7 +49,14 @@ describe('rate limiting (redis store, shared by gateway replicas)', () => {
     const b = await make(env);
     const client = `${ip()}-${randomUUID()}`.split('-')[0];
     const statuses: number[] = [];
-    for (let i = 0; i < 6; i++) statuses.push((await request(i % 2 ? b.listener : a.listener).get('/revisions').set('X-Forwarded-For', client)).status);
+    for (let i = 0; i < 6; i++)
+      statuses.push(
+        (
+          await request(i % 2 ? b.listener : a.listener)
+            .get('/revisions')
+            .set('X-Forwarded-For', client)
+        ).status,
+      );
     expect(statuses).toEqual([200, 200, 200, 200, 429, 429]);
     const r = await request(a.listener).get('/revisions').set('X-Forwarded-For', client);
     expect(Number(r.headers['retry-after'])).toBeGreaterThanOrEqual(1);
@@ -58,7 +65,13 @@ describe('rate limiting (redis store, shared by gateway replicas)', () => {
   });
 
   it('fails open (with a warn in health) when Redis is down', async () => {
-    const gw = await make({ RATE_LIMITER_ENABLED: 'true', RATE_LIMITER_POINTS: '1', RATE_LIMITER_DURATION: '10s', REDIS_URL: 'redis://127.0.0.1:1', TRUST_PROXY: 'loopback' });
+    const gw = await make({
+      RATE_LIMITER_ENABLED: 'true',
+      RATE_LIMITER_POINTS: '1',
+      RATE_LIMITER_DURATION: '10s',
+      REDIS_URL: 'redis://127.0.0.1:1',
+      TRUST_PROXY: 'loopback',
+    });
     const client = ip();
     const t = performance.now();
     for (let i = 0; i < 3; i++) await request(gw.listener).get('/revisions').set('X-Forwarded-For', client).expect(200);
@@ -104,7 +117,10 @@ describe('CORS, security headers, body limit', () => {
 
   it('refuses GraphQL bodies over 1 MB with 413', async () => {
     const gw = await make({});
-    const r = await request(gw.listener).post('/graphql/system').set('content-type', 'application/json').send(JSON.stringify({ query: 'x'.repeat(1024 * 1024 + 1) }));
+    const r = await request(gw.listener)
+      .post('/graphql/system')
+      .set('content-type', 'application/json')
+      .send(JSON.stringify({ query: 'x'.repeat(1024 * 1024 + 1) }));
     expect([r.status, r.body.errors[0].extensions.code]).toEqual([413, 'CONTENT_TOO_LARGE']);
   });
 });

@@ -46,7 +46,12 @@ describe('localExchange', () => {
   it('runs the service’s pipeline and gives its status, headers (every Set-Cookie) and body', async () => {
     const a = await localExchange(listener, { method: 'POST', url: '/graphql', headers: head, body, timeoutMs: 1000 });
     expect(a.status).toBe(200);
-    expect(JSON.parse(a.body.toString())).toMatchObject({ body: { query: '{ é }' }, ip: '127.0.0.1', host: '127.0.0.1:1', len: String(Buffer.byteLength(body)) });
+    expect(JSON.parse(a.body.toString())).toMatchObject({
+      body: { query: '{ é }' },
+      ip: '127.0.0.1',
+      host: '127.0.0.1:1',
+      len: String(Buffer.byteLength(body)),
+    });
     expect(a.headers['set-cookie']).toEqual(['a=1; Path=/', 'b=2; Path=/']);
     expect(a.headers['x-request-id']).toEqual(expect.any(String));
     // the service's metrics saw the request end (node:http's 'close' of the response, a moment after the answer)
@@ -68,7 +73,9 @@ describe('localExchange', () => {
     expect([missing.status, JSON.parse(missing.body.toString()).errors[0].extensions.code]).toEqual([404, 'ROUTE_NOT_FOUND']);
     const streamed = await localExchange(listener, { method: 'POST', url: '/streamed', headers: head, body, timeoutMs: 1000 });
     expect(streamed.body.toString()).toBe('{"a":1}');
-    await expect(localExchange(listener, { method: 'POST', url: '/slow', headers: head, body, timeoutMs: 100 })).rejects.toMatchObject({ name: 'TimeoutError' });
+    await expect(localExchange(listener, { method: 'POST', url: '/slow', headers: head, body, timeoutMs: 100 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
   });
 
   it('gives a text answer as its text (no bytes made of it here), and what was written as bytes as its bytes', async () => {
@@ -137,7 +144,13 @@ describe('the federation’s subgraph fetch in the embedded topology', () => {
     // the subgraph saw the same request head either way (the recorder is the upstream's first middleware)
     const [local, http] = revisions.seen.slice(seen);
     // not the connection's, the span's, the gateway's own address, nor accept-encoding (federation.ts FETCH_DEFAULTS)
-    const strip = (h: Record<string, unknown>) => ({ ...h, connection: undefined, traceparent: undefined, 'x-forwarded-host': undefined, 'accept-encoding': undefined });
+    const strip = (h: Record<string, unknown>) => ({
+      ...h,
+      connection: undefined,
+      traceparent: undefined,
+      'x-forwarded-host': undefined,
+      'accept-encoding': undefined,
+    });
     expect(strip(local!.headers)).toEqual(strip(http!.headers));
   });
 });

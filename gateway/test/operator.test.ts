@@ -51,7 +51,9 @@ describe('GET /server/health', () => {
   });
 
   it('gives an admin the checks per service and replica', async () => {
-    const r = await request(gw.listener).get('/server/health').set('Authorization', `Bearer ${kit.sign({ admin_access: true })}`);
+    const r = await request(gw.listener)
+      .get('/server/health')
+      .set('Authorization', `Bearer ${kit.sign({ admin_access: true })}`);
     const body = JSON.parse(r.text);
     expect(Object.keys(body.checks).sort()).toEqual(['auth', 'items', 'ratelimit:memory', 'revisions']);
     expect(body.checks.revisions.replicas.map((x: { url: string }) => x.url).sort()).toEqual([upstreams[1].url, upstreams[2].url].sort());
@@ -120,7 +122,10 @@ describe('GET /server/info', () => {
     const user = await request(gw.listener).get('/server/info').set('Authorization', `Bearer ${kit.sign()}`).expect(200);
     expect(user.body.data).toMatchObject({ rateLimit: { points: 1000, duration: 1000 }, queryLimit: { default: 100, max: -1 } });
     expect(user.body.data.version).toBeUndefined();
-    const admin = await request(gw.listener).get('/server/info').set('Authorization', `Bearer ${kit.sign({ admin_access: true })}`).expect(200);
+    const admin = await request(gw.listener)
+      .get('/server/info')
+      .set('Authorization', `Bearer ${kit.sign({ admin_access: true })}`)
+      .expect(200);
     expect(admin.body.data.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 

@@ -39,17 +39,52 @@ const rows: Row[] = [
   { name: 'REST read with a good token', method: 'GET', path: '/revisions?limit=1&sort=-id', headers: bearer(good), status: 200 },
   { name: 'REST read, anonymous, CORS origin', method: 'GET', path: '/revisions', headers: { Origin: ORIGIN }, status: 200 },
   { name: 'REST read, token in the query', method: 'GET', path: `/activity?access_token=${good}`, status: 200 },
-  { name: 'SEARCH with a JSON body', method: 'SEARCH', path: '/items/articles', headers: { ...bearer(good), 'Content-Type': 'application/json' }, body: '{"query":{"limit":2}}', status: 200 },
-  { name: 'POST with a body, service headers merged', method: 'POST', path: '/items/articles/headers', headers: { ...bearer(good), 'Content-Type': 'application/json', Origin: ORIGIN }, body: '{"title":"t"}', status: 201 },
+  {
+    name: 'SEARCH with a JSON body',
+    method: 'SEARCH',
+    path: '/items/articles',
+    headers: { ...bearer(good), 'Content-Type': 'application/json' },
+    body: '{"query":{"limit":2}}',
+    status: 200,
+  },
+  {
+    name: 'POST with a body, service headers merged',
+    method: 'POST',
+    path: '/items/articles/headers',
+    headers: { ...bearer(good), 'Content-Type': 'application/json', Origin: ORIGIN },
+    body: '{"title":"t"}',
+    status: 201,
+  },
   { name: 'HEAD', method: 'HEAD', path: '/revisions', headers: bearer(good), status: 200 },
   { name: 'an error of the service passes through', method: 'GET', path: '/users/forbidden', headers: bearer(good), status: 403, code: 'FORBIDDEN' },
-  { name: 'bad token (not a JWT)', method: 'GET', path: '/revisions', headers: { ...bearer('not-a-jwt'), Origin: ORIGIN }, status: 401, code: 'INVALID_CREDENTIALS' },
+  {
+    name: 'bad token (not a JWT)',
+    method: 'GET',
+    path: '/revisions',
+    headers: { ...bearer('not-a-jwt'), Origin: ORIGIN },
+    status: 401,
+    code: 'INVALID_CREDENTIALS',
+  },
   { name: 'bad token (forged signature)', method: 'GET', path: '/items/articles', headers: bearer(forged), status: 403, code: 'INVALID_TOKEN' },
   { name: 'expired token', method: 'GET', path: '/revisions', headers: bearer(expired), status: 401, code: 'TOKEN_EXPIRED' },
   { name: 'revoked session', method: 'GET', path: '/revisions', headers: bearer(revokedToken), status: 401, code: 'TOKEN_EXPIRED' },
-  { name: 'revoked session in the session cookie', method: 'GET', path: '/users/me', headers: { Cookie: `vellum_session_token=${revokedToken}` }, status: 401, code: 'TOKEN_EXPIRED' },
+  {
+    name: 'revoked session in the session cookie',
+    method: 'GET',
+    path: '/users/me',
+    headers: { Cookie: `vellum_session_token=${revokedToken}` },
+    status: 401,
+    code: 'TOKEN_EXPIRED',
+  },
   { name: 'token in query and header', method: 'GET', path: `/revisions?access_token=${good}`, headers: bearer(good), status: 400, code: 'INVALID_PAYLOAD' },
-  { name: '/auth/* is not pre-checked', method: 'POST', path: '/auth/login', headers: { ...bearer('not-a-jwt'), 'Content-Type': 'application/json' }, body: '{"email":"a@b.co","password":"p"}', status: 200 },
+  {
+    name: '/auth/* is not pre-checked',
+    method: 'POST',
+    path: '/auth/login',
+    headers: { ...bearer('not-a-jwt'), 'Content-Type': 'application/json' },
+    body: '{"email":"a@b.co","password":"p"}',
+    status: 200,
+  },
   {
     name: 'CORS preflight',
     method: 'OPTIONS',
@@ -57,10 +92,33 @@ const rows: Row[] = [
     headers: { Origin: ORIGIN, 'Access-Control-Request-Method': 'PATCH', 'Access-Control-Request-Headers': 'authorization' },
     status: 204,
   },
-  { name: 'CORS preflight, other origin', method: 'OPTIONS', path: '/revisions', headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' }, status: 204 },
+  {
+    name: 'CORS preflight, other origin',
+    method: 'OPTIONS',
+    path: '/revisions',
+    headers: { Origin: 'https://evil.example', 'Access-Control-Request-Method': 'GET' },
+    status: 204,
+  },
   { name: 'over the rate limit', method: 'GET', path: '/revisions', headers: bearer(good), times: POINTS + 1, status: 429, code: 'REQUESTS_EXCEEDED' },
-  { name: 'oversized body (declared)', method: 'POST', path: '/items/articles', headers: { 'Content-Type': 'application/json' }, body: big, status: 413, code: 'CONTENT_TOO_LARGE' },
-  { name: 'oversized body (streamed)', method: 'POST', path: '/items/articles', headers: { 'Content-Type': 'application/json' }, body: big, chunked: true, status: 413, code: 'CONTENT_TOO_LARGE' },
+  {
+    name: 'oversized body (declared)',
+    method: 'POST',
+    path: '/items/articles',
+    headers: { 'Content-Type': 'application/json' },
+    body: big,
+    status: 413,
+    code: 'CONTENT_TOO_LARGE',
+  },
+  {
+    name: 'oversized body (streamed)',
+    method: 'POST',
+    path: '/items/articles',
+    headers: { 'Content-Type': 'application/json' },
+    body: big,
+    chunked: true,
+    status: 413,
+    code: 'CONTENT_TOO_LARGE',
+  },
   { name: 'unknown path', method: 'GET', path: '/nowhere', headers: bearer(good), status: 404, code: 'ROUTE_NOT_FOUND' },
 ];
 
@@ -101,13 +159,17 @@ beforeAll(async () => {
       res.status(201).json({ data: echo(req) });
     });
     app.get('/users/forbidden', (_req, res) => {
-      res.status(403).json({ errors: [{ message: 'You don\'t have permission to access this.', extensions: { code: 'FORBIDDEN' } }] });
+      res.status(403).json({ errors: [{ message: "You don't have permission to access this.", extensions: { code: 'FORBIDDEN' } }] });
     });
     app.use((req, res) => {
       res.json({ service: name, data: echo(req), bytes: res.locals.bytes });
     });
   };
-  upstreams = [await startUpstream('auth', configure('auth')), await startUpstream('revisions', configure('revisions')), await startUpstream('items', configure('items'))];
+  upstreams = [
+    await startUpstream('auth', configure('auth')),
+    await startUpstream('revisions', configure('revisions')),
+    await startUpstream('items', configure('items')),
+  ];
   const config = testConfig({
     AUTH_URLS: upstreams[0]!.url,
     REVISIONS_URLS: upstreams[1]!.url,
@@ -161,7 +223,7 @@ function send(base: string, row: Row, index: number): Promise<Answer> {
   });
 }
 
-describe('the gateway\'s REST paths', () => {
+describe("the gateway's REST paths", () => {
   it.each(rows.map((row, i) => [row.name, row, i] as const))('%s', async (_name, row, i) => {
     let last: Answer | undefined;
     for (let n = 0; n < (row.times ?? 1); n++) last = await send(servers[0]!.url, row, i);
@@ -169,7 +231,7 @@ describe('the gateway\'s REST paths', () => {
     if (row.code) expect((last!.body as { errors: { extensions: { code: string } }[] }).errors[0]!.extensions.code).toBe(row.code);
   });
 
-  it('a service\'s own headers replace the gateway\'s (not the request id), Vary is added to, every Set-Cookie passes; the upstream sees the caller\'s trace', async () => {
+  it("a service's own headers replace the gateway's (not the request id), Vary is added to, every Set-Cookie passes; the upstream sees the caller's trace", async () => {
     const row = rows.find((r) => r.name.startsWith('POST with a body'))!;
     const a = await send(servers[0]!.url, row, 200);
     expect(a.status).toBe(201);

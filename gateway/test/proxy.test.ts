@@ -62,7 +62,10 @@ beforeAll(async () => {
       req.on('end', () => res.json({ data: { port: req.socket.remotePort } }));
     });
     app.get('/items/articles', (req, res) => {
-      res.status(203).setHeader('x-custom', 'kept').json({ data: [{ id: 1 }], query: req.query });
+      res
+        .status(203)
+        .setHeader('x-custom', 'kept')
+        .json({ data: [{ id: 1 }], query: req.query });
     });
   });
   gateway = await listenGateway({
@@ -178,7 +181,9 @@ describe('streaming', () => {
   it('keeps the upstream connection after a request with a body in any method (SEARCH: undici closed it after each)', async () => {
     const ports: number[] = [];
     for (let i = 0; i < 3; i++) {
-      const r = await request(base).search('/items/articles').send({ query: { limit: i + 1 } });
+      const r = await request(base)
+        .search('/items/articles')
+        .send({ query: { limit: i + 1 } });
       expect(r.status).toBe(200);
       ports.push(r.body.data.port);
     }
@@ -247,7 +252,10 @@ describe('retries keep the request body', () => {
     b.downUntil = 0; // not skipped by an earlier test's cooldown: the first POST must meet the dead replica
     try {
       for (let i = 0; i < 4; i++) {
-        const r = await request(base).post('/revisions/upload').set('content-type', 'application/octet-stream').send(Buffer.alloc(1000 + i, 7));
+        const r = await request(base)
+          .post('/revisions/upload')
+          .set('content-type', 'application/octet-stream')
+          .send(Buffer.alloc(1000 + i, 7));
         expect([r.status, r.body.data.bytes]).toEqual([201, 1000 + i]);
       }
       expect(b.failures).toBeGreaterThanOrEqual(1);

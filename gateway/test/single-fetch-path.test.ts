@@ -136,17 +136,23 @@ describe('GraphQL operations planned to one subgraph fetch', () => {
   });
 
   it.each([
-    ['down', async () => {
-      const dead: Upstream = await startUpstream('dead');
-      await dead.kill();
-      return dead;
-    }],
-    ['without an answer in time (one timeout, not two)', () =>
-      startUpstream('hanging', (app) => {
-        app.post('/graphql', () => {
-          /* never answers */
-        });
-      })],
+    [
+      'down',
+      async () => {
+        const dead: Upstream = await startUpstream('dead');
+        await dead.kill();
+        return dead;
+      },
+    ],
+    [
+      'without an answer in time (one timeout, not two)',
+      () =>
+        startUpstream('hanging', (app) => {
+          app.post('/graphql', () => {
+            /* never answers */
+          });
+        }),
+    ],
   ])('a subgraph %s gives the same SERVICE_UNAVAILABLE as the full path, counted once', async (_name, upstream) => {
     const env = { REVISIONS_URLS: (await upstream()).url, UPSTREAM_RESPONSE_TIMEOUT: '800' };
     const [a, b] = [await gateway(env), await gateway(env, { graphqlSingleFetch: false })];
@@ -162,7 +168,10 @@ describe('GraphQL operations planned to one subgraph fetch', () => {
       expect(answers[0]).toEqual(answers[1]);
       expect(await paths(a)).toEqual({ planned: 1 });
       expect(answers[0]!.upstreamErrors).toBe(1);
-      expect((answers[0]!.body as { errors: { extensions: unknown }[] }).errors[0]!.extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', service: 'revisions' });
+      expect((answers[0]!.body as { errors: { extensions: unknown }[] }).errors[0]!.extensions).toMatchObject({
+        code: 'SERVICE_UNAVAILABLE',
+        service: 'revisions',
+      });
     } finally {
       await a.close();
       await b.close();

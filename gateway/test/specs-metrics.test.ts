@@ -7,10 +7,24 @@ const make = gatewaysOverRevisions();
 
 /** Routes the API reference names in prose ("/roles and /permissions CRUD", "POST or GET /graphql/system"). */
 const PROSE_ROUTES = [
-  'GET /users', 'POST /users', 'PATCH /users/{id}', 'DELETE /users/{id}', 'GET /users/{id}', 'PATCH /users/me',
-  'GET /roles', 'POST /roles', 'GET /roles/{id}', 'PATCH /roles/{id}', 'DELETE /roles/{id}',
-  'GET /permissions', 'POST /permissions', 'GET /permissions/{id}', 'PATCH /permissions/{id}', 'DELETE /permissions/{id}',
-  'POST /graphql/system', 'GET /graphql/system',
+  'GET /users',
+  'POST /users',
+  'PATCH /users/{id}',
+  'DELETE /users/{id}',
+  'GET /users/{id}',
+  'PATCH /users/me',
+  'GET /roles',
+  'POST /roles',
+  'GET /roles/{id}',
+  'PATCH /roles/{id}',
+  'DELETE /roles/{id}',
+  'GET /permissions',
+  'POST /permissions',
+  'GET /permissions/{id}',
+  'PATCH /permissions/{id}',
+  'DELETE /permissions/{id}',
+  'POST /graphql/system',
+  'GET /graphql/system',
 ];
 /** The repository's own API reference: every route written there must be in the OpenAPI document. */
 const API_REFERENCE = path.resolve(__dirname, '../../docs/api.md');
@@ -20,7 +34,10 @@ function documentedRoutes(): string[] {
   const text = readFileSync(API_REFERENCE, 'utf8');
   const out: string[] = [];
   for (const m of text.matchAll(/\b((?:GET|POST|PATCH|DELETE|SEARCH|PUT)(?:\/(?:GET|POST|PATCH|DELETE|SEARCH|PUT))*) (\/[a-z/<>:._-]+)/g)) {
-    const p = m[2].replace(/:(\w+)/g, '{$1}').replace(/<(\w+)>/g, '{$1}').replace(/[.]$/, '');
+    const p = m[2]
+      .replace(/:(\w+)/g, '{$1}')
+      .replace(/<(\w+)>/g, '{$1}')
+      .replace(/[.]$/, '');
     for (const method of m[1].split('/')) out.push(`${method} ${p}`);
   }
   return out;
@@ -33,7 +50,9 @@ describe('GET /server/specs/oas', () => {
     const doc = r.body;
     // no conditional requests (docs/api.md §1): no validator, and `If-None-Match: *` gets the full answer
     expect(r.headers.etag).toBeUndefined();
-    const again = await request((await make()).listener).get('/server/specs/oas').set('If-None-Match', '*');
+    const again = await request((await make()).listener)
+      .get('/server/specs/oas')
+      .set('If-None-Match', '*');
     expect([again.status, again.body.openapi]).toEqual([200, '3.1.0']);
     expect(doc.openapi).toBe('3.1.0');
     expect(doc.info).toMatchObject({ title: 'Vellum', version: expect.any(String) });
@@ -65,7 +84,10 @@ describe('GET /server/specs/oas', () => {
     const doc = (await request((await make()).listener).get('/server/specs/oas')).body;
     const names = (op: { parameters: { name: string }[] }) => op.parameters.map((x) => x.name);
     for (const p of ['/users', '/roles', '/permissions']) {
-      expect([p, names(doc.paths[p].get)]).toEqual([p, expect.arrayContaining(['fields', 'filter', 'search', 'sort', 'limit', 'offset', 'page', 'meta', 'aggregate', 'groupBy'])]);
+      expect([p, names(doc.paths[p].get)]).toEqual([
+        p,
+        expect.arrayContaining(['fields', 'filter', 'search', 'sort', 'limit', 'offset', 'page', 'meta', 'aggregate', 'groupBy']),
+      ]);
       expect([p, doc.paths[p]['x-search'].requestBody.content['application/json'].schema]).toEqual([p, { $ref: '#/components/schemas/SearchRequest' }]);
       expect(names(doc.paths[`${p}/{id}`].get)).toEqual(['id', 'fields', 'access_token']);
     }

@@ -10,7 +10,10 @@ import { startUpstream, type Upstream } from './helpers';
 
 /** The SDL of a fake subgraph: auth's is a small fixture; revisions' is the service's own schema (its resolvers here are fakes). */
 export const fixtureSdl = (name: 'auth' | 'revisions') =>
-  readFileSync(name === 'auth' ? path.join(__dirname, 'fixtures', 'auth.graphql') : path.join(__dirname, '../../services/revisions/src/graphql/schema.graphql'), 'utf8');
+  readFileSync(
+    name === 'auth' ? path.join(__dirname, 'fixtures', 'auth.graphql') : path.join(__dirname, '../../services/revisions/src/graphql/schema.graphql'),
+    'utf8',
+  );
 
 interface Ctx {
   req: Request;

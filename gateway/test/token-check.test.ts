@@ -42,7 +42,6 @@ afterAll(async () => {
   await revisions?.close();
 });
 
-
 describe('token checks before routing', () => {
   it('lets a request without a token through as the public role', async () => {
     const r = await request(base).get('/revisions');
@@ -61,15 +60,21 @@ describe('token checks before routing', () => {
 
   it('rejects bad tokens early with the contract codes, without calling the service', async () => {
     const before = revisions.seen.length;
-    const expired = await request(base).get('/revisions').set('Authorization', `Bearer ${kit.sign({}, { expiresIn: -10 })}`);
+    const expired = await request(base)
+      .get('/revisions')
+      .set('Authorization', `Bearer ${kit.sign({}, { expiresIn: -10 })}`);
     expect([expired.status, errorCode(expired)]).toEqual([401, 'TOKEN_EXPIRED']);
     const forged = await request(base).get('/revisions').set('Authorization', `Bearer ${forger.sign()}`);
     expect([forged.status, errorCode(forged)]).toEqual([403, 'INVALID_TOKEN']);
     const garbage = await request(base).get('/revisions').set('Authorization', 'Bearer not-a-jwt');
     expect([garbage.status, errorCode(garbage)]).toEqual([401, 'INVALID_CREDENTIALS']);
-    const wrongIssuer = await request(base).get('/revisions').set('Authorization', `Bearer ${kit.sign({}, { issuer: 'evil' })}`);
+    const wrongIssuer = await request(base)
+      .get('/revisions')
+      .set('Authorization', `Bearer ${kit.sign({}, { issuer: 'evil' })}`);
     expect([wrongIssuer.status, errorCode(wrongIssuer)]).toEqual([403, 'INVALID_TOKEN']);
-    const revoked = await request(base).get('/revisions').set('Cookie', `vellum_session_token=${kit.sign({ session: 'revoked-session' })}`);
+    const revoked = await request(base)
+      .get('/revisions')
+      .set('Cookie', `vellum_session_token=${kit.sign({ session: 'revoked-session' })}`);
     expect([revoked.status, errorCode(revoked)]).toEqual([401, 'TOKEN_EXPIRED']);
     expect(revisions.seen.length).toBe(before);
   });

@@ -46,7 +46,13 @@ function Nav({ me, path }: { me: Me; path: string }) {
   const items: [string, string][] = [
     ['/content', 'Content'],
     ['/activity', 'Activity'],
-    ...(me.admin ? ([['/users', 'Users'], ['/roles', 'Roles'], ['/permissions', 'Permissions']] as [string, string][]) : []),
+    ...(me.admin
+      ? ([
+          ['/users', 'Users'],
+          ['/roles', 'Roles'],
+          ['/permissions', 'Permissions'],
+        ] as [string, string][])
+      : []),
     ['/profile', 'Profile'],
   ];
   const here = (to: string) => path === to || path.startsWith(`${to}/`) || (to === '/content' && path === '/');
@@ -114,18 +120,24 @@ export function App() {
       </Frame>
     );
   }
-  if (me === undefined) return <Frame><p role="status">Loading…</p></Frame>;
+  if (me === undefined)
+    return (
+      <Frame>
+        <p role="status">Loading…</p>
+      </Frame>
+    );
   if (me === null) return <Frame>{null}</Frame>;
   for (const r of ROUTES) {
     const params = match(r.pattern, path);
     if (!params) continue;
-    const body = r.admin && !me.admin ? (
-      <Page title="Not available">
-        <Alert>This page is for administrators. Your role does not give access to it.</Alert>
-      </Page>
-    ) : (
-      r.render(params, query, me)
-    );
+    const body =
+      r.admin && !me.admin ? (
+        <Page title="Not available">
+          <Alert>This page is for administrators. Your role does not give access to it.</Alert>
+        </Page>
+      ) : (
+        r.render(params, query, me)
+      );
     return <Frame nav={<Nav me={me} path={path} />}>{body}</Frame>;
   }
   return (

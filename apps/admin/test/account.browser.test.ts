@@ -169,13 +169,21 @@ describeBrowser('admin app: account pages', () => {
     await page.getByLabel('Code from the app').fill(totp(secret));
     await page.getByRole('button', { name: 'Verify and enable' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }));
-    const login = await fetch(`${suite.platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
+    const login = await fetch(`${suite.platform.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'profile-password-2' }),
+    });
     expect(((await login.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('INVALID_OTP');
 
     await page.getByLabel('Code from the app').fill(totp(secret, 1));
     await page.getByRole('button', { name: 'Disable two-factor authentication' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Two-factor authentication is off.' }));
-    const plain = await fetch(`${suite.platform.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password: 'profile-password-2' }) });
+    const plain = await fetch(`${suite.platform.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'profile-password-2' }),
+    });
     expect(plain.status).toBe(200);
     await app.close();
   }, 90_000);

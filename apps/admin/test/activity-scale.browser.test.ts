@@ -19,7 +19,9 @@ const LOADS = 5;
 
 /** The revisions database of the platform's embedded PostgreSQL (its port is in postmaster.pid). */
 function revisionsDbUrl(dataDir: string): string {
-  const port = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8').split('\n')[3]!.trim();
+  const port = readFileSync(path.join(dataDir, 'postgres', 'postmaster.pid'), 'utf8')
+    .split('\n')[3]!
+    .trim();
   return `postgres://postgres:postgres@127.0.0.1:${port}/vellum_revisions`;
 }
 
@@ -45,7 +47,9 @@ describeBrowser(`admin app: activity at ${REVISIONS.toLocaleString('en')} revisi
       timings.push(ms);
     }
     const shown = await page.getByTestId('first-page-ms').textContent();
-    console.log(`activity at ${REVISIONS} revisions: first page ${timings.join(' / ')} ms after navigation start (cold, then warm; the fastest counts); the page says "${shown}"`);
+    console.log(
+      `activity at ${REVISIONS} revisions: first page ${timings.join(' / ')} ms after navigation start (cold, then warm; the fastest counts); the page says "${shown}"`,
+    );
     expect(Math.min(...timings)).toBeLessThan(BUDGET_MS);
     expect(await page.locator('tbody tr').count()).toBe(25);
     await checkPage(app, 'activity-1m');
@@ -55,7 +59,11 @@ describeBrowser(`admin app: activity at ${REVISIONS.toLocaleString('en')} revisi
     await page.getByLabel('Collection').fill('c7');
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/collection=c7/);
-    await page.waitForFunction(() => [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'c7') && document.querySelectorAll('tbody tr').length === 25);
+    await page.waitForFunction(
+      () =>
+        [...document.querySelectorAll('tbody tr td:nth-child(4)')].every((td) => td.textContent === 'c7') &&
+        document.querySelectorAll('tbody tr').length === 25,
+    );
 
     // Item and date range (the seeder's revision g is item g % 20000 at 2025-01-01T00:00:00Z + g s).
     await page.getByLabel('Collection').fill('');

@@ -61,7 +61,9 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByRole('status').filter({ hasText: 'Saved.' }));
     await page.reload();
     await see(page.getByRole('heading', { level: 1, name: `User ${email}` }));
-    await page.waitForFunction(() => (document.querySelector('select[name^="f-role"]') as HTMLSelectElement | null)?.selectedOptions[0]?.textContent === 'Administrator');
+    await page.waitForFunction(
+      () => (document.querySelector('select[name^="f-role"]') as HTMLSelectElement | null)?.selectedOptions[0]?.textContent === 'Administrator',
+    );
     await page.getByLabel('Status').selectOption('suspended');
     await page.getByRole('button', { name: 'Save user' }).click();
     await see(page.getByRole('status').filter({ hasText: 'their sessions have ended' }));
@@ -131,7 +133,9 @@ describeBrowser('admin app: administration', () => {
     await see(page.getByRole('heading', { level: 1, name: 'Permissions' }));
     await see(page.getByText('What the public role may do in each collection'));
     // The public role: read on notes lets a request without any credential list its items; untick, refused again.
-    const created = await page.evaluate(async () => (await fetch('/items/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"a public note"}' })).status);
+    const created = await page.evaluate(
+      async () => (await fetch('/items/notes', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"title":"a public note"}' })).status,
+    );
     expect(created).toBe(200);
     const anonymous = () => statusOf(suite.platform.url, '/items/notes?limit=1');
     expect(await anonymous()).toBe(403);
@@ -140,7 +144,8 @@ describeBrowser('admin app: administration', () => {
     expect(await page.getByRole('checkbox', { name: 'read notes', exact: true }).isChecked()).toBe(true);
     expect(await becomes(anonymous, 200)).toBe(200);
     // The revisions of notes follow the same rule (not readable: an empty list, never 403).
-    const revisions = async () => ((await (await fetch(`${suite.platform.url}/revisions?filter[collection][_eq]=notes`)).json()) as { data: unknown[] }).data.length;
+    const revisions = async () =>
+      ((await (await fetch(`${suite.platform.url}/revisions?filter[collection][_eq]=notes`)).json()) as { data: unknown[] }).data.length;
     expect(await becomes(revisions, 1)).toBe(1);
     await checkPage(suite.admin, 'permissions-public');
     await page.getByRole('checkbox', { name: 'read notes', exact: true }).click();
@@ -160,7 +165,9 @@ describeBrowser('admin app: administration', () => {
     await checkPage(suite.admin, 'permissions');
 
     // What the API now holds for the role.
-    const perms = await page.evaluate(async () => (await (await fetch('/permissions?filter[collection][_eq]=notes')).json()) as { data: { action: string; fields: string[] }[] });
+    const perms = await page.evaluate(
+      async () => (await (await fetch('/permissions?filter[collection][_eq]=notes')).json()) as { data: { action: string; fields: string[] }[] },
+    );
     expect(perms.data).toEqual([expect.objectContaining({ action: 'read', fields: ['title'] })]);
     await page.getByRole('checkbox', { name: 'read notes', exact: true }).click();
     await page.getByRole('group', { name: 'Fields for read notes' }).waitFor({ state: 'detached' });

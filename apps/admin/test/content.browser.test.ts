@@ -64,7 +64,9 @@ describeBrowser('admin app: content and history', () => {
     await see(page.getByRole('status').filter({ hasText: 'Restored.' }));
     await see(page.getByRole('button', { name: 'Show changes of revision 4' }));
     // The form shows the item as re-read after the restore.
-    await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, { timeout: 10_000 });
+    await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, {
+      timeout: 10_000,
+    });
     expect(await page.getByLabel('views').inputValue()).toBe('1');
     const diff4 = page.getByRole('table', { name: 'Revision 4 against revision 3' });
     await diff4.locator('tr[data-changed="true"]').nth(1).waitFor({ timeout: 15_000 });
@@ -79,7 +81,7 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('button', { name: /^title/ }).click();
     await page.waitForURL(/sort=title/);
     await see(page.getByRole('columnheader', { name: /title/ }).and(page.locator('[aria-sort="ascending"]')));
-    const titles = async () => (await page.locator('tbody tr td:nth-child(2)').allTextContents());
+    const titles = async () => await page.locator('tbody tr td:nth-child(2)').allTextContents();
     await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Alpha');
     expect(await titles()).toEqual(['Alpha', 'First title', 'Zulu']);
     await page.getByRole('button', { name: /^title/ }).click();
@@ -92,7 +94,10 @@ describeBrowser('admin app: content and history', () => {
     await checkPage(suite.admin, 'items');
 
     // Delete an item from its page.
-    await page.getByRole('link', { name: /^Open \d+$/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Open \d+$/ })
+      .first()
+      .click();
     await see(page.getByRole('heading', { level: 1, name: /^Item \d+ of articles$/ }));
     await page.getByRole('button', { name: 'Delete item' }).click();
     await page.getByRole('button', { name: 'Yes, delete the item' }).click();
@@ -104,7 +109,10 @@ describeBrowser('admin app: content and history', () => {
 
   it('a restricted user sees only its permitted collections, items and revisions', async () => {
     const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
-    const fields = [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, { field: 'title', type: 'string' }];
+    const fields = [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string' },
+    ];
     expect((await api.post('/collections', { collection: 'secrets', fields })).status).toBe(200);
     expect((await api.post('/collections', { collection: 'notes', fields })).status).toBe(200);
     expect((await api.post('/items/secrets', { title: 'classified' })).status).toBe(200);

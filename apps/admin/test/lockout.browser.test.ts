@@ -13,7 +13,14 @@ describeBrowser('admin app: a lockout an attacker cannot turn against the owner'
   const suite = browserSuite({ env: { AUTH_LOGIN_ATTEMPTS: '3', AUTH_SPRAY_THRESHOLD: '20', AUTH_POW_DIFFICULTY: '12' } });
   const PASSWORD = 'owner-password-1';
   const attack = async (email: string, n = 3) => {
-    for (let i = 0; i < n; i++) expect((await request(suite.platform.url).post('/auth/login').send({ email, password: `guess-${i}` })).status).toBe(401);
+    for (let i = 0; i < n; i++)
+      expect(
+        (
+          await request(suite.platform.url)
+            .post('/auth/login')
+            .send({ email, password: `guess-${i}` })
+        ).status,
+      ).toBe(401);
   };
   const open = (start?: string) => openContext(suite.browser, suite.platform.url, start);
   const tryToSignIn = async (page: import('playwright-core').Page, email: string, password: string) => {
@@ -78,7 +85,10 @@ describeBrowser('admin app: a lockout an attacker cannot turn against the owner'
 
   it('during a password spray the form proves its work by itself (the login carries `pow`)', async () => {
     const { email } = await createUser(suite.platform.url, ADMIN, { prefix: 'spray', password: PASSWORD });
-    for (let i = 0; i < 20; i++) await request(suite.platform.url).post('/auth/login').send({ email: `sprayed-${i}@example.com`, password: 'Winter2026!' });
+    for (let i = 0; i < 20; i++)
+      await request(suite.platform.url)
+        .post('/auth/login')
+        .send({ email: `sprayed-${i}@example.com`, password: 'Winter2026!' });
     const asked = await request(suite.platform.url).post('/auth/login').send({ email, password: PASSWORD });
     expect(asked.body.errors[0].extensions.code).toBe('PROOF_OF_WORK_REQUIRED');
     const app = await open();

@@ -28,7 +28,10 @@ describeBrowser('admin app: sessions and API tokens', () => {
     await see(sessions.getByRole('cell', { name: /^Chrome on Linux/ }));
     await checkPage(a, 'profile-sessions');
 
-    await sessions.locator('tbody tr:not([data-current])').getByRole('button', { name: /^Sign out this session/ }).click();
+    await sessions
+      .locator('tbody tr:not([data-current])')
+      .getByRole('button', { name: /^Sign out this session/ })
+      .click();
     await see(sessions.getByRole('status').filter({ hasText: 'is signed out.' }));
     expect(await isFocused(sessions.getByRole('status').filter({ hasText: 'is signed out.' }))).toBe(true);
     await sessions.locator('tbody tr').nth(1).waitFor({ state: 'detached' });

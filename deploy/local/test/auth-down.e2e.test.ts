@@ -21,11 +21,22 @@ describe('revisions while the auth service is down', () => {
     ]);
     await api.post('/collections').set(as(admin)).send(notes).expect(200);
     await api.post('/collections').set(as(admin)).send(collectionWithId('hidden')).expect(200);
-    await api.post('/items/notes').set(as(admin)).send([{ title: 'a', secret: 's1' }, { title: 'b', secret: 's2' }]).expect(200);
+    await api
+      .post('/items/notes')
+      .set(as(admin))
+      .send([
+        { title: 'a', secret: 's1' },
+        { title: 'b', secret: 's2' },
+      ])
+      .expect(200);
     await api.post('/items/hidden').set(as(admin)).send({}).expect(200);
 
     const role = (await api.post('/roles').set(as(admin)).send({ name: 'Notes reader', app_access: true, admin_access: false })).body.data;
-    await api.post('/permissions').set(as(admin)).send({ role: role.id, collection: 'notes', action: 'read', fields: ['id', 'title'] }).expect(200);
+    await api
+      .post('/permissions')
+      .set(as(admin))
+      .send({ role: role.id, collection: 'notes', action: 'read', fields: ['id', 'title'] })
+      .expect(200);
     await api.post('/users').set(as(admin)).send({ email: 'notes@example.com', password: 'notes-password-1', role: role.id, status: 'active' }).expect(200);
     const reader = (await p.login('notes@example.com', 'notes-password-1')).access_token;
 

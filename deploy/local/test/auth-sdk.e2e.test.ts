@@ -1,5 +1,18 @@
 import request from 'supertest';
-import { authentication, createDirectus, createUser, readRevisions, readRoles, readUsers, rest, serverHealth, serverInfo, staticToken, updateUser, withSearch } from '@directus/sdk';
+import {
+  authentication,
+  createDirectus,
+  createUser,
+  readRevisions,
+  readRoles,
+  readUsers,
+  rest,
+  serverHealth,
+  serverInfo,
+  staticToken,
+  updateUser,
+  withSearch,
+} from '@directus/sdk';
 import { startTestPlatform, ADMIN, type TestPlatform } from './platform-harness';
 
 // Issue 5's "done when": the official @directus/sdk (rest + authentication, json mode) logs in, refreshes,
@@ -21,9 +34,7 @@ describe('auth through the gateway', () => {
     expect(refreshed.refresh_token).not.toBe(login.refresh_token);
     expect(refreshed.access_token).toEqual(expect.any(String));
 
-    const revs = await client.request(
-      readRevisions({ filter: { collection: { _eq: 'vellum_users' } }, fields: ['id', 'collection', 'item'], limit: 5 }),
-    );
+    const revs = await client.request(readRevisions({ filter: { collection: { _eq: 'vellum_users' } }, fields: ['id', 'collection', 'item'], limit: 5 }));
     expect(revs.length).toBeGreaterThanOrEqual(1);
     expect(revs.every((r) => r.collection === 'vellum_users')).toBe(true);
     // meta is not exposed by readRevisions' typed result; ask for it on the wire the way the SDK sends queries.
@@ -40,7 +51,9 @@ describe('auth through the gateway', () => {
   });
 
   it('readUsers / readRoles with filter, fields and search through the gateway, GET and SEARCH (issue 23)', async () => {
-    const client = createDirectus(p.url).with(staticToken((await p.login()).access_token)).with(rest());
+    const client = createDirectus(p.url)
+      .with(staticToken((await p.login()).access_token))
+      .with(rest());
     // a client looking up "the reader role" by name must not get the Administrator role
     expect(await client.request(readRoles({ filter: { name: { _eq: 'no such role' } } }))).toEqual([]);
     const admins = await client.request(readRoles({ filter: { admin_access: { _eq: true } }, fields: ['name'] }));
@@ -58,7 +71,9 @@ describe('auth through the gateway', () => {
     expect(info.project.project_name).toBe('Vellum');
     expect(Object.keys(info)).toEqual(['project']);
     expect(await anonymous.request(serverHealth())).toEqual({ status: 'ok' });
-    const admin = createDirectus(p.url).with(staticToken((await p.login()).access_token)).with(rest());
+    const admin = createDirectus(p.url)
+      .with(staticToken((await p.login()).access_token))
+      .with(rest());
     expect(await admin.request(serverInfo())).toMatchObject({ version: expect.any(String), queryLimit: { default: 100 } });
     const health = (await admin.request(serverHealth())) as { status: string; checks: Record<string, unknown> };
     expect(Object.keys(health.checks)).toEqual(expect.arrayContaining(['auth', 'revisions', 'items']));
@@ -113,7 +128,9 @@ describe('auth through the gateway', () => {
   });
 
   it('staticToken() of @directus/sdk reads revisions with a token an admin set through PATCH /users/:id (issue 14)', async () => {
-    const admin = createDirectus(p.url).with(staticToken((await p.login()).access_token)).with(rest());
+    const admin = createDirectus(p.url)
+      .with(staticToken((await p.login()).access_token))
+      .with(rest());
     const [adminRole] = await admin.request(readRoles({ filter: { admin_access: { _eq: true } }, fields: ['id'] }));
     const user = await admin.request(createUser({ email: 'script@example.com', role: adminRole.id }));
     const secret = `directus-static-${Date.now()}-token`;
@@ -126,7 +143,9 @@ describe('auth through the gateway', () => {
     const end = Date.now() + 5000;
     let revs: Record<string, unknown>[] | undefined;
     while (!revs && Date.now() < end) {
-      revs = await script.request(readRevisions({ filter: { collection: { _eq: 'vellum_users' } }, fields: ['id', 'collection'], limit: 5 })).catch(() => undefined);
+      revs = await script
+        .request(readRevisions({ filter: { collection: { _eq: 'vellum_users' } }, fields: ['id', 'collection'], limit: 5 }))
+        .catch(() => undefined);
       if (!revs) await new Promise((r) => setTimeout(r, 50));
     }
     expect(revs!.length).toBeGreaterThanOrEqual(1);

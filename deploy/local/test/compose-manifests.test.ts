@@ -5,12 +5,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import {
-  ROOT,
-  readYaml,
-  type Env,
-  type Obj,
-} from './manifests/kustomize';
+import { ROOT, readYaml, type Env, type Obj } from './manifests/kustomize';
 import { SERVICES, unknownVariable } from './manifests/service-config';
 import { secretFilesForThisFile } from './manifests/secret-files';
 
@@ -26,10 +21,7 @@ describe('docker-compose.yml', () => {
   const serviceOf = (s: Obj) => path.basename(String(s.build.args.SERVICE));
 
   const dockerCompose = spawnSync('docker-compose', ['version'], { encoding: 'utf8' }).status === 0;
-  if (!dockerCompose)
-    console.warn(
-      '!!! docker-compose not found (apt-get install --no-install-recommends docker-compose): `config -q` not run',
-    );
+  if (!dockerCompose) console.warn('!!! docker-compose not found (apt-get install --no-install-recommends docker-compose): `config -q` not run');
   (dockerCompose ? it : it.skip)('docker-compose config -q accepts it', () => {
     const r = spawnSync('docker-compose', ['-f', file, 'config', '-q'], { encoding: 'utf8', cwd: ROOT });
     expect(r.stderr.trim()).toBe('');
@@ -42,16 +34,8 @@ describe('docker-compose.yml', () => {
       const info = SERVICES[serviceOf(s)];
       expect(s.build.args).toEqual({ SERVICE: info.dir.replace(/^\.\//, ''), PORT: String(info.port) });
     }
-    expect(vellum.map(([, s]) => serviceOf(s)).sort()).toEqual([
-      'auth',
-      'gateway',
-      'items',
-      'mailer',
-      'revisions',
-      'revisions',
-    ]);
-    for (const infra of ['postgres', 'nats', 'redis', 'mailpit'])
-      expect(compose.services[infra]).toBeDefined();
+    expect(vellum.map(([, s]) => serviceOf(s)).sort()).toEqual(['auth', 'gateway', 'items', 'mailer', 'revisions', 'revisions']);
+    for (const infra of ['postgres', 'nats', 'redis', 'mailpit']) expect(compose.services[infra]).toBeDefined();
     expect(compose.services.postgres.image).toMatch(/^postgres:15/);
     expect(compose.services.nats.command).toContain('-js');
     expect(compose.services.gateway.ports.map(String)).toEqual([expect.stringMatching(/:8055$/)]);
@@ -59,16 +43,12 @@ describe('docker-compose.yml', () => {
 
   it('sets only variables the services read, which their config loaders accept', () => {
     const problems: string[] = [];
-    const databases = [
-      ...fs
-        .readFileSync(path.join(ROOT, 'deploy/docker/postgres/01-databases.sql'), 'utf8')
-        .matchAll(/CREATE DATABASE (\w+)/g),
-    ].map((m) => m[1]);
+    const databases = [...fs.readFileSync(path.join(ROOT, 'deploy/docker/postgres/01-databases.sql'), 'utf8').matchAll(/CREATE DATABASE (\w+)/g)].map(
+      (m) => m[1],
+    );
     for (const [name, s] of vellum) {
       const service = serviceOf(s);
-      const env: Env = Object.fromEntries(
-        Object.entries(s.environment as Obj).map(([k, v]) => [k, interpolate(String(v))]),
-      );
+      const env: Env = Object.fromEntries(Object.entries(s.environment as Obj).map(([k, v]) => [k, interpolate(String(v))]));
       for (const k of Object.keys(env)) {
         const why = unknownVariable(service, k);
         if (why) problems.push(`${name}: ${why}`);
@@ -80,8 +60,7 @@ describe('docker-compose.yml', () => {
       }
       if (env.DATABASE_URL) {
         const db = new URL(env.DATABASE_URL).pathname.slice(1);
-        if (!databases.includes(db))
-          problems.push(`${name}: database ${db} is not created by deploy/docker/postgres`);
+        if (!databases.includes(db)) problems.push(`${name}: database ${db} is not created by deploy/docker/postgres`);
       }
       for (const k of ['AUTH_URL', 'AUTH_URLS', 'REVISIONS_URLS', 'ITEMS_URLS', 'NATS_URL', 'REDIS_URL']) {
         for (const u of env[k]?.split(',') ?? []) {
@@ -90,12 +69,10 @@ describe('docker-compose.yml', () => {
           if (!target) problems.push(`${name}: ${k} names ${url.hostname}, not a compose service`);
           else if (target.build?.args?.SERVICE && String(SERVICES[serviceOf(target)].port) !== url.port)
             problems.push(`${name}: ${k} port ${url.port} is not where ${url.hostname} listens`);
-          if (target && !s.depends_on?.[url.hostname])
-            problems.push(`${name}: uses ${url.hostname} without depends_on`);
+          if (target && !s.depends_on?.[url.hostname]) problems.push(`${name}: uses ${url.hostname} without depends_on`);
         }
       }
-      for (const dep of Object.keys(s.depends_on ?? {}))
-        if (!compose.services[dep]) problems.push(`${name}: depends on unknown ${dep}`);
+      for (const dep of Object.keys(s.depends_on ?? {})) if (!compose.services[dep]) problems.push(`${name}: depends on unknown ${dep}`);
       try {
         const config = SERVICES[service].load(withSecretFiles(env));
         expect({ name, PORT: config.PORT, HOST: config.HOST }).toEqual({
@@ -113,15 +90,15 @@ describe('docker-compose.yml', () => {
   });
 
   it('TRUST_PROXY: the published gateway believes nobody, the services behind it believe the gateway', () => {
-    const trust = (s: Obj) => SERVICES[serviceOf(s)].load(withSecretFiles(Object.fromEntries(Object.entries(s.environment as Obj).map(([k, v]) => [k, interpolate(String(v))])))).TRUST_PROXY;
+    const trust = (s: Obj) =>
+      SERVICES[serviceOf(s)].load(withSecretFiles(Object.fromEntries(Object.entries(s.environment as Obj).map(([k, v]) => [k, interpolate(String(v))]))))
+        .TRUST_PROXY;
     expect(trust(compose.services.gateway)).toBe(false);
     for (const name of ['auth', 'revisions-1', 'revisions-2', 'items']) expect({ name, trust: trust(compose.services[name]) }).toEqual({ name, trust: 1 });
   });
 
   it('auth encrypts TOTP secrets with its own key (a compose secret)', () => {
-    expect(compose.services.auth.environment.AUTH_TFA_ENCRYPTION_KEY_FILE).toBe(
-      '/run/secrets/auth_tfa_encryption_key',
-    );
+    expect(compose.services.auth.environment.AUTH_TFA_ENCRYPTION_KEY_FILE).toBe('/run/secrets/auth_tfa_encryption_key');
     expect(compose.services.auth.secrets).toContain('auth_tfa_encryption_key');
   });
 

@@ -43,7 +43,10 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
     ackedRequests += result.ackedRequests;
     const problems = await settle(async () => recordingProblems(await readRecorded(url(), token, 'notes'), acked), 90_000);
     expect(problems).toEqual([]);
-    const mails = await settle(() => mailProblems(`postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`, path.join(dataDir, 'mail'), ackedRequests), 90_000);
+    const mails = await settle(
+      () => mailProblems(`postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`, path.join(dataDir, 'mail'), ackedRequests),
+      90_000,
+    );
     expect(mails).toEqual([]);
     return result;
   };
@@ -54,7 +57,14 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
     const end = Date.now() + 60_000;
     for (;;) {
       const s = distributedState(dataDir).services[name];
-      if (s.pid !== killed && (await fetch(`${s.url}/server/ping`).then((r) => r.ok, () => false))) break;
+      if (
+        s.pid !== killed &&
+        (await fetch(`${s.url}/server/ping`).then(
+          (r) => r.ok,
+          () => false,
+        ))
+      )
+        break;
       if (Date.now() > end) throw new Error(`${name} did not come back`);
       await sleep(200);
     }

@@ -61,7 +61,10 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
     const t = Date.now();
     await waitForPing(port, 60_000);
     token = await login(port);
-    const problems = await settle(async () => recordingProblems(await readRecorded(`http://127.0.0.1:${port}`, token, 'notes'), result.ackedItems), 60_000 - (Date.now() - t));
+    const problems = await settle(
+      async () => recordingProblems(await readRecorded(`http://127.0.0.1:${port}`, token, 'notes'), result.ackedItems),
+      60_000 - (Date.now() - t),
+    );
     expect(problems).toEqual([]);
 
     // mails: one `<job id>.eml` per committed mail job (the auth outbox row), none missing, none extra

@@ -39,7 +39,13 @@ export interface LoadOptions {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** One JSON request to the gateway on 127.0.0.1:`port`. */
-export async function api(port: number, method: string, p: string, token?: string, body?: unknown): Promise<{ status: number; json: { data?: Record<string, unknown> } }> {
+export async function api(
+  port: number,
+  method: string,
+  p: string,
+  token?: string,
+  body?: unknown,
+): Promise<{ status: number; json: { data?: Record<string, unknown> } }> {
   const r = await fetch(`http://127.0.0.1:${port}${p}`, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -92,7 +98,8 @@ export function startLoad(o: LoadOptions): Load {
     async acknowledged({ items = 0, requests = 0 }, timeoutMs = 60_000) {
       const end = Date.now() + timeoutMs;
       while (result.ackedItems.length < items || result.ackedRequests < requests) {
-        if (Date.now() > end) throw new Error(`load: ${result.ackedItems.length}/${items} items, ${result.ackedRequests}/${requests} requests acknowledged in ${timeoutMs} ms`);
+        if (Date.now() > end)
+          throw new Error(`load: ${result.ackedItems.length}/${items} items, ${result.ackedRequests}/${requests} requests acknowledged in ${timeoutMs} ms`);
         await sleep(50);
       }
     },
@@ -165,9 +172,15 @@ export async function mailProblems(authDbUrl: string, mailDir: string, ackedRequ
   const db = new Client({ connectionString: authDbUrl });
   await db.connect();
   try {
-    const { rows } = await db.query<{ id: string; published: boolean }>(`SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE destination = 'MAIL'`);
+    const { rows } = await db.query<{ id: string; published: boolean }>(
+      `SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE destination = 'MAIL'`,
+    );
     const jobs = new Set(rows.map((r) => r.id));
-    const files = existsSync(mailDir) ? readdirSync(mailDir).filter((f) => f.endsWith('.eml')).map((f) => f.slice(0, -4)) : [];
+    const files = existsSync(mailDir)
+      ? readdirSync(mailDir)
+          .filter((f) => f.endsWith('.eml'))
+          .map((f) => f.slice(0, -4))
+      : [];
     const p: string[] = [];
     if (jobs.size < ackedRequests) p.push(`${jobs.size} mail jobs committed < ${ackedRequests} acknowledged requests`);
     const unsent = [...jobs].filter((j) => !files.includes(j));

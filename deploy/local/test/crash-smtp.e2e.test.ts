@@ -95,7 +95,8 @@ describe('npm start with SMTP: one mail per committed password request across ki
 
     const load = startLoad({ url: () => `http://127.0.0.1:${port}`, token, collection: 'unused', writers: 0, requesters: emails, resetUrl: RESET_URL });
     // a backlog of jobs handed to the mailer and not yet answered by the SMTP server
-    const unmarked = async () => (await query<{ n: string }>(authDb, `SELECT count(*) AS n FROM outbox WHERE destination = 'MAIL' AND published_at IS NULL`))[0].n;
+    const unmarked = async () =>
+      (await query<{ n: string }>(authDb, `SELECT count(*) AS n FROM outbox WHERE destination = 'MAIL' AND published_at IS NULL`))[0].n;
     await settle(async () => (sink.received.length >= 5 && Number(await unmarked()) >= 8 ? [] : ['no backlog yet']), 60_000);
 
     const lock = new Client({ connectionString: authDb });
@@ -123,7 +124,8 @@ describe('npm start with SMTP: one mail per committed password request across ki
     phase = 'restarted';
     child = launch();
     await waitForPing(port, 90_000);
-    const jobs = async () => query<{ id: string; published: boolean }>(authDb, `SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE destination = 'MAIL'`);
+    const jobs = async () =>
+      query<{ id: string; published: boolean }>(authDb, `SELECT id, published_at IS NOT NULL AS published FROM outbox WHERE destination = 'MAIL'`);
     const mailed = () => new Set(sink.received.map((m) => m.jobId));
     expect(
       await settle(async () => {

@@ -42,8 +42,7 @@ describe('deploy/docker/Dockerfile', () => {
     expect(build).toMatch(/RUN npm ci /); // its postinstall generates the Prisma clients
     expect(build).not.toMatch(/npm install --no/);
     expect(build).toMatch(/npm run build/);
-    for (const service of Object.keys(SERVICES))
-      expect(build).toContain(SERVICES[service].dir.replace(/^\.\//, ''));
+    for (const service of Object.keys(SERVICES)) expect(build).toContain(SERVICES[service].dir.replace(/^\.\//, ''));
     expect(build).toMatch(/node scripts\/assemble-image\.mjs "\$s" "\/images\/\$s"/);
     const ignore = fs.readFileSync(path.join(ROOT, '.dockerignore'), 'utf8').split('\n');
     for (const p of ['node_modules', '.git', 'deploy/docker/secrets', 'data']) expect(ignore).toContain(p);

@@ -12,7 +12,9 @@ const server = () => process.env.TEST_DATABASE_URL!;
 const logger = createLogger({ name: 'durable-buckets-test', level: 'silent' });
 
 describe('durable buckets of the embedded messaging (PostgreSQL)', () => {
-  const name = uniqueId('vellum_messaging_test').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  const name = uniqueId('vellum_messaging_test')
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase();
   let url: string;
   beforeAll(async () => {
     await ensureDatabases(server(), [name]);

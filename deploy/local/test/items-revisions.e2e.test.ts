@@ -23,7 +23,10 @@ describe('items → revisions, end to end through the gateway', () => {
     expect((await api.post('/collections').set(as(admin)).send(articles)).status).toBe(200);
     const ids: number[] = [];
     for (const title of ['one', 'two', 'three']) {
-      const r = await api.post('/items/articles').set(as(admin)).send({ title, body: `${title} body` });
+      const r = await api
+        .post('/items/articles')
+        .set(as(admin))
+        .send({ title, body: `${title} body` });
       expect(r.status).toBe(200);
       ids.push(r.body.data.id);
     }
@@ -36,7 +39,12 @@ describe('items → revisions, end to end through the gateway', () => {
     const list = await eventually(async () => {
       const r = await api
         .get('/revisions')
-        .query({ filter: JSON.stringify({ collection: { _eq: 'articles' } }), meta: '*', fields: 'id,item,data,delta,activity.action,activity.user', sort: 'id' })
+        .query({
+          filter: JSON.stringify({ collection: { _eq: 'articles' } }),
+          meta: '*',
+          fields: 'id,item,data,delta,activity.action,activity.user',
+          sort: 'id',
+        })
         .set(as(admin));
       // the count and the page are read side by side (docs/api.md): both have caught up once all six are recorded
       return r.body.data?.length >= 6 && r.body.meta?.filter_count >= 6 ? r.body : undefined;
@@ -65,12 +73,12 @@ describe('items → revisions, end to end through the gateway', () => {
 
     // A restricted role that cannot read `articles` sees none of it, and meta agrees.
     const role = (await api.post('/roles').set(as(admin)).send({ name: 'Reader', app_access: true, admin_access: false })).body.data;
-    await api.post('/permissions').set(as(admin)).send({ role: role.id, collection: 'notes', action: 'read', fields: ['*'] }).expect(200);
     await api
-      .post('/users')
+      .post('/permissions')
       .set(as(admin))
-      .send({ email: 'reader@example.com', password: 'reader-password-1', role: role.id, status: 'active' })
+      .send({ role: role.id, collection: 'notes', action: 'read', fields: ['*'] })
       .expect(200);
+    await api.post('/users').set(as(admin)).send({ email: 'reader@example.com', password: 'reader-password-1', role: role.id, status: 'active' }).expect(200);
     const reader = (await p.login('reader@example.com', 'reader-password-1')).access_token;
     const hidden = await api
       .get('/revisions')
@@ -81,7 +89,11 @@ describe('items → revisions, end to end through the gateway', () => {
     expect((await api.get(`/revisions/${list.data[0].id}`).set(as(reader))).status).toBe(403);
 
     // Granting read on `articles` (title only) makes them visible within a second, with `body` stripped.
-    await api.post('/permissions').set(as(admin)).send({ role: role.id, collection: 'articles', action: 'read', fields: ['id', 'title'] }).expect(200);
+    await api
+      .post('/permissions')
+      .set(as(admin))
+      .send({ role: role.id, collection: 'articles', action: 'read', fields: ['id', 'title'] })
+      .expect(200);
     const visible = await eventually(async () => {
       const r = await api.get('/revisions').query({ 'filter[collection][_eq]': 'articles', meta: 'filter_count' }).set(as(reader));
       return r.body.data?.length === 6 ? r.body : undefined;
@@ -102,10 +114,9 @@ describe('items → revisions, end to end through the gateway', () => {
   });
 
   it('joins a revision, its activity and the acting user across subgraphs over GraphQL', async () => {
-    const r = await request(p.url)
-      .post('/graphql/system')
-      .set(as(admin))
-      .send({ query: '{ revisions(limit: 10, sort: ["-id"], filter: { collection: { _eq: "articles" } }) { id collection activity { action user { email } } } }' });
+    const r = await request(p.url).post('/graphql/system').set(as(admin)).send({
+      query: '{ revisions(limit: 10, sort: ["-id"], filter: { collection: { _eq: "articles" } }) { id collection activity { action user { email } } } }',
+    });
     expect(r.status).toBe(200);
     expect(r.body.errors).toBeUndefined();
     const deleted = (r.body.data.revisions as { activity: { action: string } }[]).find((x) => x.activity.action === 'delete');

@@ -47,31 +47,14 @@ function peerMatches(peer: Obj, policyNs: string, other: Endpoint): boolean {
   }
   return other.namespace === policyNs && selects(peer.podSelector, other.labels);
 }
-function ruleAllows(
-  rule: Obj,
-  peers: Obj[] | undefined,
-  policyNs: string,
-  other: Endpoint,
-  port: number,
-): boolean {
-  const portOk =
-    !rule.ports ||
-    rule.ports.some((p: Obj) => p.port === port || (p.endPort && port >= p.port && port <= p.endPort));
+function ruleAllows(rule: Obj, peers: Obj[] | undefined, policyNs: string, other: Endpoint, port: number): boolean {
+  const portOk = !rule.ports || rule.ports.some((p: Obj) => p.port === port || (p.endPort && port >= p.port && port <= p.endPort));
   const peerOk = !peers || peers.length === 0 || peers.some((p) => peerMatches(p, policyNs, other));
   return portOk && peerOk;
 }
-function directionAllows(
-  policies: Obj[],
-  pod: Endpoint,
-  dir: 'Ingress' | 'Egress',
-  other: Endpoint,
-  port: number,
-): boolean {
+function directionAllows(policies: Obj[], pod: Endpoint, dir: 'Ingress' | 'Egress', other: Endpoint, port: number): boolean {
   const mine = policies.filter(
-    (p) =>
-      (p.metadata.namespace ?? 'default') === pod.namespace &&
-      selects(p.spec.podSelector, pod.labels) &&
-      p.spec.policyTypes.includes(dir),
+    (p) => (p.metadata.namespace ?? 'default') === pod.namespace && selects(p.spec.podSelector, pod.labels) && p.spec.policyTypes.includes(dir),
   );
   if (mine.length === 0) return true;
   return mine.some((p) =>
@@ -107,13 +90,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
   const services = Object.keys(SERVICES);
 
   it('default deny in both directions for every pod of the namespace', () => {
-    expect(
-      policies.some(
-        (p) =>
-          Object.keys(p.spec.podSelector).length === 0 &&
-          ['Ingress', 'Egress'].every((t) => p.spec.policyTypes.includes(t)),
-      ),
-    ).toBe(true);
+    expect(policies.some((p) => Object.keys(p.spec.podSelector).length === 0 && ['Ingress', 'Egress'].every((t) => p.spec.policyTypes.includes(t)))).toBe(true);
     for (const name of services) {
       expect({ name, from: allowed(policies, stranger, pod(name), SERVICES[name].port) }).toEqual({
         name,
@@ -133,8 +110,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         s,
         ok: false,
       });
-    for (const s of ['auth', 'revisions', 'items'])
-      expect({ s, ok: allowed(policies, pod('gateway'), pod(s), SERVICES[s].port) }).toEqual({ s, ok: true });
+    for (const s of ['auth', 'revisions', 'items']) expect({ s, ok: allowed(policies, pod('gateway'), pod(s), SERVICES[s].port) }).toEqual({ s, ok: true });
     expect(allowed(policies, pod('revisions'), pod('auth'), 8056)).toBe(true);
     expect(allowed(policies, pod('items'), pod('auth'), 8056)).toBe(true);
     expect(allowed(policies, pod('items'), pod('revisions'), 8057)).toBe(false);
@@ -193,12 +169,8 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
   });
 
   it('auth scales on CPU (argon2), like the gateway and revisions', () => {
-    const hpa = objects.find(
-      (o) => o.kind === 'HorizontalPodAutoscaler' && o.spec.scaleTargetRef.name === 'auth',
-    );
-    expect(hpa!.spec.metrics).toEqual([
-      expect.objectContaining({ resource: expect.objectContaining({ name: 'cpu' }) }),
-    ]);
+    const hpa = objects.find((o) => o.kind === 'HorizontalPodAutoscaler' && o.spec.scaleTargetRef.name === 'auth');
+    expect(hpa!.spec.metrics).toEqual([expect.objectContaining({ resource: expect.objectContaining({ name: 'cpu' }) })]);
     expect(hpa!.spec.maxReplicas).toBeGreaterThan(hpa!.spec.minReplicas);
   });
 });

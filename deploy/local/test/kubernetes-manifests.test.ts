@@ -8,17 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { parseAllDocuments } from 'yaml';
-import {
-  K8S,
-  OVERLAYS,
-  ROOT,
-  build,
-  byId,
-  podSpecOf,
-  readYaml,
-  yamlFiles,
-  type Obj,
-} from './manifests/kustomize';
+import { K8S, OVERLAYS, ROOT, build, byId, podSpecOf, readYaml, yamlFiles, type Obj } from './manifests/kustomize';
 import { CONTAINER_FIELDS, MODELS, POD_FIELDS } from './manifests/schemas';
 import { EXTERNAL_SECRETS, hasRoute, SERVICES, resolveContainer } from './manifests/service-config';
 import { secretFilesForThisFile } from './manifests/secret-files';
@@ -43,8 +33,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       const pod = podSpecOf(o);
       if (pod) {
         expect(Object.keys(pod).filter((k) => !POD_FIELDS.has(k))).toEqual([]);
-        for (const c of pod.containers)
-          expect(Object.keys(c).filter((k) => !CONTAINER_FIELDS.has(k))).toEqual([]);
+        for (const c of pod.containers) expect(Object.keys(c).filter((k) => !CONTAINER_FIELDS.has(k))).toEqual([]);
       }
       if (overlay !== 'base') expect(o.metadata.namespace).toEqual(expect.any(String));
     }
@@ -59,9 +48,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       try {
         config = SERVICES[r.service].load(withSecretFiles(r.env));
       } catch (e) {
-        problems.push(
-          `${r.service}: its config loader refuses the manifest's environment: ${(e as Error).message}`,
-        );
+        problems.push(`${r.service}: its config loader refuses the manifest's environment: ${(e as Error).message}`);
         continue;
       }
       expect({ service: r.service, PORT: config.PORT, HOST: config.HOST }).toEqual({
@@ -70,8 +57,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         HOST: '0.0.0.0',
       });
       for (const name of Object.keys(r.env)) {
-        if (name in config)
-          expect({ name, parsed: config[name] !== undefined }).toEqual({ name, parsed: true });
+        if (name in config) expect({ name, parsed: config[name] !== undefined }).toEqual({ name, parsed: true });
       }
       for (const [secret, keys] of r.secrets) {
         expect({ secret, documented: secret in EXTERNAL_SECRETS }).toEqual({ secret, documented: true });
@@ -119,9 +105,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
         'prometheus.io/port': String(metricsPort),
         'prometheus.io/path': '/metrics',
       });
-      expect(c.volumeMounts).toEqual(
-        expect.arrayContaining([expect.objectContaining({ mountPath: '/tmp' })]),
-      ); // a writable /tmp under a read-only root filesystem
+      expect(c.volumeMounts).toEqual(expect.arrayContaining([expect.objectContaining({ mountPath: '/tmp' })])); // a writable /tmp under a read-only root filesystem
       for (const kind of ['startupProbe', 'readinessProbe', 'livenessProbe']) {
         const probe = c[kind];
         expect({ service, kind, path: probe?.httpGet?.path }).toEqual({
@@ -134,19 +118,13 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
           kind,
           route: true,
         });
-        const port =
-          typeof probe.httpGet.port === 'string'
-            ? c.ports.find((p: Obj) => p.name === probe.httpGet.port)?.containerPort
-            : probe.httpGet.port;
+        const port = typeof probe.httpGet.port === 'string' ? c.ports.find((p: Obj) => p.name === probe.httpGet.port)?.containerPort : probe.httpGet.port;
         expect(port).toBe(SERVICES[service].port);
       }
       expect(c.livenessProbe.httpGet.path).toBe('/server/ping');
       expect(c.readinessProbe.httpGet.path).toBe('/server/ready');
-      expect(d.spec.selector.matchLabels).toEqual(
-        expect.objectContaining({ 'app.kubernetes.io/name': service }),
-      );
-      for (const [k, v] of Object.entries(d.spec.selector.matchLabels))
-        expect(d.spec.template.metadata.labels[k]).toBe(v);
+      expect(d.spec.selector.matchLabels).toEqual(expect.objectContaining({ 'app.kubernetes.io/name': service }));
+      for (const [k, v] of Object.entries(d.spec.selector.matchLabels)) expect(d.spec.template.metadata.labels[k]).toBe(v);
     }
   });
 
@@ -158,11 +136,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
 
   it('Services, PodDisruptionBudgets, HPAs and the Ingress point at what exists', () => {
     const podsMatching = (selector: Obj) =>
-      objects.filter(
-        (o) =>
-          podSpecOf(o) &&
-          Object.entries(selector).every(([k, v]) => o.spec.template.metadata.labels?.[k] === v),
-      );
+      objects.filter((o) => podSpecOf(o) && Object.entries(selector).every(([k, v]) => o.spec.template.metadata.labels?.[k] === v));
     for (const s of objects.filter((o) => o.kind === 'Service')) {
       const [w] = podsMatching(s.spec.selector);
       expect({ service: s.metadata.name, selects: podsMatching(s.spec.selector).length }).toEqual({
@@ -173,9 +147,7 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
       for (const p of s.spec.ports) expect(names).toContain(p.targetPort);
     }
     for (const d of workloads) {
-      const pdb = objects.filter(
-        (o) => o.kind === 'PodDisruptionBudget' && podsMatching(o.spec.selector.matchLabels).includes(d),
-      );
+      const pdb = objects.filter((o) => o.kind === 'PodDisruptionBudget' && podsMatching(o.spec.selector.matchLabels).includes(d));
       expect({ deployment: d.metadata.name, pdbs: pdb.length }).toEqual({
         deployment: d.metadata.name,
         pdbs: 1,
@@ -207,20 +179,14 @@ describe.each(OVERLAYS)('kubernetes %s', (overlay) => {
 });
 
 const kubectl = spawnSync('kubectl', ['version', '--client'], { encoding: 'utf8' }).status === 0;
-if (!kubectl)
-  console.warn(
-    "!!! kubectl not found: the overlays are built by the test's kustomize subset only (not compared with kustomize)",
-  );
-(kubectl ? it : it.skip).each(OVERLAYS)(
-  "kubectl kustomize %s builds the same objects as the test's builder",
-  (overlay) => {
-    const r = spawnSync('kubectl', ['kustomize', path.join(K8S, overlay)], { encoding: 'utf8' });
-    expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
-    const theirs = byId(parseAllDocuments(r.stdout, { version: '1.1' }).map((d) => d.toJS() as Obj));
-    expect(theirs).toEqual(byId(built[overlay]));
-  },
-);
+if (!kubectl) console.warn("!!! kubectl not found: the overlays are built by the test's kustomize subset only (not compared with kustomize)");
+(kubectl ? it : it.skip).each(OVERLAYS)("kubectl kustomize %s builds the same objects as the test's builder", (overlay) => {
+  const r = spawnSync('kubectl', ['kustomize', path.join(K8S, overlay)], { encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  expect(r.status).toBe(0);
+  const theirs = byId(parseAllDocuments(r.stdout, { version: '1.1' }).map((d) => d.toJS() as Obj));
+  expect(theirs).toEqual(byId(built[overlay]));
+});
 
 it('every YAML file under deploy/kubernetes parses and is part of some build', () => {
   const files = yamlFiles(K8S);

@@ -22,7 +22,12 @@ describe('a lockout an attacker cannot turn against the owner (npm start, real p
   beforeAll(async () => {
     const [p, dbPort] = [await freePort(), await freePort()];
     port = p;
-    child = startNpmStartLogged(dataDir, port, { EMBEDDED_DB_PORT: String(dbPort), ADMIN_PASSWORD: ADMIN.password, ...FAST_LOGINS, RATE_LIMITER_ENABLED: 'false' }, { text: '' });
+    child = startNpmStartLogged(
+      dataDir,
+      port,
+      { EMBEDDED_DB_PORT: String(dbPort), ADMIN_PASSWORD: ADMIN.password, ...FAST_LOGINS, RATE_LIMITER_ENABLED: 'false' },
+      { text: '' },
+    );
     await waitForPing(port, 120_000);
   }, 150_000);
   afterAll(async () => {
@@ -60,7 +65,9 @@ describe('a lockout an attacker cannot turn against the owner (npm start, real p
     const owner = await loginFrom(port, '127.0.0.1', OWNER, device ? { cookie: device } : {});
     expect(owner.status).toBe(200);
     // without the cookie the owner is one more untrusted client: refused like a wrong password
-    expect((await loginFrom(port, '127.0.0.2', OWNER)).body).toBe('{"errors":[{"message":"Invalid user credentials.","extensions":{"code":"INVALID_CREDENTIALS"}}]}');
+    expect((await loginFrom(port, '127.0.0.2', OWNER)).body).toBe(
+      '{"errors":[{"message":"Invalid user credentials.","extensions":{"code":"INVALID_CREDENTIALS"}}]}',
+    );
 
     // the audit trail (recorded asynchronously): every failure the account saw, with its address; one lock
     const query = (action: string) =>

@@ -22,15 +22,11 @@ interface Run {
 }
 function runMain(service: string, args: string[], env: Record<string, string>): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(ROOT, 'services', service, 'src/main.ts'), ...args],
-      {
-        cwd: ROOT,
-        env: { PATH: process.env.PATH ?? '', ...env },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'services', service, 'src/main.ts'), ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -54,12 +50,7 @@ afterAll(async () => {
 });
 
 const tables = (url: string) =>
-  withClient(
-    url,
-    async (c) =>
-      (await c.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`)).rows[0]
-        .n as number,
-  );
+  withClient(url, async (c) => (await c.query(`SELECT count(*)::int AS n FROM pg_tables WHERE schemaname = 'public'`)).rows[0].n as number);
 
 describe.each(SERVICES)('%s main.js migrate', (service) => {
   it('applies the migrations to an empty database, then has nothing to apply', async () => {

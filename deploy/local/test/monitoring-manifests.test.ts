@@ -59,7 +59,8 @@ describe('deploy/monitoring', () => {
     expect(podMetricsEndpoints).toEqual([expect.objectContaining({ port: 'metrics', path: '/metrics' })]);
     for (const d of deployments) {
       const labels = d.spec.template.metadata.labels;
-      for (const [k, v] of Object.entries(selector.matchLabels)) expect({ deployment: d.metadata.name, [k]: labels[k] }).toEqual({ deployment: d.metadata.name, [k]: v });
+      for (const [k, v] of Object.entries(selector.matchLabels))
+        expect({ deployment: d.metadata.name, [k]: labels[k] }).toEqual({ deployment: d.metadata.name, [k]: v });
       expect(d.spec.template.spec.containers[0].ports.map((p: Obj) => p.name)).toContain('metrics');
     }
     // under the default-deny NetworkPolicies, Prometheus' namespace may reach that port (and only that one)

@@ -32,7 +32,17 @@ describeWithNats('NATS settings: one loader, prefix and credentials honoured by 
       name,
       spawn(process.execPath, ['--import', 'tsx', `services/${service}/src/main.ts`], {
         cwd: ROOT,
-        env: { PATH: process.env.PATH, HOME: process.env.HOME, LOG_LEVEL: 'warn', METRICS_PORT: '0', NATS_URL: natsUrl, NATS_PREFIX: PREFIX, NATS_USER, NATS_PASSWORD, ...env },
+        env: {
+          PATH: process.env.PATH,
+          HOME: process.env.HOME,
+          LOG_LEVEL: 'warn',
+          METRICS_PORT: '0',
+          NATS_URL: natsUrl,
+          NATS_PREFIX: PREFIX,
+          NATS_USER,
+          NATS_PASSWORD,
+          ...env,
+        },
         stdio: ['ignore', 'pipe', 'pipe'],
         detached: true, // its own process group, killed as a whole
       }),
@@ -41,10 +51,14 @@ describeWithNats('NATS settings: one loader, prefix and credentials honoured by 
 
   beforeAll(async () => {
     const natsPort = await freePort();
-    const nats = spawn(natsServer!, ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(work, 'nats'), '--user', NATS_USER, '--pass', NATS_PASSWORD], {
-      stdio: 'ignore',
-      detached: true,
-    });
+    const nats = spawn(
+      natsServer!,
+      ['-a', '127.0.0.1', '-p', String(natsPort), '-js', '-sd', path.join(work, 'nats'), '--user', NATS_USER, '--pass', NATS_PASSWORD],
+      {
+        stdio: 'ignore',
+        detached: true,
+      },
+    );
     children.push(nats);
     natsUrl = `nats://127.0.0.1:${natsPort}`;
     for (let i = 0; i < 50 && !(await listening(natsPort)); i++) await new Promise((r) => setTimeout(r, 100));

@@ -12,10 +12,7 @@ function start(dataDir: string, port: number, logLevel = 'warn'): ChildProcess {
 }
 
 /** Lines that tell of a stop gone wrong: error-level JSON lines, or a connection cut under a service. */
-const errorLines = (out: string) =>
-  out
-    .split('\n')
-    .filter((l) => /Connection terminated|terminating connection|ECONNRESET|"level":(5|6)\d/.test(l));
+const errorLines = (out: string) => out.split('\n').filter((l) => /Connection terminated|terminating connection|ECONNRESET|"level":(5|6)\d/.test(l));
 
 describe('npm start (the embedded topology as a process)', () => {
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-start-'));

@@ -60,11 +60,7 @@ beforeAll(async () => {
   });
   const auth = createAuthApp({ db: noDatabase, pg: noDatabase, config: authConfig, logger });
   closers.push(() => auth.close());
-  const adminToken = auth.ctx.tokens.signAccess(
-    { id: ADMIN_ID, role: null, app_access: true, admin_access: true },
-    3_600_000,
-    new Date(),
-  );
+  const adminToken = auth.ctx.tokens.signAccess({ id: ADMIN_ID, role: null, app_access: true, admin_access: true }, 3_600_000, new Date());
   const items = createItemsApp({
     pool: noDatabase,
     prisma: noDatabase,
@@ -128,17 +124,11 @@ function serviceRoute(method: string, path: string): { service: Service; route: 
 
 describe('the OpenAPI document and the services validate request bodies with the same schemas', () => {
   it('every service route that declares a body schema is documented with the JSON Schema generated from that very schema', () => {
-    const declared = services.flatMap((s) =>
-      s.routes.filter((r) => r.body).map((r) => ({ service: s.name, ...r })),
-    );
+    const declared = services.flatMap((s) => s.routes.filter((r) => r.body).map((r) => ({ service: s.name, ...r })));
     expect(declared.length).toBeGreaterThanOrEqual(23);
     for (const r of declared) {
       const op = doc.paths[oasPath(r.path)]?.[oasMethod(r.method)];
-      expect([r.service, key(r.method, r.path), bodySchemaOf(op)]).toEqual([
-        r.service,
-        key(r.method, r.path),
-        requestBodyJsonSchema(r.body!),
-      ]);
+      expect([r.service, key(r.method, r.path), bodySchemaOf(op)]).toEqual([r.service, key(r.method, r.path), requestBodyJsonSchema(r.body!)]);
     }
   });
 
@@ -148,14 +138,8 @@ describe('the OpenAPI document and the services validate request bodies with the
     for (const { method, path, schema } of documented) {
       if (GATEWAY_OWN.has(key(method, path))) continue;
       const found = serviceRoute(method, path);
-      expect([key(method, path), found ? 'served' : 'no service route']).toEqual([
-        key(method, path),
-        'served',
-      ]);
-      expect([
-        key(method, path),
-        found!.route.body ? requestBodyJsonSchema(found!.route.body) : 'no body schema',
-      ]).toEqual([key(method, path), schema]);
+      expect([key(method, path), found ? 'served' : 'no service route']).toEqual([key(method, path), 'served']);
+      expect([key(method, path), found!.route.body ? requestBodyJsonSchema(found!.route.body) : 'no body schema']).toEqual([key(method, path), schema]);
     }
     expect([...GATEWAY_OWN].every((k) => documented.some((d) => key(d.method, d.path) === k))).toBe(true);
   });
@@ -173,21 +157,16 @@ const types = (s: Json): string[] => {
 
 /** The first object option of a schema (a union of one object or an array of them documents the object). */
 const objectOption = (s: Json): Json | undefined =>
-  s.type === 'object'
-    ? s
-    : ((s.anyOf as Json[] | undefined) ?? []).map(objectOption).find((o) => o?.properties);
+  s.type === 'object' ? s : ((s.anyOf as Json[] | undefined) ?? []).map(objectOption).find((o) => o?.properties);
 
 /** A value the schema accepts (enough for the schemas of this contract: enums, e-mail, uuid and name patterns, date-times). */
 function validValue(s: Json): unknown {
   if (Array.isArray(s.anyOf)) return validValue((s.anyOf as Json[])[0]!);
   if (Array.isArray(s.enum)) return (s.enum as unknown[])[0];
   const type = types(s)[0];
-  const patterns = [s.pattern, ...((s.allOf as Json[] | undefined) ?? []).map((a) => a.pattern)]
-    .filter(Boolean)
-    .join(' ');
+  const patterns = [s.pattern, ...((s.allOf as Json[] | undefined) ?? []).map((a) => a.pattern)].filter(Boolean).join(' ');
   if (type === 'string' && s.format === 'date-time') return new Date(Date.now() + 86_400_000).toISOString();
-  if (type === 'string')
-    return patterns.includes('@') ? 'someone@example.com' : patterns.includes('{12}') ? ADMIN_ID : 'abc';
+  if (type === 'string') return patterns.includes('@') ? 'someone@example.com' : patterns.includes('{12}') ? ADMIN_ID : 'abc';
   if (type === 'boolean') return true;
   if (type === 'integer' || type === 'number') return Math.max(1, Number(s.minimum ?? 1));
   if (type === 'array') return s.minItems ? [validValue(s.items as Json)] : [];
@@ -210,9 +189,7 @@ function wrongValue(s: Json): unknown {
     ['array', [7]],
     ['object', { x: 1 }],
   ];
-  return candidates.find(
-    ([t]) => !allowed.includes(t) && !(t === 'number' && allowed.includes('integer')),
-  )?.[1];
+  return candidates.find(([t]) => !allowed.includes(t) && !(t === 'number' && allowed.includes('integer')))?.[1];
 }
 
 describe('a body that breaks the documented schema is refused by the service that serves the route', () => {
@@ -237,12 +214,7 @@ describe('a body that breaks the documented schema is refused by the service tha
         const body = { ...validObject(object), [name]: wrong };
         const r = await send(service, method, path, body);
         const reason = r.body.errors?.[0]?.extensions?.reason as string | undefined;
-        expect([key(method, path), body, r.status, r.body.errors?.[0]?.extensions?.code]).toEqual([
-          key(method, path),
-          body,
-          400,
-          'INVALID_PAYLOAD',
-        ]);
+        expect([key(method, path), body, r.status, r.body.errors?.[0]?.extensions?.code]).toEqual([key(method, path), body, 400, 'INVALID_PAYLOAD']);
         expect([key(method, path), name, reason?.includes(name)]).toEqual([key(method, path), name, true]);
         checked++;
       }
@@ -275,12 +247,7 @@ describe('a body that breaks the documented schema is refused by the service tha
       const arrays = types(schema).includes('array');
       const body = arrays ? [7] : types(schema).includes('object') ? [] : {};
       const r = await send(serviceRoute(method, path)!.service, method, path, body);
-      expect([key(method, path), body, r.status, r.body.errors?.[0]?.extensions?.code]).toEqual([
-        key(method, path),
-        body,
-        400,
-        'INVALID_PAYLOAD',
-      ]);
+      expect([key(method, path), body, r.status, r.body.errors?.[0]?.extensions?.code]).toEqual([key(method, path), body, 400, 'INVALID_PAYLOAD']);
     }
   });
 });

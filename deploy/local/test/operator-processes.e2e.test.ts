@@ -104,7 +104,15 @@ describeWithNats('every process: metrics on its own port, one request id and one
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
   const waitFor = (url: string) =>
-    eventually(`${url} (${JSON.stringify(output).slice(-3000)})`, () => fetch(url).then((r) => r.ok, () => false), 60_000);
+    eventually(
+      `${url} (${JSON.stringify(output).slice(-3000)})`,
+      () =>
+        fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        ),
+      60_000,
+    );
 
   beforeAll(async () => {
     otlp = await startOtlpReceiver();
@@ -211,7 +219,10 @@ describeWithNats('every process: metrics on its own port, one request id and one
         /vellum_outbox_backlog\{service="auth"\} \d+/,
         /vellum_outbox_oldest_unpublished_age_seconds\{service="auth"\} [\d.]+/,
       ],
-      revisions: [/vellum_consumer_pending\{service="revisions",stream="ITEMS",consumer="revisions"\} \d+/, /vellum_db_pool_waiting\{service="revisions",pool="main"\} 0/],
+      revisions: [
+        /vellum_consumer_pending\{service="revisions",stream="ITEMS",consumer="revisions"\} \d+/,
+        /vellum_db_pool_waiting\{service="revisions",pool="main"\} 0/,
+      ],
       items: [/vellum_outbox_backlog\{service="items"\} \d+/, /vellum_db_pool_connections\{service="items",pool="main",state="idle"\} \d+/],
       mailer: [/vellum_mails_sent_total\{template="password-reset"\} 1/, /vellum_consumer_pending\{service="mailer",stream="MAIL",consumer="mailer"\} 0/],
     };

@@ -51,14 +51,14 @@ export interface TestPlatform extends Platform {
 export async function startTestPlatform(opts: { overrides?: Env; useNats?: boolean; local?: Env } = {}): Promise<TestPlatform> {
   const serverUrl = process.env.TEST_DATABASE_URL;
   if (!serverUrl) throw new Error('TEST_DATABASE_URL is not set (the root Jest global setup sets it)');
-  const suffix = uniqueId('e2e').replace(/[^a-z0-9_]/gi, '_').toLowerCase();
+  const suffix = uniqueId('e2e')
+    .replace(/[^a-z0-9_]/gi, '_')
+    .toLowerCase();
   const databases = Object.fromEntries(Object.entries(DATABASES).map(([k, v]) => [k, `${v}_${suffix}`])) as Record<keyof typeof DATABASES, string>;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-e2e-'));
   chmodSync(dataDir, 0o755);
   const natsUrl = opts.useNats ? testNatsUrl() : undefined;
-  const messaging: Messaging = natsUrl
-    ? await connectNatsMessaging({ servers: natsUrl, name: 'e2e', prefix: `${suffix}_` })
-    : createEmbeddedMessaging();
+  const messaging: Messaging = natsUrl ? await connectNatsMessaging({ servers: natsUrl, name: 'e2e', prefix: `${suffix}_` }) : createEmbeddedMessaging();
   const config = loadLocalConfig({ DATABASE_URL: serverUrl, DATA_DIR: dataDir, PORT: '0', LOG_LEVEL: 'warn', ...opts.local });
   const platform = await startPlatform({
     config,
@@ -125,10 +125,23 @@ export async function eventually<T>(fn: () => Promise<T | undefined | false>, ti
  * POST /auth/login to the gateway on 127.0.0.1:`port` from the local address `from` (127.0.0.x: another client),
  * with `headers` besides JSON: status, body, and the Set-Cookie values.
  */
-export function loginFrom(port: number, from: string, body: object, headers: Record<string, string> = {}): Promise<{ status: number; body: string; cookies: string[] }> {
+export function loginFrom(
+  port: number,
+  from: string,
+  body: object,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: string; cookies: string[] }> {
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port, localAddress: from, method: 'POST', path: '/auth/login', agent: false, headers: { 'content-type': 'application/json', ...headers } },
+      {
+        host: '127.0.0.1',
+        port,
+        localAddress: from,
+        method: 'POST',
+        path: '/auth/login',
+        agent: false,
+        headers: { 'content-type': 'application/json', ...headers },
+      },
       (res) => {
         let text = '';
         res.setEncoding('utf8');

@@ -48,7 +48,16 @@ describe.each([
     ]);
     await items.post('/collections').set(as()).send(hot).expect(200);
     const ids: number[] = [];
-    for (let i = 0; i < HOT_ITEMS; i++) ids.push((await items.post('/items/hot').set(as()).send({ title: `t${i}`, writer: -1, n: 0 }).expect(200)).body.data.id);
+    for (let i = 0; i < HOT_ITEMS; i++)
+      ids.push(
+        (
+          await items
+            .post('/items/hot')
+            .set(as())
+            .send({ title: `t${i}`, writer: -1, n: 0 })
+            .expect(200)
+        ).body.data.id,
+      );
 
     // The storm: every client PATCHes a random hot item, as fast as it can; alternately one or two fields so the
     // deltas differ. Only acknowledged (200) writes count.
@@ -72,12 +81,16 @@ describe.each([
     const db = new Client({ connectionString: p.databaseUrls.revisions });
     await db.connect();
     try {
-      const byItem = await eventually(async () => {
-        const { rows } = await db.query<RevisionRow>(
-          `SELECT id::text, item, data, delta, item_version::text FROM revisions WHERE collection = 'hot' ORDER BY revisions.id`,
-        );
-        return rows.length >= writes + HOT_ITEMS ? rows : undefined;
-      }, 60_000, 200);
+      const byItem = await eventually(
+        async () => {
+          const { rows } = await db.query<RevisionRow>(
+            `SELECT id::text, item, data, delta, item_version::text FROM revisions WHERE collection = 'hot' ORDER BY revisions.id`,
+          );
+          return rows.length >= writes + HOT_ITEMS ? rows : undefined;
+        },
+        60_000,
+        200,
+      );
       expect(byItem).toHaveLength(writes + HOT_ITEMS);
 
       for (const id of ids) {

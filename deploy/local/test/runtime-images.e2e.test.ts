@@ -53,17 +53,42 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
     const common = { NATS_URL: natsUrl, NATS_PREFIX: 'vellum_', METRICS_PORT: '0', PUBLIC_URL: `http://127.0.0.1:${gatewayPort}` };
     const authUrl = `http://127.0.0.1:${authPort}`;
     run('auth', image('services/auth'), main('services/auth'), {
-      ...common, PORT: String(authPort), DATABASE_URL: authDb.url, MIGRATE_AT_START: 'false', AUTH_KEYS_DIR: path.join(work, 'keys'),
-      ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'images-admin-password',
+      ...common,
+      PORT: String(authPort),
+      DATABASE_URL: authDb.url,
+      MIGRATE_AT_START: 'false',
+      AUTH_KEYS_DIR: path.join(work, 'keys'),
+      ADMIN_EMAIL: 'admin@example.com',
+      ADMIN_PASSWORD: 'images-admin-password',
     });
     await waitFor(`${authUrl}/server/ping`);
-    run('revisions', image('services/revisions'), main('services/revisions'), { ...common, PORT: String(revisionsPort), DATABASE_URL: revisionsDb.url, MIGRATE_AT_START: 'false', AUTH_URL: authUrl });
-    run('items', image('services/items'), main('services/items'), { ...common, PORT: String(itemsPort), DATABASE_URL: itemsDb.url, MIGRATE_AT_START: 'false', AUTH_URL: authUrl });
-    run('mailer', image('services/mailer'), main('services/mailer'), { ...common, PORT: String(mailerPort), EMAIL_TRANSPORT: 'file', EMAIL_FILE_DIR: path.join(work, 'mail') });
+    run('revisions', image('services/revisions'), main('services/revisions'), {
+      ...common,
+      PORT: String(revisionsPort),
+      DATABASE_URL: revisionsDb.url,
+      MIGRATE_AT_START: 'false',
+      AUTH_URL: authUrl,
+    });
+    run('items', image('services/items'), main('services/items'), {
+      ...common,
+      PORT: String(itemsPort),
+      DATABASE_URL: itemsDb.url,
+      MIGRATE_AT_START: 'false',
+      AUTH_URL: authUrl,
+    });
+    run('mailer', image('services/mailer'), main('services/mailer'), {
+      ...common,
+      PORT: String(mailerPort),
+      EMAIL_TRANSPORT: 'file',
+      EMAIL_FILE_DIR: path.join(work, 'mail'),
+    });
     gateway = `http://127.0.0.1:${gatewayPort}`;
     run('gateway', image('gateway'), main('gateway'), {
-      ...common, PORT: String(gatewayPort), AUTH_URLS: authUrl,
-      REVISIONS_URLS: `http://127.0.0.1:${revisionsPort}`, ITEMS_URLS: `http://127.0.0.1:${itemsPort}`,
+      ...common,
+      PORT: String(gatewayPort),
+      AUTH_URLS: authUrl,
+      REVISIONS_URLS: `http://127.0.0.1:${revisionsPort}`,
+      ITEMS_URLS: `http://127.0.0.1:${itemsPort}`,
     });
     for (const port of [revisionsPort, itemsPort, mailerPort, gatewayPort]) await waitFor(`http://127.0.0.1:${port}/server/ping`);
   }, 180_000);
@@ -92,10 +117,15 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
       try {
         const url = databaseUrl(process.env.TEST_DATABASE_URL!, name);
         const r = spawnSync(process.execPath, [path.join(s, 'dist', 'main.js'), 'migrate'], {
-          cwd: image(s), env: { PATH: process.env.PATH, DATABASE_URL: url }, encoding: 'utf8', timeout: 60_000,
+          cwd: image(s),
+          env: { PATH: process.env.PATH, DATABASE_URL: url },
+          encoding: 'utf8',
+          timeout: 60_000,
         });
         expect({ service: s, status: r.status, out: r.stdout.match(/migrate: applied \d+ migration/)?.[0] }).toEqual({
-          service: s, status: 0, out: expect.stringContaining('applied'),
+          service: s,
+          status: 0,
+          out: expect.stringContaining('applied'),
         });
       } finally {
         await dropDatabase(process.env.TEST_DATABASE_URL!, name);
@@ -105,11 +135,18 @@ describeWithNats('compiled runtime images (node dist/main.js, production depende
 
   it('run the platform end to end: login, an item, its revision, a reset mail', async () => {
     const json = { 'content-type': 'application/json' };
-    const login = await fetch(`${gateway}/auth/login`, { method: 'POST', headers: json, body: JSON.stringify({ email: 'admin@example.com', password: 'images-admin-password' }) });
+    const login = await fetch(`${gateway}/auth/login`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ email: 'admin@example.com', password: 'images-admin-password' }),
+    });
     expect(login.status).toBe(200);
     const { access_token } = ((await login.json()) as { data: { access_token: string } }).data;
     const auth = { ...json, authorization: `Bearer ${access_token}` };
-    const fields = [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, { field: 'title', type: 'string' }];
+    const fields = [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string' },
+    ];
     expect((await fetch(`${gateway}/collections`, { method: 'POST', headers: auth, body: JSON.stringify({ collection: 'notes', fields }) })).status).toBe(200);
     const created = await fetch(`${gateway}/items/notes`, { method: 'POST', headers: auth, body: JSON.stringify({ title: 'compiled' }) });
     expect(created.status).toBe(200);

@@ -25,7 +25,13 @@ export function serviceChildren(stepMs: number) {
   const waitFor = async (url: string, ms: number) => {
     const t = Date.now();
     while (Date.now() - t < ms) {
-      if (await fetch(url).then((r) => r.ok, () => false)) return;
+      if (
+        await fetch(url).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        return;
       await new Promise((r) => setTimeout(r, stepMs));
     }
     throw new Error(`${url} did not answer within ${ms} ms:\n${JSON.stringify(logs, null, 1)}`);

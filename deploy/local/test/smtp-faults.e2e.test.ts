@@ -47,7 +47,11 @@ describe.each([
     const admin = (await p.login()).access_token;
     const [temp, perm] = ['temp-fail@example.com', 'perm-fail@example.com'];
     for (const email of [temp, perm])
-      await api.post('/users').set({ Authorization: `Bearer ${admin}` }).send({ email, password: 'smtp-user-password-1', status: 'active' }).expect(200);
+      await api
+        .post('/users')
+        .set({ Authorization: `Bearer ${admin}` })
+        .send({ email, password: 'smtp-user-password-1', status: 'active' })
+        .expect(200);
     smtp.rejectRecipients.set(temp, 451);
     smtp.rejectRecipients.set(perm, 550);
     const started = Date.now();

@@ -92,7 +92,9 @@ class FrontDoor {
     req.headers['x-request-id'] = requestId;
     const headers = ['X-Request-Id', requestId, ...o.securityHeaders];
     // With tracing on, the gateway's own span (exported) becomes the upstream's parent.
-    const span = tracingEnabled() ? startSpan(`${method} gateway`, req.headers.traceparent, { 'http.request.method': method, 'vellum.request_id': requestId }) : undefined;
+    const span = tracingEnabled()
+      ? startSpan(`${method} gateway`, req.headers.traceparent, { 'http.request.method': method, 'vellum.request_id': requestId })
+      : undefined;
     if (o.metrics) o.metrics.track(method, routeLabel(path), res, requestId, span);
     let x: Exchange | undefined;
     try {

@@ -99,7 +99,14 @@ export class GraphQLDoor {
   private send(x: GraphQLCall, a: SingleFetchAnswer): void {
     const out = x.responseHeaders.slice();
     for (const c of a.cookies) out.push('Set-Cookie', c);
-    out.push('Content-Type', 'application/json; charset=utf-8', 'Cache-Control', 'no-store', 'Content-Length', String(typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length));
+    out.push(
+      'Content-Type',
+      'application/json; charset=utf-8',
+      'Cache-Control',
+      'no-store',
+      'Content-Length',
+      String(typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length),
+    );
     x.res.writeHead(200, out);
     x.res.end(a.body);
   }

@@ -125,7 +125,12 @@ const FETCH_DEFAULTS = [
  * single-fetch path's request (headers as an object, `json`: the value its body is the text of) hands its body
  * over parsed when it is small (the service's own parser, and its limit, take the bigger ones).
  */
-function fetchLocal(handler: Parameters<typeof localExchange>[0], host: string, init: RequestInit & { json?: object }, timeoutMs: number): Promise<LocalAnswer> {
+function fetchLocal(
+  handler: Parameters<typeof localExchange>[0],
+  host: string,
+  init: RequestInit & { json?: object },
+  timeoutMs: number,
+): Promise<LocalAnswer> {
   const body = String(init.body ?? '');
   const list = ['Host', host];
   const h = init.headers;

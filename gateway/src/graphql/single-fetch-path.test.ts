@@ -26,11 +26,21 @@ describe('singleFetchPath', () => {
     expect(a).toEqual({ body: bytes, cookies: ['a=1'] });
     expect(a!.body).toBe(bytes);
     // the request: the client's operation as JSON text, the same value beside it, the headers given
-    expect(asked[0]).toMatchObject({ method: 'POST', body: '{"query":"{ hello }"}', json: { query: '{ hello }' }, headers: { authorization: 'Bearer t', 'content-type': 'application/json' } });
+    expect(asked[0]).toMatchObject({
+      method: 'POST',
+      body: '{"query":"{ hello }"}',
+      json: { query: '{ hello }' },
+      headers: { authorization: 'Bearer t', 'content-type': 'application/json' },
+    });
   });
 
   it('leaves an answer with errors, and one read as text, to be judged by its first bytes', async () => {
-    const answer = (body: string, raw: boolean) => ({ status: 200, headers: { getSetCookie: () => [] }, text: async () => body, rawBody: raw ? Buffer.from(body) : undefined });
+    const answer = (body: string, raw: boolean) => ({
+      status: 200,
+      headers: { getSetCookie: () => [] },
+      text: async () => body,
+      rawBody: raw ? Buffer.from(body) : undefined,
+    });
     for (const raw of [true, false]) {
       const errors = singleFetchPath({ supergraphSdl, fetchers: { one: async () => answer('{"errors":[],"data":null}', raw) } });
       expect(await errors({ query: '{ hello }' }, {}, () => undefined)).toBeUndefined();

@@ -1,7 +1,18 @@
 import type { OutgoingHttpHeaders } from 'node:http';
 
 /** Headers a subgraph needs to verify the caller again and to record who did what (activity ip/user agent). */
-const FORWARDED = ['cookie', 'x-request-id', 'traceparent', 'tracestate', 'x-forwarded-for', 'x-forwarded-proto', 'x-forwarded-host', 'user-agent', 'origin', 'accept-language'];
+const FORWARDED = [
+  'cookie',
+  'x-request-id',
+  'traceparent',
+  'tracestate',
+  'x-forwarded-for',
+  'x-forwarded-proto',
+  'x-forwarded-host',
+  'user-agent',
+  'origin',
+  'accept-language',
+];
 
 /**
  * The caller's headers a subgraph request carries: FORWARDED of what a proxied request would (`up`:

@@ -45,8 +45,7 @@ export function serviceProbe(pool: UpstreamPool, timeoutMs: number): HealthProbe
   return async (): Promise<HealthCheck> => {
     const replicas = await Promise.all(pool.replicas.map((r) => probeReplica(r.url, r.agent, timeoutMs)));
     const healthy = replicas.filter((r) => r.status !== 'error').length;
-    const status: HealthStatus =
-      healthy === 0 ? 'error' : healthy < replicas.length || replicas.some((r) => r.status === 'warn') ? 'warn' : 'ok';
+    const status: HealthStatus = healthy === 0 ? 'error' : healthy < replicas.length || replicas.some((r) => r.status === 'warn') ? 'warn' : 'ok';
     const bad = replicas.filter((r) => r.status !== 'ok');
     const check: HealthCheck & { replicas: ReplicaHealth[] } = { status, replicas };
     if (bad.length) check.reason = bad.map((r) => `${r.url}: ${r.reason}`).join('; ');

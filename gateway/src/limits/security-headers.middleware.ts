@@ -6,11 +6,16 @@ import type { RequestHandler } from 'express';
  */
 export function securityHeaderList({ hsts }: { hsts: boolean }): string[] {
   const out = [
-    'X-Content-Type-Options', 'nosniff',
-    'X-Frame-Options', 'DENY',
-    'Content-Security-Policy', "frame-ancestors 'none'",
-    'Referrer-Policy', 'no-referrer',
-    'Cross-Origin-Opener-Policy', 'same-origin',
+    'X-Content-Type-Options',
+    'nosniff',
+    'X-Frame-Options',
+    'DENY',
+    'Content-Security-Policy',
+    "frame-ancestors 'none'",
+    'Referrer-Policy',
+    'no-referrer',
+    'Cross-Origin-Opener-Policy',
+    'same-origin',
   ];
   if (hsts) out.push('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
   return out;

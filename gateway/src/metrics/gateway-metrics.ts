@@ -26,7 +26,15 @@ export interface GatewayMetrics {
   graphqlOperation(path: 'single_fetch' | 'planned'): void;
 }
 
-const FIXED_ROUTES = ['/graphql/system', '/server/ping', '/server/ready', '/server/health', '/server/info', '/server/specs/oas', '/server/specs/graphql/system'];
+const FIXED_ROUTES = [
+  '/graphql/system',
+  '/server/ping',
+  '/server/ready',
+  '/server/health',
+  '/server/info',
+  '/server/specs/oas',
+  '/server/specs/graphql/system',
+];
 
 /** Label for a path: the owning prefix (`/revisions`), a fixed gateway route, or `unmatched` (never the raw path). */
 export function metricsRoute(path: string): string {

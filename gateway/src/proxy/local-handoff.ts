@@ -3,9 +3,24 @@ import type { RequestListener } from '@vellum/http';
 
 /** Request fields node:http keeps only once when repeated (the rest are joined with ", ", cookies with "; "). */
 const SINGLE = new Set([
-  'host', 'content-type', 'content-length', 'user-agent', 'referer', 'authorization', 'proxy-authorization', 'from',
-  'if-modified-since', 'if-unmodified-since', 'max-forwards', 'age', 'expires', 'etag', 'last-modified', 'location',
-  'retry-after', 'server',
+  'host',
+  'content-type',
+  'content-length',
+  'user-agent',
+  'referer',
+  'authorization',
+  'proxy-authorization',
+  'from',
+  'if-modified-since',
+  'if-unmodified-since',
+  'max-forwards',
+  'age',
+  'expires',
+  'etag',
+  'last-modified',
+  'location',
+  'retry-after',
+  'server',
 ]);
 
 /** `req.headers` as node:http would parse this flat name/value list off the wire. */

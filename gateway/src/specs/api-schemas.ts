@@ -143,7 +143,10 @@ export const schemas: Record<string, Schema> = {
     required: ['field', 'type'],
     properties: {
       field: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
-      type: { type: 'string', enum: ['integer', 'bigInteger', 'float', 'decimal', 'string', 'text', 'boolean', 'uuid', 'json', 'date', 'dateTime', 'timestamp'] },
+      type: {
+        type: 'string',
+        enum: ['integer', 'bigInteger', 'float', 'decimal', 'string', 'text', 'boolean', 'uuid', 'json', 'date', 'dateTime', 'timestamp'],
+      },
       schema: { type: 'object', additionalProperties: true },
       meta: { type: 'object', additionalProperties: true },
     },
@@ -151,7 +154,10 @@ export const schemas: Record<string, Schema> = {
   Collection: {
     type: 'object',
     required: ['collection'],
-    properties: { collection: { type: 'string', pattern: '^(?!vellum_)[a-z][a-z0-9_]*$' }, fields: { type: 'array', items: { $ref: '#/components/schemas/Field' } } },
+    properties: {
+      collection: { type: 'string', pattern: '^(?!vellum_)[a-z][a-z0-9_]*$' },
+      fields: { type: 'array', items: { $ref: '#/components/schemas/Field' } },
+    },
     additionalProperties: true,
   },
   Item: { type: 'object', additionalProperties: true },
@@ -160,7 +166,10 @@ export const schemas: Record<string, Schema> = {
     required: ['status'],
     properties: {
       status: { type: 'string', enum: ['ok', 'warn', 'error'] },
-      checks: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'warn', 'error'] }, reason: str } } },
+      checks: {
+        type: 'object',
+        additionalProperties: { type: 'object', properties: { status: { type: 'string', enum: ['ok', 'warn', 'error'] }, reason: str } },
+      },
     },
   },
   GraphQLRequest: { type: 'object', required: ['query'], properties: { query: str, variables: { type: 'object' }, operationName: str } },

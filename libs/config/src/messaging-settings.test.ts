@@ -42,7 +42,10 @@ describe('loadMessagingSettings (one loader for every process)', () => {
 
   it('user + password (the password also from NATS_PASSWORD_FILE), token, or a credentials file', () => {
     const secret = file('password', 's3cret\n');
-    expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222', NATS_USER: 'u', NATS_PASSWORD_FILE: secret }, { name: 'x' })).toMatchObject({ user: 'u', password: 's3cret' });
+    expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222', NATS_USER: 'u', NATS_PASSWORD_FILE: secret }, { name: 'x' })).toMatchObject({
+      user: 'u',
+      password: 's3cret',
+    });
     expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222', NATS_TOKEN: 't' }, { name: 'x' })).toMatchObject({ token: 't' });
     const creds = file('user.creds', '-----BEGIN NATS USER JWT-----\n');
     expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222', NATS_CREDS_FILE: creds }, { name: 'x' })).toMatchObject({ credsFile: creds });
@@ -62,7 +65,9 @@ describe('loadMessagingSettings (one loader for every process)', () => {
       certFile: cert,
       keyFile: key,
     });
-    expect(problems({ NATS_URL: 'tls://a:4222', NATS_TLS_CERT_FILE: cert })).toEqual(['NATS_TLS_CERT_FILE, NATS_TLS_KEY_FILE: a client certificate needs both']);
+    expect(problems({ NATS_URL: 'tls://a:4222', NATS_TLS_CERT_FILE: cert })).toEqual([
+      'NATS_TLS_CERT_FILE, NATS_TLS_KEY_FILE: a client certificate needs both',
+    ]);
     expect(problems({ NATS_URL: 'tls://a:4222', NATS_TLS_CA_FILE: join(dir, 'missing.pem') })).toEqual([
       expect.stringMatching(/^NATS_TLS_CA_FILE: cannot read ".*missing\.pem"/),
     ]);

@@ -47,7 +47,10 @@ const shape = {
       }),
     { message: 'must be nats://host:port (or tls://, ws://, wss://), several separated by commas' },
   ),
-  NATS_PREFIX: z.string().regex(/^[A-Za-z0-9_-]*$/, 'only letters, digits, "_" and "-"').default(''),
+  NATS_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]*$/, 'only letters, digits, "_" and "-"')
+    .default(''),
   NATS_NAME: z.string().optional(),
   NATS_USER: z.string().optional(),
   NATS_PASSWORD: z.string().optional(),

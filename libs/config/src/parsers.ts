@@ -28,7 +28,7 @@ export const bool = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'], { message: 'must be true or false' })
     .transform((v) => ['true', '1', 'yes', 'on'].includes(v))
-    .prefault(fallback ? "true" : "false");
+    .prefault(fallback ? 'true' : 'false');
 
 export const int = (fallback?: number, opts: { min?: number; max?: number } = {}) => {
   let n = z.coerce.number().int();
@@ -47,7 +47,7 @@ export const list = (fallback: string[] = []) =>
         .map((s) => s.trim())
         .filter(Boolean),
     )
-    .prefault(fallback.join(","));
+    .prefault(fallback.join(','));
 
 export const url = () => z.string().url();
 
@@ -81,10 +81,16 @@ export const trustProxy = (fallback = 'false') =>
       if (t === 'true') return true;
       if (t === 'false' || t === '') return false;
       if (/^\d+$/.test(t)) return Number(t);
-      const entries = t.split(',').map((s) => s.trim()).filter(Boolean);
+      const entries = t
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
       const bad = entries.filter((e) => !validTrustEntry(e));
       if (bad.length) {
-        ctx.addIssue({ code: 'custom', message: `${bad.map((b) => `"${b}"`).join(', ')}: not an address, subnet, hop count or loopback/linklocal/uniquelocal` });
+        ctx.addIssue({
+          code: 'custom',
+          message: `${bad.map((b) => `"${b}"`).join(', ')}: not an address, subnet, hop count or loopback/linklocal/uniquelocal`,
+        });
         return z.NEVER;
       }
       return entries;

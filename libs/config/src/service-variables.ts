@@ -26,7 +26,6 @@ export const databaseServiceVariables = {
   PUBLIC_URL: z.string().url().default('http://127.0.0.1:8055'),
 };
 
-
 /** The list limits of the query language: default `limit`, and the cap of `-1` and larger limits (-1 = no cap). */
 export const queryLimitVariables = {
   QUERY_LIMIT_DEFAULT: int(100, { min: 1 }),

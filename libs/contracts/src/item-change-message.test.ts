@@ -4,7 +4,15 @@ const at = new Date('2026-11-23T10:00:00.000Z');
 
 describe('itemChangeMessage', () => {
   it('builds a valid event on items.<collection>.<action>, its id the message id', () => {
-    const m = itemChangeMessage({ collection: 'articles', item: '7', action: 'update', data: { id: 7, title: 'x' }, delta: { title: 'x' }, actor: { user: 'u1', role: 'r1', ip: '10.0.0.1', userAgent: 'ua', origin: 'https://a.example' }, at });
+    const m = itemChangeMessage({
+      collection: 'articles',
+      item: '7',
+      action: 'update',
+      data: { id: 7, title: 'x' },
+      delta: { title: 'x' },
+      actor: { user: 'u1', role: 'r1', ip: '10.0.0.1', userAgent: 'ua', origin: 'https://a.example' },
+      at,
+    });
     expect(itemChangeEventSchema.parse(m.payload)).toEqual(m.payload);
     expect(m).toMatchObject({ id: m.payload.id, destination: ITEMS_STREAM, subject: 'items.articles.update' });
     expect(m.payload).toMatchObject({

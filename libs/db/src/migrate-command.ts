@@ -31,9 +31,7 @@ export async function runMigrateCommand(opts: MigrateCommandOptions): Promise<vo
       migrationsDir: opts.migrationsDir,
       log: (m) => logger.info(m),
     });
-    logger.info(
-      applied.length ? `migrate: applied ${applied.length} migration(s)` : 'migrate: nothing to apply',
-    );
+    logger.info(applied.length ? `migrate: applied ${applied.length} migration(s)` : 'migrate: nothing to apply');
     exit(0);
   } catch (e) {
     logger.error(`migrate failed: ${(e as Error).message}`);

@@ -154,11 +154,10 @@ export async function migrate(opts: MigrateOptions): Promise<{ applied: string[]
       // checkOnly writes nothing: a database without the table has every migration pending
       const exists = (await db.query(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS ok`)).rows[0].ok;
       if (!exists && !opts.checkOnly) await db.query(CREATE_TABLE);
-      const { rows } = exists || !opts.checkOnly
-        ? await db.query<AppliedRow>(
-            `SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`,
-          )
-        : { rows: [] as AppliedRow[] };
+      const { rows } =
+        exists || !opts.checkOnly
+          ? await db.query<AppliedRow>(`SELECT migration_name, checksum, finished_at, rolled_back_at FROM "_prisma_migrations" ORDER BY started_at`)
+          : { rows: [] as AppliedRow[] };
       const live = rows.filter((r) => r.rolled_back_at === null);
       // a no-transaction migration left started (interrupted) is run again below; any other is for an operator
       const byName = new Map(migrations.map((m) => [m.name, m]));

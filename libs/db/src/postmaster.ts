@@ -37,7 +37,11 @@ export function startPostmaster(opts: PostmasterOptions): Promise<Postmaster> {
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const alive = () => child.exitCode === null && child.signalCode === null;
   const stop = async () => {
-    for (const [signal, ms] of [['SIGINT', 15_000], ['SIGQUIT', 5_000], ['SIGKILL', 5_000]] as const) {
+    for (const [signal, ms] of [
+      ['SIGINT', 15_000],
+      ['SIGQUIT', 5_000],
+      ['SIGKILL', 5_000],
+    ] as const) {
       if (!alive()) return;
       child.kill(signal);
       if (await Promise.race([exited.then(() => true), new Promise<boolean>((r) => setTimeout(r, ms, false).unref())])) return;

@@ -83,9 +83,7 @@ export async function recoverPreviousRun(dataDir: string, log: (m: string) => vo
   if (!(await isPostmasterOf(pid, dataDir))) {
     // Stale lock file (the postmaster died); its PID may since belong to another process, which would make
     // PostgreSQL refuse to start, so remove it.
-    log(
-      `embedded-postgres: removing stale ${pidFile} (pid ${pid} is not running PostgreSQL on this directory)`,
-    );
+    log(`embedded-postgres: removing stale ${pidFile} (pid ${pid} is not running PostgreSQL on this directory)`);
     await rm(pidFile, { force: true });
     return;
   }
@@ -113,19 +111,14 @@ export async function recoverPreviousRun(dataDir: string, log: (m: string) => vo
  * Stop a PostgreSQL left running on `dataDir` by a run that was killed (no-op when none; throws
  * EmbeddedPostgresBusyError when its owner is still alive). startEmbeddedPostgres does this itself.
  */
-export async function stopOrphanedPostgres(
-  dataDir: string,
-  log: (m: string) => void = () => undefined,
-): Promise<void> {
+export async function stopOrphanedPostgres(dataDir: string, log: (m: string) => void = () => undefined): Promise<void> {
   await recoverPreviousRun(path.resolve(dataDir), log);
 }
 
 async function isNodeProcess(pid: number): Promise<boolean> {
   if (!(await isAlive(pid))) return false;
   try {
-    return /(^|\/)(node|tsx)(\0|$)/.test(
-      (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]! + '\0',
-    );
+    return /(^|\/)(node|tsx)(\0|$)/.test((await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')[0]! + '\0');
   } catch {
     return process.platform !== 'linux';
   }

@@ -57,13 +57,9 @@ async function main() {
     await second.stop();
 
     // 2. A run killed with SIGKILL leaves its postmaster running.
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'fixtures', 'start-and-wait.ts'), dataDir],
-      {
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'fixtures', 'start-and-wait.ts'), dataDir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     const orphan = await new Promise<{ port: number; pid: number }>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {

@@ -4,8 +4,7 @@ import path from 'node:path';
 import { databaseUrl, ensureDatabases, migrate, MigrationChecksumError, MigrationsPendingError } from '../src';
 import { adminUrl, dropAfterAll, migrationsDir, query, scratchDatabase } from './scratch';
 
-const INIT =
-  'CREATE TABLE "user" (id serial PRIMARY KEY, email text NOT NULL);\nCREATE INDEX user_email ON "user"(email);\n';
+const INIT = 'CREATE TABLE "user" (id serial PRIMARY KEY, email text NOT NULL);\nCREATE INDEX user_email ON "user"(email);\n';
 const SECOND = 'ALTER TABLE "user" ADD COLUMN name text;\n';
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 
@@ -81,10 +80,7 @@ test('two runners starting at once apply each migration once', async () => {
     '20240101000000_init': `SELECT pg_sleep(0.3);\n${INIT}`,
     '20240202000000_add_name': SECOND,
   });
-  const [a, b] = await Promise.all([
-    migrate({ connectionString: url, migrationsDir: dir }),
-    migrate({ connectionString: url, migrationsDir: dir }),
-  ]);
+  const [a, b] = await Promise.all([migrate({ connectionString: url, migrationsDir: dir }), migrate({ connectionString: url, migrationsDir: dir })]);
   expect([...a.applied, ...b.applied].sort()).toEqual(['20240101000000_init', '20240202000000_add_name']);
   expect([a.applied.length, b.applied.length].sort()).toEqual([0, 2]);
   const rows = await query<{ n: string }>(url, 'SELECT count(*) AS n FROM "_prisma_migrations"');
@@ -102,15 +98,9 @@ test('refuses, naming the migration, when an applied file changed; applies nothi
   const run = migrate({ connectionString: url, migrationsDir: dir });
   await expect(run).rejects.toBeInstanceOf(MigrationChecksumError);
   await expect(run).rejects.toThrow(/20240101000000_init/);
-  const rows = await query<{ migration_name: string }>(
-    url,
-    'SELECT migration_name FROM "_prisma_migrations"',
-  );
+  const rows = await query<{ migration_name: string }>(url, 'SELECT migration_name FROM "_prisma_migrations"');
   expect(rows.map((r) => r.migration_name)).toEqual(['20240101000000_init']);
-  const cols = await query(
-    url,
-    `SELECT 1 FROM information_schema.columns WHERE table_name = 'user' AND column_name = 'name'`,
-  );
+  const cols = await query(url, `SELECT 1 FROM information_schema.columns WHERE table_name = 'user' AND column_name = 'name'`);
   expect(cols).toHaveLength(0);
 });
 
@@ -120,20 +110,12 @@ test('a failing migration rolls back completely and is not recorded', async () =
     '20240101000000_init': INIT,
     '20240202000000_broken': 'CREATE TABLE half_done (id int);\nSELECT no_such_function();\n',
   });
-  await expect(migrate({ connectionString: url, migrationsDir: dir })).rejects.toThrow(
-    /20240202000000_broken failed and was rolled back: .*no_such_function/,
-  );
-  const rows = await query<{ migration_name: string }>(
-    url,
-    'SELECT migration_name FROM "_prisma_migrations"',
-  );
+  await expect(migrate({ connectionString: url, migrationsDir: dir })).rejects.toThrow(/20240202000000_broken failed and was rolled back: .*no_such_function/);
+  const rows = await query<{ migration_name: string }>(url, 'SELECT migration_name FROM "_prisma_migrations"');
   expect(rows.map((r) => r.migration_name)).toEqual(['20240101000000_init']);
   expect(await query(url, `SELECT 1 FROM pg_tables WHERE tablename = 'half_done'`)).toHaveLength(0);
   // The lock was released: fixing the file lets the next run proceed.
-  writeFileSync(
-    path.join(dir, '20240202000000_broken', 'migration.sql'),
-    'CREATE TABLE half_done (id int);\n',
-  );
+  writeFileSync(path.join(dir, '20240202000000_broken', 'migration.sql'), 'CREATE TABLE half_done (id int);\n');
   expect(await migrate({ connectionString: url, migrationsDir: dir })).toEqual({
     applied: ['20240202000000_broken'],
   });
@@ -156,17 +138,11 @@ test('a migration and its record commit together: if recording fails, the migrat
 test('ensureDatabases is idempotent and race-safe; databaseUrl swaps only the database', async () => {
   const name = `vellum_dbtest_${randomBytes(6).toString('hex')}`;
   dropAfterAll(name);
-  await Promise.all([
-    ensureDatabases(adminUrl, [name]),
-    ensureDatabases(adminUrl, [name]),
-    ensureDatabases(adminUrl, [name]),
-  ]);
+  await Promise.all([ensureDatabases(adminUrl, [name]), ensureDatabases(adminUrl, [name]), ensureDatabases(adminUrl, [name])]);
   await ensureDatabases(adminUrl, [name]);
   const rows = await query<{ db: string }>(databaseUrl(adminUrl, name), 'SELECT current_database() AS db');
   expect(rows[0]!.db).toBe(name);
-  expect(databaseUrl('postgres://u:p%40ss@h:5433/postgres?sslmode=disable', 'auth')).toBe(
-    'postgres://u:p%40ss@h:5433/auth?sslmode=disable',
-  );
+  expect(databaseUrl('postgres://u:p%40ss@h:5433/postgres?sslmode=disable', 'auth')).toBe('postgres://u:p%40ss@h:5433/auth?sslmode=disable');
 });
 
 test('checkOnly applies nothing: pending migrations are an error naming them; none pending is fine', async () => {

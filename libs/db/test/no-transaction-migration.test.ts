@@ -10,9 +10,15 @@ CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "t_k_key"
 CREATE INDEX CONCURRENTLY IF NOT EXISTS t_id_k ON "t" (id, k);
 `;
 const indexes = (url: string) =>
-  query<{ name: string; valid: boolean }>(url, `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname IN ('t_k_key', 't_id_k') ORDER BY 1`);
+  query<{ name: string; valid: boolean }>(
+    url,
+    `SELECT c.relname AS name, i.indisvalid AS valid FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname IN ('t_k_key', 't_id_k') ORDER BY 1`,
+  );
 const recorded = (url: string) =>
-  query<{ migration_name: string; finished: boolean; applied_steps_count: number }>(url, `SELECT migration_name, finished_at IS NOT NULL AS finished, applied_steps_count FROM "_prisma_migrations" ORDER BY started_at, migration_name`);
+  query<{ migration_name: string; finished: boolean; applied_steps_count: number }>(
+    url,
+    `SELECT migration_name, finished_at IS NOT NULL AS finished, applied_steps_count FROM "_prisma_migrations" ORDER BY started_at, migration_name`,
+  );
 
 async function expectBothApplied(url: string) {
   expect(await indexes(url)).toEqual([
@@ -62,7 +68,10 @@ describe('no-transaction migrations', () => {
   });
 
   it('splits statements at a ";" ending a line (comment lines between them left out), names the concurrent indexes, refuses dollar quotes and a loose end', () => {
-    expect(statementsOf('m', CONCURRENT)).toEqual([`CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "t_k_key"\n  ON "t" (k);`, 'CREATE INDEX CONCURRENTLY IF NOT EXISTS t_id_k ON "t" (id, k);']);
+    expect(statementsOf('m', CONCURRENT)).toEqual([
+      `CREATE UNIQUE INDEX CONCURRENTLY IF NOT EXISTS "t_k_key"\n  ON "t" (k);`,
+      'CREATE INDEX CONCURRENTLY IF NOT EXISTS t_id_k ON "t" (id, k);',
+    ]);
     expect(concurrentIndexNames(statementsOf('m', CONCURRENT))).toEqual(['t_k_key', 't_id_k']);
     expect(concurrentIndexNames(['create index concurrently "A""b" on t (x);', 'CREATE INDEX Plain ON t (x);'])).toEqual(['A"b']);
     expect(() => statementsOf('m', `${NO_TRANSACTION}\nDO $$ BEGIN PERFORM 1; END $$;\n`)).toThrow(/dollar-quoted/);

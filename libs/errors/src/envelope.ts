@@ -45,11 +45,7 @@ function dependencyCode(err: unknown): string | undefined {
     meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
     cause?: unknown;
   };
-  for (const c of [
-    e?.code,
-    e?.meta?.driverAdapterError?.cause?.originalCode,
-    (e?.cause as { code?: unknown })?.code,
-  ]) {
+  for (const c of [e?.code, e?.meta?.driverAdapterError?.cause?.originalCode, (e?.cause as { code?: unknown })?.code]) {
     if (typeof c === 'string' && UNAVAILABLE_CODES.has(c)) return c;
   }
   return undefined;
@@ -66,8 +62,7 @@ export function normalizeError(err: unknown): AppError {
     });
   const e = err as { type?: string; status?: number; message?: string; expose?: boolean } | undefined;
   if (e?.type === 'entity.too.large') return new AppError('CONTENT_TOO_LARGE');
-  if (e?.type === 'entity.parse.failed')
-    return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
+  if (e?.type === 'entity.parse.failed') return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
   return new AppError('INTERNAL_SERVER_ERROR');

@@ -40,35 +40,20 @@ describe('error catalogue', () => {
   });
 
   it('normalises body-parser errors and hides unknown ones', () => {
-    expect(normalizeError(Object.assign(new Error('x'), { type: 'entity.too.large' })).code).toBe(
-      'CONTENT_TOO_LARGE',
-    );
-    expect(
-      normalizeError(Object.assign(new Error('Unexpected end'), { type: 'entity.parse.failed' })).code,
-    ).toBe('INVALID_PAYLOAD');
+    expect(normalizeError(Object.assign(new Error('x'), { type: 'entity.too.large' })).code).toBe('CONTENT_TOO_LARGE');
+    expect(normalizeError(Object.assign(new Error('Unexpected end'), { type: 'entity.parse.failed' })).code).toBe('INVALID_PAYLOAD');
     const hidden = normalizeError(new Error('db password is hunter2'));
     expect(hidden.code).toBe('INTERNAL_SERVER_ERROR');
     expect(hidden.message).not.toMatch(/hunter2/);
   });
 
   it('formats GraphQL errors with the same codes', () => {
-    const fromApp = formatGraphQLError(
-      { message: 'x', path: ['a'] },
-      new GraphQLError('x', { originalError: errors.forbidden() }),
-    );
+    const fromApp = formatGraphQLError({ message: 'x', path: ['a'] }, new GraphQLError('x', { originalError: errors.forbidden() }));
     expect(fromApp.extensions).toEqual({ code: 'FORBIDDEN' });
-    expect(
-      formatGraphQLError(
-        { message: 'bad', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } },
-        new GraphQLError('bad'),
-      ).extensions,
-    ).toEqual({
+    expect(formatGraphQLError({ message: 'bad', extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }, new GraphQLError('bad')).extensions).toEqual({
       code: 'GRAPHQL_VALIDATION',
     });
-    const unknown = formatGraphQLError(
-      { message: 'secret', path: ['a'] },
-      new GraphQLError('secret', { originalError: new Error('secret') }),
-    );
+    const unknown = formatGraphQLError({ message: 'secret', path: ['a'] }, new GraphQLError('secret', { originalError: new Error('secret') }));
     expect(unknown).toMatchObject({
       message: 'An unexpected error occurred.',
       extensions: { code: 'INTERNAL_SERVER_ERROR' },
@@ -79,10 +64,7 @@ describe('error catalogue', () => {
 
 describe('a database that is down or saturated', () => {
   it('answers 503 SERVICE_UNAVAILABLE, not 500, for pool/transaction timeouts and lost connections', () => {
-    const prismaTxTimeout = Object.assign(
-      new Error('Transaction API error: Unable to start a transaction in the given time.'),
-      { code: 'P2028' },
-    );
+    const prismaTxTimeout = Object.assign(new Error('Transaction API error: Unable to start a transaction in the given time.'), { code: 'P2028' });
     expect(normalizeError(prismaTxTimeout)).toMatchObject({
       code: 'SERVICE_UNAVAILABLE',
       status: 503,
@@ -93,11 +75,7 @@ describe('a database that is down or saturated', () => {
       meta: { driverAdapterError: { cause: { originalCode: '57P01' } } },
     });
     expect(normalizeError(adapter).code).toBe('SERVICE_UNAVAILABLE');
-    expect(normalizeError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })).code).toBe(
-      'SERVICE_UNAVAILABLE',
-    );
-    expect(normalizeError(Object.assign(new Error('unique violation'), { code: '23505' })).code).toBe(
-      'INTERNAL_SERVER_ERROR',
-    );
+    expect(normalizeError(Object.assign(new Error('connect'), { code: 'ECONNREFUSED' })).code).toBe('SERVICE_UNAVAILABLE');
+    expect(normalizeError(Object.assign(new Error('unique violation'), { code: '23505' })).code).toBe('INTERNAL_SERVER_ERROR');
   });
 });

@@ -22,14 +22,8 @@ export const errors = {
   headersTooLarge: (hint: string) => new AppError('HEADERS_TOO_LARGE', `Request header fields too large. ${hint}`),
   requestsExceeded: (limit: number, resetAt: Date) => {
     const retryAfter = Math.max(1, Math.ceil((resetAt.getTime() - Date.now()) / 1000));
-    return new AppError(
-      'REQUESTS_EXCEEDED',
-      undefined,
-      { limit, reset: resetAt.toISOString() },
-      { 'Retry-After': String(retryAfter) },
-    );
+    return new AppError('REQUESTS_EXCEEDED', undefined, { limit, reset: resetAt.toISOString() }, { 'Retry-After': String(retryAfter) });
   },
   internal: () => new AppError('INTERNAL_SERVER_ERROR'),
-  serviceUnavailable: (service: string, reason: string) =>
-    new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is unavailable.`, { service, reason }),
+  serviceUnavailable: (service: string, reason: string) => new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is unavailable.`, { service, reason }),
 };

@@ -44,11 +44,24 @@ describe('client address and protocol, as express computes them', () => {
     const asked: [string, number][] = [];
     const trust = memoisePeerTrust((a, i) => (asked.push([a, i]), a === '127.0.0.1' && i < 2));
     expect([trust('127.0.0.1', 0), trust('127.0.0.1', 0), trust('10.0.0.1', 1), trust('10.0.0.1', 1)]).toEqual([true, true, false, false]);
-    expect([trust('127.0.0.1', 1), trust('127.0.0.1', 2), trust('127.0.0.1', 2), trust('127.0.0.1', 3), trust('127.0.0.1', 3)]).toEqual([true, false, false, false, false]);
-    expect(asked).toEqual([['127.0.0.1', 0], ['10.0.0.1', 1], ['127.0.0.1', 1], ['127.0.0.1', 2], ['127.0.0.1', 3], ['127.0.0.1', 3]]);
+    expect([trust('127.0.0.1', 1), trust('127.0.0.1', 2), trust('127.0.0.1', 2), trust('127.0.0.1', 3), trust('127.0.0.1', 3)]).toEqual([
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
+    expect(asked).toEqual([
+      ['127.0.0.1', 0],
+      ['10.0.0.1', 1],
+      ['127.0.0.1', 1],
+      ['127.0.0.1', 2],
+      ['127.0.0.1', 3],
+      ['127.0.0.1', 3],
+    ]);
   });
 
-  it('gives express\'s answer for a hop-count trust (`trust proxy` = 1) through the memo', () => {
+  it("gives express's answer for a hop-count trust (`trust proxy` = 1) through the memo", () => {
     const e = expressView(1, '127.0.0.1', { 'x-forwarded-for': '198.51.100.1, 203.0.113.9' });
     const trust = memoisePeerTrust(e.trust);
     expect([clientIp(e.raw, trust), clientIp(e.raw, trust)]).toEqual([e.ip, e.ip]);

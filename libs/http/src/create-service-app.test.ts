@@ -47,7 +47,9 @@ describe('service app', () => {
     const t = parseTraceparent(first!.traceparent)!;
     expect(t).toMatchObject({ traceId: '4bf92f3577b34da6a3ce929d0e0e4736', flags: '01' });
     expect(t.spanId).not.toBe('00f067aa0ba902b7');
-    const other = parseTraceparent(((await request(app).get('/propagate').set('traceparent', incoming)).body.data as Record<string, string>[])[0]!.traceparent)!;
+    const other = parseTraceparent(
+      ((await request(app).get('/propagate').set('traceparent', incoming)).body.data as Record<string, string>[])[0]!.traceparent,
+    )!;
     expect(other.spanId).not.toBe(t.spanId);
     const fresh = parseTraceparent(((await request(app).get('/propagate')).body.data as Record<string, string>[])[0]!.traceparent)!;
     expect(fresh.traceId).not.toBe(t.traceId);
@@ -118,7 +120,9 @@ describe('service app', () => {
     const bad = await request(app).post('/echo').set('content-type', 'application/json').send('{"a":');
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].extensions.code).toBe('INVALID_PAYLOAD');
-    const big = await request(app).post('/echo').send({ a: 'x'.repeat(1_100_000) });
+    const big = await request(app)
+      .post('/echo')
+      .send({ a: 'x'.repeat(1_100_000) });
     expect(big.status).toBe(413);
     expect(big.body.errors[0].extensions.code).toBe('CONTENT_TOO_LARGE');
   });
@@ -142,9 +146,13 @@ describe('client address (TRUST_PROXY)', () => {
   });
 
   it('believes X-Forwarded-For from a configured proxy only', async () => {
-    const trusted = await request(ipApp({ trustProxy: ['loopback'] })).get('/ip').set('X-Forwarded-For', '203.0.113.9');
+    const trusted = await request(ipApp({ trustProxy: ['loopback'] }))
+      .get('/ip')
+      .set('X-Forwarded-For', '203.0.113.9');
     expect(trusted.body.ip).toBe('203.0.113.9');
-    const other = await request(ipApp({ trustProxy: ['10.0.0.0/8'] })).get('/ip').set('X-Forwarded-For', '203.0.113.9');
+    const other = await request(ipApp({ trustProxy: ['10.0.0.0/8'] }))
+      .get('/ip')
+      .set('X-Forwarded-For', '203.0.113.9');
     expect(other.body.ip).not.toBe('203.0.113.9');
   });
 });

@@ -42,7 +42,11 @@ export function requestContextMiddleware(service = 'http'): RequestHandler {
       runWithRequestContext(new LazyTraceContext(requestId, req.headers.traceparent), next);
       return;
     }
-    const span = startSpan(`${req.method} ${service}`, req.headers.traceparent, { 'http.request.method': req.method, 'vellum.service': service, 'vellum.request_id': requestId });
+    const span = startSpan(`${req.method} ${service}`, req.headers.traceparent, {
+      'http.request.method': req.method,
+      'vellum.service': service,
+      'vellum.request_id': requestId,
+    });
     res.once('close', () => {
       const route = routeOf(req);
       span.end({ 'http.route': route, 'http.response.status_code': res.statusCode }, res.statusCode >= 500);

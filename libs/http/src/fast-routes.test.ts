@@ -27,7 +27,9 @@ function makeApp() {
     throw errors.invalidQuery('bad');
   });
   const body = z.object({ query: z.object({ limit: z.number() }).optional() });
-  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) => sendJson(res, { data: req.body.query ?? null }));
+  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) =>
+    sendJson(res, { data: req.body.query ?? null }),
+  );
   app.use(router);
   return { app: finishServiceApp(app, silent), router, walked };
 }
@@ -60,9 +62,13 @@ describe('fast lane', () => {
 
   it('answers SEARCH with the body validated by the route schema', async () => {
     const { app, walked } = makeApp();
-    const ok = await request(app).search('/list').send({ query: { limit: 2 } });
+    const ok = await request(app)
+      .search('/list')
+      .send({ query: { limit: 2 } });
     expect([ok.status, ok.body]).toEqual([200, { data: { limit: 2 } }]);
-    const bad = await request(app).search('/list').send({ query: { limit: 'x' } });
+    const bad = await request(app)
+      .search('/list')
+      .send({ query: { limit: 'x' } });
     expect([bad.status, bad.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
     expect(walked).not.toHaveBeenCalled();
   });

@@ -1,11 +1,44 @@
 export { type Accountability, publicAccountability } from './accountability';
-export { route, requireAccess, validateBody, type Access, type Method, type AsyncHandler, type BodyHandler, type RouteTable, type RouteEntry, type RouteOptions } from './route';
+export {
+  route,
+  requireAccess,
+  validateBody,
+  type Access,
+  type Method,
+  type AsyncHandler,
+  type BodyHandler,
+  type RouteTable,
+  type RouteEntry,
+  type RouteOptions,
+} from './route';
 export { parseBody, reasonOf } from './parse-body';
 export { accessLog, logAccess, routeOf, type AccessLogger, type AccessLogLine, type RequestObserver } from './access-log';
 export { serverRoutes, type ServerRoutesOptions } from './server-routes';
-export { createServiceApp, finishServiceApp, noConditionalRequests, requestIdMiddleware, requestContextMiddleware, BODY_LIMIT, type ServiceAppOptions } from './create-service-app';
+export {
+  createServiceApp,
+  finishServiceApp,
+  noConditionalRequests,
+  requestIdMiddleware,
+  requestContextMiddleware,
+  BODY_LIMIT,
+  type ServiceAppOptions,
+} from './create-service-app';
 export { clientInfo } from './client-info';
-export { runHealthChecks, healthHandler, readyHandler, pingHandler, cachedHealth, bearerIs, worst, HEALTH_CONTENT_TYPE, type HealthEndpointOptions, type HealthStatus, type HealthCheck, type HealthReport, type HealthProbe } from './health';
+export {
+  runHealthChecks,
+  healthHandler,
+  readyHandler,
+  pingHandler,
+  cachedHealth,
+  bearerIs,
+  worst,
+  HEALTH_CONTENT_TYPE,
+  type HealthEndpointOptions,
+  type HealthStatus,
+  type HealthCheck,
+  type HealthReport,
+  type HealthProbe,
+} from './health';
 export { listen, listenOn, runningService, type RunningService, type Listening } from './listen';
 export { freePort } from './free-port';
 export { answerParserErrors } from './parser-errors';

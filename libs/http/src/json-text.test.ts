@@ -10,7 +10,13 @@ describe('stringifyJson', () => {
   });
 
   it('splices RawJson text in as is, at any depth', () => {
-    const body = { data: [{ id: 1, data: rawJson('{"n": 1.50}'), delta: null }, { id: 2, data: rawJson('[1, "x"]') }], meta: { c: 2 } };
+    const body = {
+      data: [
+        { id: 1, data: rawJson('{"n": 1.50}'), delta: null },
+        { id: 2, data: rawJson('[1, "x"]') },
+      ],
+      meta: { c: 2 },
+    };
     expect(stringifyJson(body)).toBe('{"data":[{"id":1,"data":{"n": 1.50},"delta":null},{"id":2,"data":[1, "x"]}],"meta":{"c":2}}');
     // elsewhere (logs, GraphQL) it still means the same JSON
     expect(JSON.parse(JSON.stringify(body))).toEqual(JSON.parse(stringifyJson(body)));

@@ -8,7 +8,11 @@ const silent = { error: jest.fn(), warn: jest.fn() };
 function makeApp(probe: () => Promise<'ok' | 'error'>) {
   const lines: Record<string, unknown>[] = [];
   const observed: unknown[][] = [];
-  const app = createServiceApp({ service: 'test', logger: { info: (o: object) => lines.push(o as Record<string, unknown>) }, observe: (...a) => observed.push(a) });
+  const app = createServiceApp({
+    service: 'test',
+    logger: { info: (o: object) => lines.push(o as Record<string, unknown>) },
+    observe: (...a) => observed.push(a),
+  });
   app.use((req, _res, next) => {
     if (req.get('x-user')) req.accountability = { user: req.get('x-user')!, role: 'r', admin: false, app: true };
     next();
@@ -43,7 +47,9 @@ describe('access log', () => {
 describe('operator routes', () => {
   it('declare their access rule', () => {
     const { routes } = makeApp(async () => 'ok');
-    expect(routes.map((r) => `${r.method} ${r.path} ${r.access}`)).toEqual(expect.arrayContaining(['get /server/ping public', 'get /server/ready public', 'get /server/health public']));
+    expect(routes.map((r) => `${r.method} ${r.path} ${r.access}`)).toEqual(
+      expect.arrayContaining(['get /server/ping public', 'get /server/ready public', 'get /server/health public']),
+    );
   });
 
   it('health: status only for anonymous callers, the checks for the token holder and whom canSeeDetails admits', async () => {
@@ -76,7 +82,11 @@ describe('cachedHealth', () => {
     let t = 0;
     let runs = 0;
     const report: HealthReport = { status: 'ok', checks: {} };
-    const h = cachedHealth(async () => (runs++, report), 1000, () => t);
+    const h = cachedHealth(
+      async () => (runs++, report),
+      1000,
+      () => t,
+    );
     await h();
     t = 999;
     await h();
@@ -84,10 +94,14 @@ describe('cachedHealth', () => {
     t = 1000;
     await h();
     expect(runs).toBe(2);
-    const failing = cachedHealth(async () => {
-      runs++;
-      throw new Error('x');
-    }, 1000, () => t);
+    const failing = cachedHealth(
+      async () => {
+        runs++;
+        throw new Error('x');
+      },
+      1000,
+      () => t,
+    );
     await expect(failing()).rejects.toThrow('x');
     await new Promise((r) => setImmediate(r));
     await expect(failing()).rejects.toThrow('x');

@@ -35,9 +35,14 @@ describe('parseBody', () => {
 
   it("keeps the schema's own messages and fills in {sibling} values", () => {
     const field = z.object({ field: z.string(), type: z.enum(['a'], { error: 'field {field}: type must be a' }) });
-    expect(reason(z.object({ fields: z.array(field) }), { fields: [{ field: 'x', type: 'a' }, { field: 'y', type: 'b' }] })).toBe(
-      'field "y": type must be a',
-    );
+    expect(
+      reason(z.object({ fields: z.array(field) }), {
+        fields: [
+          { field: 'x', type: 'a' },
+          { field: 'y', type: 'b' },
+        ],
+      }),
+    ).toBe('field "y": type must be a');
     expect(reason(z.string({ error: 'custom' }), 5)).toBe('custom');
   });
 

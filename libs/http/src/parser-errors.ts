@@ -65,9 +65,7 @@ export function answerParserErrors(server: Server): void {
       return;
     }
     const response =
-      err.code === 'HPE_HEADER_OVERFLOW'
-        ? rawErrorResponse(overflowError(err.rawPacket, defaultMaxHeaderSize))
-        : (PLAIN[err.code ?? ''] ?? BAD_REQUEST);
+      err.code === 'HPE_HEADER_OVERFLOW' ? rawErrorResponse(overflowError(err.rawPacket, defaultMaxHeaderSize)) : (PLAIN[err.code ?? ''] ?? BAD_REQUEST);
     answered.add(socket);
     closeAfterAnswer(socket, response);
   });

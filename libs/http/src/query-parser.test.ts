@@ -1,7 +1,7 @@
 import { cachedQueryParser, extendedQueryParser } from './query-parser';
 
 describe('cachedQueryParser', () => {
-  it('parses as express\'s extended parser, a URL without `?` (null) as the empty query', () => {
+  it("parses as express's extended parser, a URL without `?` (null) as the empty query", () => {
     const parse = cachedQueryParser();
     expect(parse('a[b]=1&c=2&c=3')).toEqual(extendedQueryParser('a[b]=1&c=2&c=3'));
     expect(parse('a[b]=1&c=2&c=3')).toEqual({ a: { b: '1' }, c: ['2', '3'] });

@@ -31,14 +31,25 @@ describe('runProcess', () => {
   it('exits 1 when the start fails or the stop throws', async () => {
     const exit = jest.fn();
     const err = jest.spyOn(console, 'error').mockImplementation(() => {});
-    await runProcess(async () => {
-      throw new Error('bad config');
-    }, { exit, signals: new EventEmitter() });
+    await runProcess(
+      async () => {
+        throw new Error('bad config');
+      },
+      { exit, signals: new EventEmitter() },
+    );
     expect(exit).toHaveBeenCalledWith(1);
     err.mockRestore();
     const signals = new EventEmitter();
     const exit2 = jest.fn();
-    await runProcess(async () => ({ logger: logger(), stop: async () => { throw new Error('x'); } }), { signals, exit: exit2 });
+    await runProcess(
+      async () => ({
+        logger: logger(),
+        stop: async () => {
+          throw new Error('x');
+        },
+      }),
+      { signals, exit: exit2 },
+    );
     signals.emit('SIGTERM');
     await tick();
     expect(exit2).toHaveBeenCalledWith(1);

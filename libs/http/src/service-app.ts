@@ -26,4 +26,3 @@ export interface ServiceApp {
   /** The cached health report (what /server/health answers). */
   health(): Promise<HealthReport>;
 }
-

@@ -25,7 +25,10 @@ function makeApp(observe: jest.Mock) {
   const queries: unknown[] = [];
   fastRoute(app, { router, path: '/query', access: 'public' }, (req, res) => {
     queries.push(req.query);
-    sendJson(res, { frozen: Object.isFrozen(req.query) && Object.isFrozen((req.query as { a?: object }).a ?? {}), same: queries.length > 1 && queries.at(-1) === queries.at(-2) });
+    sendJson(res, {
+      frozen: Object.isFrozen(req.query) && Object.isFrozen((req.query as { a?: object }).a ?? {}),
+      same: queries.length > 1 && queries.at(-1) === queries.at(-2),
+    });
   });
   fastRoute(app, { router, path: '/boom', access: 'public' }, async () => {
     throw errors.invalidQuery('bad');
@@ -38,7 +41,9 @@ function makeApp(observe: jest.Mock) {
     res.setHeader('Set-Cookie', [`who=${req.body.name}; Path=/`]);
     sendJson(res, { data: req.body.name });
   });
-  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) => sendJson(res, { data: req.body.query ?? null }));
+  fastRoute(app, { router, method: 'search', path: '/list', access: 'public', body, before: [who] }, (req, res) =>
+    sendJson(res, { data: req.body.query ?? null }),
+  );
   app.use(router);
   return finishServiceApp(app, silent);
 }
@@ -52,7 +57,8 @@ beforeAll(async () => {
 });
 afterAll(() => served.close());
 
-const without = (h: Record<string, string>) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'x-request-id', 'connection', 'keep-alive', 'content-length'].includes(k)));
+const without = (h: Record<string, string>) =>
+  Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'x-request-id', 'connection', 'keep-alive', 'content-length'].includes(k)));
 
 describe('serviceListener (the fast routes on bare node:http)', () => {
   it('answers a fast route with node objects as they are, the same answer as express gives', async () => {
@@ -67,7 +73,9 @@ describe('serviceListener (the fast routes on bare node:http)', () => {
 
   it('keeps the access rule, the `before` middleware and the error envelope (thrown, rejected, passed on)', async () => {
     const codes = async (path: string, role?: string) => {
-      const r = await request(served.url).get(path).set(role ? { 'x-role': role } : {});
+      const r = await request(served.url)
+        .get(path)
+        .set(role ? { 'x-role': role } : {});
       return [r.status, r.body.errors?.[0]?.extensions?.code ?? r.body.data];
     };
     expect(await codes('/mine')).toEqual([403, 'FORBIDDEN']);
@@ -79,9 +87,13 @@ describe('serviceListener (the fast routes on bare node:http)', () => {
   });
 
   it('answers SEARCH with the body validated by the route schema', async () => {
-    const ok = await request(served.url).search('/list').send({ query: { limit: 2 } });
+    const ok = await request(served.url)
+      .search('/list')
+      .send({ query: { limit: 2 } });
     expect([ok.status, ok.body]).toEqual([200, { data: { limit: 2 } }]);
-    const bad = await request(served.url).search('/list').send({ query: { limit: 'x' } });
+    const bad = await request(served.url)
+      .search('/list')
+      .send({ query: { limit: 'x' } });
     expect([bad.status, bad.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
   });
 
@@ -93,7 +105,7 @@ describe('serviceListener (the fast routes on bare node:http)', () => {
     expect(await ask(`a[b]=${'x'.repeat(3000)}`)).toEqual({ frozen: false, same: false }); // long texts: parsed each time
   });
 
-  it('answers POST on the lane, its errors (the body parser\'s too) as express does', async () => {
+  it("answers POST on the lane, its errors (the body parser's too) as express does", async () => {
     const send = (to: string | typeof app, b: string) => request(to).post('/login').set('Content-Type', 'application/json').send(b);
     for (const [b, status, code] of [
       ['{"name":"ann"}', 200, undefined],

@@ -33,7 +33,12 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 
 function stateOf(r: RateLimiterRes | null, points: number): LimitState {
   if (!r) return { consumed: 0, remaining: points, exceeded: false, resetAt: Date.now() };
-  return { consumed: r.consumedPoints, remaining: Math.max(0, r.remainingPoints), exceeded: r.consumedPoints > points, resetAt: Date.now() + Math.max(0, r.msBeforeNext) };
+  return {
+    consumed: r.consumedPoints,
+    remaining: Math.max(0, r.remainingPoints),
+    exceeded: r.consumedPoints > points,
+    resetAt: Date.now() + Math.max(0, r.msBeforeNext),
+  };
 }
 
 /** rate-limiter-flexible behind the Limiter interface: an exhausted budget resolves (`exceeded`), it does not reject. */

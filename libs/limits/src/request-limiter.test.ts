@@ -1,7 +1,12 @@
 import type { Limiter, LimitState } from './limiter';
 import { rateLimit, requestLimiter } from './request-limiter';
 
-const state = (consumed: number, points: number): LimitState => ({ consumed, remaining: Math.max(0, points - consumed), exceeded: consumed > points, resetAt: Date.now() + 1500 });
+const state = (consumed: number, points: number): LimitState => ({
+  consumed,
+  remaining: Math.max(0, points - consumed),
+  exceeded: consumed > points,
+  resetAt: Date.now() + 1500,
+});
 
 /** A limiter in a unit test: counts per key, or fails like a store whose Redis is down. */
 function fakeLimiter(points: number) {

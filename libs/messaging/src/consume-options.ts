@@ -34,18 +34,14 @@ export function resolveConsumeOptions<T>(opts: ConsumeOptions<T>): ResolvedConsu
     handler: opts.handler,
     maxDeliver: opts.maxDeliver ?? consumeDefaults.maxDeliver,
     ackWaitMs: opts.ackWaitMs ?? consumeDefaults.ackWaitMs,
-    backoffMs:
-      opts.backoffMs && opts.backoffMs.length > 0 ? [...opts.backoffMs] : [...consumeDefaults.backoffMs],
+    backoffMs: opts.backoffMs && opts.backoffMs.length > 0 ? [...opts.backoffMs] : [...consumeDefaults.backoffMs],
     concurrency: opts.concurrency ?? consumeDefaults.concurrency,
     filterSubject: opts.filterSubject,
   };
-  if (!/^[A-Za-z0-9_-]+$/.test(r.durable))
-    throw new Error(`invalid durable name "${r.durable}" (use [A-Za-z0-9_-])`);
+  if (!/^[A-Za-z0-9_-]+$/.test(r.durable)) throw new Error(`invalid durable name "${r.durable}" (use [A-Za-z0-9_-])`);
   if (typeof r.handler !== 'function') throw new Error('handler must be a function');
-  if (!Number.isInteger(r.maxDeliver) || r.maxDeliver < 1)
-    throw new Error('maxDeliver must be an integer ≥ 1');
-  if (!Number.isInteger(r.concurrency) || r.concurrency < 1)
-    throw new Error('concurrency must be an integer ≥ 1');
+  if (!Number.isInteger(r.maxDeliver) || r.maxDeliver < 1) throw new Error('maxDeliver must be an integer ≥ 1');
+  if (!Number.isInteger(r.concurrency) || r.concurrency < 1) throw new Error('concurrency must be an integer ≥ 1');
   if (!(r.ackWaitMs >= 1)) throw new Error('ackWaitMs must be ≥ 1');
   if (r.backoffMs.some((d) => !(d >= 0))) throw new Error('backoffMs must be non-negative numbers');
   return r;

@@ -5,8 +5,7 @@ import type { Subscription } from './subscription';
 type Watcher = (key: string, value: string | undefined) => void;
 
 function assertKey(key: string): void {
-  if (typeof key !== 'string' || !/^[-/_=.a-zA-Z0-9]+$/.test(key) || key.startsWith('.') || key.endsWith('.'))
-    throw new Error(`invalid key "${key}"`);
+  if (typeof key !== 'string' || !/^[-/_=.a-zA-Z0-9]+$/.test(key) || key.startsWith('.') || key.endsWith('.')) throw new Error(`invalid key "${key}"`);
 }
 
 /** How often, at most, a bucket with a maximum age prunes its store (it expires memory on every access). */

@@ -43,8 +43,7 @@ export class InProcessStream implements GroupStream {
     if (this.closed) throw new Error('messaging is closed');
     assertPublishSubject(subject);
     if (!opts || typeof opts.id !== 'string' || opts.id === '') throw new Error('publish needs a message id');
-    if (!this.subjects.some((p) => subjectMatches(p, subject)))
-      throw new Error(`subject "${subject}" is not part of stream ${this.name}`);
+    if (!this.subjects.some((p) => subjectMatches(p, subject))) throw new Error(`subject "${subject}" is not part of stream ${this.name}`);
     const now = Date.now();
     for (const [id, d] of this.dedupe) {
       if (now - d.at < dedupeWindowMs) break;
@@ -133,15 +132,11 @@ export class InProcessStream implements GroupStream {
   async consume<T>(input: ConsumeOptions<T>): Promise<Subscription> {
     if (this.closed) throw new Error('messaging is closed');
     const opts = resolveConsumeOptions(input);
-    if (
-      opts.filterSubject &&
-      !this.subjects.some((p) => subjectMatches(p, opts.filterSubject!) || p === opts.filterSubject)
-    )
+    if (opts.filterSubject && !this.subjects.some((p) => subjectMatches(p, opts.filterSubject!) || p === opts.filterSubject))
       throw new Error(`filter subject "${opts.filterSubject}" is not part of stream ${this.name}`);
     let group = this.groups.get(opts.durable);
     if (!group) {
-      if (this.retention === 'workqueue' && this.groups.size > 0)
-        throw new Error(`work queue ${this.name} already has consumer ${[...this.groups.keys()][0]}`);
+      if (this.retention === 'workqueue' && this.groups.size > 0) throw new Error(`work queue ${this.name} already has consumer ${[...this.groups.keys()][0]}`);
       group = new Group(this, opts.durable, opts.filterSubject);
       this.groups.set(opts.durable, group);
     } else if (group.placeholder) {

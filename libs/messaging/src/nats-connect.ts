@@ -30,8 +30,7 @@ export async function connectNats(opts: NatsMessagingOptions, timeoutMs: number)
     // 2.9 leaves `jetstream` out of its INFO when it is off: ask. No responders = JetStream is not running.
     if (nc.info?.jetstream !== true)
       await jetstreamManager(nc, { timeout: timeoutMs }).catch((err: Error) => {
-        if (/no responders|503|not enabled/i.test(`${err.message} ${String(err.cause ?? '')}`))
-          throw noJetStream(nc.info?.version ?? 'unknown', opts.servers);
+        if (/no responders|503|not enabled/i.test(`${err.message} ${String(err.cause ?? '')}`)) throw noJetStream(nc.info?.version ?? 'unknown', opts.servers);
       });
   } catch (err) {
     await nc.close();

@@ -39,10 +39,7 @@ export interface NatsConsumeContext {
  * message whose last delivery was never acknowledged (its consumer died) comes back once more and is
  * dead-lettered instead of being silently abandoned by the server.
  */
-async function ensureConsumer(
-  ctx: NatsConsumeContext,
-  cfg: Partial<ConsumerConfig> & { durable_name: string },
-): Promise<void> {
+async function ensureConsumer(ctx: NatsConsumeContext, cfg: Partial<ConsumerConfig> & { durable_name: string }): Promise<void> {
   let existing: ConsumerConfig | undefined;
   try {
     existing = (await ctx.jsm.consumers.info(ctx.stream, cfg.durable_name)).config;
@@ -55,14 +52,11 @@ async function ensureConsumer(
       return;
     } catch (err) {
       // created concurrently by another member: fall through to the update check
-      existing = (await ctx.jsm.consumers.info(ctx.stream, cfg.durable_name).catch(() => Promise.reject(err)))
-        .config;
+      existing = (await ctx.jsm.consumers.info(ctx.stream, cfg.durable_name).catch(() => Promise.reject(err))).config;
     }
   }
   if ((existing.filter_subject ?? '') !== (cfg.filter_subject ?? ''))
-    throw new Error(
-      `consumer ${cfg.durable_name} already exists with filter subject "${existing.filter_subject ?? ''}"`,
-    );
+    throw new Error(`consumer ${cfg.durable_name} already exists with filter subject "${existing.filter_subject ?? ''}"`);
   if (existing.ack_wait !== cfg.ack_wait || existing.max_deliver !== cfg.max_deliver)
     await ctx.jsm.consumers.update(ctx.stream, cfg.durable_name, {
       ack_wait: cfg.ack_wait,
@@ -71,10 +65,7 @@ async function ensureConsumer(
 }
 
 /** Starts one member of a durable group: pulls at most `concurrency` messages at a time and runs the handler. */
-export async function natsConsume<T>(
-  ctx: NatsConsumeContext,
-  input: ConsumeOptions<T>,
-): Promise<Subscription> {
+export async function natsConsume<T>(ctx: NatsConsumeContext, input: ConsumeOptions<T>): Promise<Subscription> {
   const opts = resolveConsumeOptions(input);
   await ensureConsumer(ctx, {
     durable_name: opts.durable,
@@ -85,7 +76,15 @@ export async function natsConsume<T>(
     ...(opts.filterSubject ? { filter_subject: ctx.names.subject(opts.filterSubject) } : {}),
   });
   const consumer: Consumer = await ctx.js.consumers.get(ctx.stream, opts.durable);
-  const pulls: Pulls = { consumer, handle: natsMessageHandler(ctx, opts), inFlight: new Set(), fetches: new Set(), requested: 0, stopped: false, expiresMs: fetchExpiresMs };
+  const pulls: Pulls = {
+    consumer,
+    handle: natsMessageHandler(ctx, opts),
+    inFlight: new Set(),
+    fetches: new Set(),
+    requested: 0,
+    stopped: false,
+    expiresMs: fetchExpiresMs,
+  };
   const loop = pullLoop(pulls, opts.concurrency);
 
   let stopping: Promise<void> | undefined;

@@ -1,11 +1,4 @@
-import {
-  DiscardPolicy,
-  RetentionPolicy,
-  StorageType,
-  type JetStreamClient,
-  type JetStreamManager,
-  type JsMsg,
-} from '@nats-io/jetstream';
+import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManager, type JsMsg } from '@nats-io/jetstream';
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import type { DeadLetter } from './dead-letter';
 import { ensureStream } from './nats-streams';
@@ -57,8 +50,7 @@ export class NatsDeadLetters {
   /** Stores the dead letter; dedupe on the stream sequence makes a retry after a crash harmless. */
   async add(m: JsMsg, dl: Omit<DeadLetter, 'data' | 'at'>): Promise<void> {
     const hdrs = natsHeaders();
-    if (m.headers)
-      for (const [k, vs] of m.headers) if (!k.startsWith('Nats-')) for (const v of vs) hdrs.append(k, v);
+    if (m.headers) for (const [k, vs] of m.headers) if (!k.startsWith('Nats-')) for (const v of vs) hdrs.append(k, v);
     hdrs.set(h.reason, headerSafe(dl.reason || 'terminated'));
     hdrs.set(h.id, headerSafe(dl.id));
     hdrs.set(h.subject, dl.subject);
@@ -97,9 +89,7 @@ export class NatsDeadLetters {
     if (state.messages === 0) return [];
     const first = Math.max(state.first_seq, state.last_seq - limit + 1);
     const seqs = Array.from({ length: state.last_seq - first + 1 }, (_, i) => first + i);
-    const msgs = await Promise.all(
-      seqs.map((seq) => this.jsm.streams.getMessage(this.stream, { seq }).catch(() => null)),
-    );
+    const msgs = await Promise.all(seqs.map((seq) => this.jsm.streams.getMessage(this.stream, { seq }).catch(() => null)));
     return msgs.flatMap((m) => {
       if (!m) return [];
       const get = (k: string): string => m.header?.get(k) ?? '';

@@ -96,11 +96,7 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
 function lazyManager(nc: NatsConnection, timeoutMs: number): () => Promise<JetStreamManager> {
   let jsmPromise: Promise<JetStreamManager> | undefined;
   return () =>
-    (jsmPromise ??= withTimeout(
-      jetstreamManager(nc, { timeout: timeoutMs }),
-      timeoutMs + 1000,
-      'JetStream unavailable',
-    ).catch((err) => {
+    (jsmPromise ??= withTimeout(jetstreamManager(nc, { timeout: timeoutMs }), timeoutMs + 1000, 'JetStream unavailable').catch((err) => {
       jsmPromise = undefined;
       throw err;
     }));
@@ -143,6 +139,5 @@ async function natsHealth(nc: NatsConnection, connected: boolean, jsm: () => Pro
 /** Stops every subscription, then drains the connection (closes it when the drain times out). */
 async function closeNats(nc: NatsConnection, subscriptions: Set<Subscription>, timeoutMs: number): Promise<void> {
   await Promise.all([...subscriptions].map((s) => s.stop().catch(() => undefined)));
-  if (!nc.isClosed())
-    await withTimeout(nc.drain(), timeoutMs, 'drain timed out').catch(() => nc.close());
+  if (!nc.isClosed()) await withTimeout(nc.drain(), timeoutMs, 'drain timed out').catch(() => nc.close());
 }

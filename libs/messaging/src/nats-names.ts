@@ -8,8 +8,7 @@ export class NatsNames {
   private readonly subjectPrefix: string;
 
   constructor(private readonly prefix = '') {
-    if (prefix !== '' && !/^[A-Za-z0-9_-]+$/.test(prefix))
-      throw new Error(`invalid prefix "${prefix}" (use [A-Za-z0-9_-])`);
+    if (prefix !== '' && !/^[A-Za-z0-9_-]+$/.test(prefix)) throw new Error(`invalid prefix "${prefix}" (use [A-Za-z0-9_-])`);
     const token = prefix.replace(/[^A-Za-z0-9]+$/, '');
     this.subjectPrefix = token ? `${token}.` : '';
   }
@@ -25,15 +24,11 @@ export class NatsNames {
 
   /** The logical subject of a stored message. */
   strip(subject: string): string {
-    return this.subjectPrefix && subject.startsWith(this.subjectPrefix)
-      ? subject.slice(this.subjectPrefix.length)
-      : subject;
+    return this.subjectPrefix && subject.startsWith(this.subjectPrefix) ? subject.slice(this.subjectPrefix.length) : subject;
   }
 
   /** Whether a stream or bucket name belongs to this prefix (used to clean up after tests). */
   owns(streamName: string): boolean {
-    return (
-      this.prefix !== '' && (streamName.startsWith(this.prefix) || streamName.startsWith(`KV_${this.prefix}`))
-    );
+    return this.prefix !== '' && (streamName.startsWith(this.prefix) || streamName.startsWith(`KV_${this.prefix}`));
   }
 }

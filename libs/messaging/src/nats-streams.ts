@@ -11,17 +11,12 @@ export function isApiError(err: unknown, code: number): boolean {
  * Creates the stream, or checks the existing one: same retention, and any missing subjects are added.
  * Safe when several processes ensure the same stream at once.
  */
-export async function ensureStream(
-  jsm: JetStreamManager,
-  cfg: Partial<StreamConfig> & Pick<StreamConfig, 'name' | 'subjects' | 'retention'>,
-): Promise<void> {
+export async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & Pick<StreamConfig, 'name' | 'subjects' | 'retention'>): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       const info = await jsm.streams.info(cfg.name);
       if (info.config.retention !== cfg.retention)
-        throw new Error(
-          `stream ${cfg.name} exists with ${info.config.retention} retention, expected ${cfg.retention}`,
-        );
+        throw new Error(`stream ${cfg.name} exists with ${info.config.retention} retention, expected ${cfg.retention}`);
       const missing = cfg.subjects.filter((s) => !info.config.subjects.includes(s));
       const ageChanged = cfg.max_age !== undefined && cfg.max_age !== info.config.max_age;
       if (missing.length > 0 || ageChanged)

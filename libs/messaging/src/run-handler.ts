@@ -14,11 +14,7 @@ export interface HandlerPolicy {
  * term) wins; a handler that resolves without settling acks; one that throws naks with the next backoff delay,
  * or dead-letters once `deliveryCount` has reached `maxDeliver`.
  */
-export async function runHandler<T>(
-  raw: Delivery<T>,
-  handler: Handler<T>,
-  policy: HandlerPolicy,
-): Promise<void> {
+export async function runHandler<T>(raw: Delivery<T>, handler: Handler<T>, policy: HandlerPolicy): Promise<void> {
   let settled = false;
   const once =
     <A extends unknown[]>(fn: (...a: A) => Promise<void>) =>
@@ -42,7 +38,12 @@ export async function runHandler<T>(
     // The handler runs in the context of the request that caused the message: its log lines and the messages
     // it produces carry the same request id.
     const requestId = raw.headers['x-request-id'] ?? raw.id;
-    const span = startSpan(`consume ${raw.subject}`, raw.headers.traceparent, { 'messaging.destination.name': raw.subject, 'messaging.message.id': raw.id, 'vellum.request_id': requestId }, 'consumer');
+    const span = startSpan(
+      `consume ${raw.subject}`,
+      raw.headers.traceparent,
+      { 'messaging.destination.name': raw.subject, 'messaging.message.id': raw.id, 'vellum.request_id': requestId },
+      'consumer',
+    );
     try {
       await runWithRequestContext({ requestId, traceparent: span.traceparent }, () => handler(d));
       span.end({ 'messaging.delivery_count': raw.deliveryCount });

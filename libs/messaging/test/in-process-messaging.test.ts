@@ -122,7 +122,12 @@ describe('in-process buckets with a maximum age', () => {
     await kv.put('c', 1);
     now += 1_800_000; // b is an hour old
     expect(await kv.get('b')).toBeUndefined();
-    expect(await kv.entries()).toEqual(new Map([['a', 2], ['c', 1]]));
+    expect(await kv.entries()).toEqual(
+      new Map([
+        ['a', 2],
+        ['c', 1],
+      ]),
+    );
     await kv.put('d', 1); // the write queue is where the prune runs: wait for it
     expect(store.prunes).toEqual([3_600_000, 3_600_000, 3_600_000]); // at load, then at +30 min and +60 min
     expect([...store.rows.keys()].sort()).toEqual(['a', 'c', 'd']);
@@ -136,7 +141,12 @@ describe('in-process buckets with a maximum age', () => {
     const again = createInProcessMessaging({ stores: { sent: store } });
     const kv2 = await again.keyValue<number>('sent', { maxAgeMs: 3_600_000 });
     now += 1_800_000 - 30_000; // a and c are an hour old, d and e half an hour
-    expect(await kv2.entries()).toEqual(new Map([['d', 1], ['e', 1]]));
+    expect(await kv2.entries()).toEqual(
+      new Map([
+        ['d', 1],
+        ['e', 1],
+      ]),
+    );
     await again.close();
   });
 

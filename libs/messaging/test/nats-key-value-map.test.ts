@@ -52,7 +52,11 @@ test('a watch whose connection is closed ends instead of watching again (nothing
     status: async () => ({ streamInfo: { state: { last_seq: 0 } } }),
     watch: async () => (calls++, watchIterator([entry('a', 1, 1)], true)),
   } as unknown as KV;
-  const map = new NatsKeyValueMap<number>(kv, () => () => undefined, () => true);
+  const map = new NatsKeyValueMap<number>(
+    kv,
+    () => () => undefined,
+    () => true,
+  );
   const seen: string[] = [];
   const sub = await map.watch((k) => void seen.push(k));
   await new Promise((r) => setTimeout(r, 400));

@@ -17,9 +17,7 @@ if (!natsUrl) {
 const describeNats = natsUrl ? describe : describe.skip;
 
 describeNats('NATS JetStream messaging', () => {
-  describeMessagingContract('NATS JetStream', () =>
-    connectNatsMessaging({ servers: natsUrl!, name: 'messaging-test', prefix: prefix() }),
-  );
+  describeMessagingContract('NATS JetStream', () => connectNatsMessaging({ servers: natsUrl!, name: 'messaging-test', prefix: prefix() }));
 
   it('fails to connect within connectTimeoutMs when nothing listens', async () => {
     const port = await freePort();
@@ -59,7 +57,8 @@ describeNats('NATS JetStream messaging', () => {
       for (;;) {
         const info = await jsm.consumers.info(stream, 'mailer');
         if (deliveries.length > 0 && info.num_ack_pending === 0 && info.num_pending === 0) break;
-        if (Date.now() - start > 10_000) throw new Error(`still pending on the server: ${JSON.stringify({ ack: info.num_ack_pending, pending: info.num_pending })}`);
+        if (Date.now() - start > 10_000)
+          throw new Error(`still pending on the server: ${JSON.stringify({ ack: info.num_ack_pending, pending: info.num_pending })}`);
         await new Promise((r) => setTimeout(r, 100));
       }
       // past several ack waits: still delivered once (a redelivery would come after 1 s)

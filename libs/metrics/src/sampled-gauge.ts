@@ -17,12 +17,7 @@ const sources = new WeakMap<Gauge, Source[]>();
  * labels. Registering the same labels again replaces the source; the returned function removes it. A source
  * that throws is skipped for that scrape (its series disappears rather than lying).
  */
-export function sampledGauge(
-  registry: Registry,
-  name: string,
-  help: string,
-  labelNames: string[],
-): (labels: Labels, sample: Sample) => () => void {
+export function sampledGauge(registry: Registry, name: string, help: string, labelNames: string[]): (labels: Labels, sample: Sample) => () => void {
   const gauge = singleMetric(registry, name, () => {
     const list: Source[] = [];
     const g: Gauge = new Gauge({
@@ -32,7 +27,13 @@ export function sampledGauge(
       registers: [registry],
       async collect() {
         g.reset();
-        const values = await Promise.all(list.map((s) => Promise.resolve().then(s.sample).catch(() => undefined)));
+        const values = await Promise.all(
+          list.map((s) =>
+            Promise.resolve()
+              .then(s.sample)
+              .catch(() => undefined),
+          ),
+        );
         values.forEach((v, i) => {
           if (typeof v === 'number' && Number.isFinite(v)) g.set(list[i].labels, v);
         });

@@ -19,7 +19,16 @@ function fakePool(claims: unknown[][], failOn?: RegExp) {
 }
 
 function opts(pool: Pool, maxAwaiting = 40, publish: (r: { id: string }) => Promise<void> = async () => undefined): BatchOptions {
-  return { pool, batchSize: 10, maxAwaiting, tracker: new SettleTracker(pool, () => undefined), settles: true, publisherFor: async () => publish, destinations, timeoutMs: 1000 };
+  return {
+    pool,
+    batchSize: 10,
+    maxAwaiting,
+    tracker: new SettleTracker(pool, () => undefined),
+    settles: true,
+    publisherFor: async () => publish,
+    destinations,
+    timeoutMs: 1000,
+  };
 }
 
 describe('handOverBatch', () => {

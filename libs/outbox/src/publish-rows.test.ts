@@ -2,25 +2,49 @@ import type { Messaging } from '@vellum/messaging';
 import { createPublishers, publishRows, type Publisher } from './publish-rows';
 import type { OutboxDestination, OutboxRecord } from './relay-types';
 
-const destinations: Record<string, OutboxDestination> = { MAIL: { type: 'queue', subjects: ['mail.>'] }, ITEMS: { type: 'stream', subjects: ['items.>'] }, kv: { type: 'kv' } };
-const row = (id: string, destination = 'MAIL', payload: unknown = { n: id }): OutboxRecord => ({ id, destination, subject: `s.${id}`, payload, headers: { h: id } });
+const destinations: Record<string, OutboxDestination> = {
+  MAIL: { type: 'queue', subjects: ['mail.>'] },
+  ITEMS: { type: 'stream', subjects: ['items.>'] },
+  kv: { type: 'kv' },
+};
+const row = (id: string, destination = 'MAIL', payload: unknown = { n: id }): OutboxRecord => ({
+  id,
+  destination,
+  subject: `s.${id}`,
+  payload,
+  headers: { h: id },
+});
 
 describe('createPublishers', () => {
   it('declares each destination once, publishes with the row id, deletes a KV key for a null payload', async () => {
     const publish = jest.fn().mockResolvedValue(undefined);
     const kv = { put: jest.fn().mockResolvedValue(undefined), delete: jest.fn().mockResolvedValue(undefined) };
-    const messaging = { workQueue: jest.fn().mockResolvedValue({ publish }), eventStream: jest.fn().mockResolvedValue({ publish }), keyValue: jest.fn().mockResolvedValue(kv) };
+    const messaging = {
+      workQueue: jest.fn().mockResolvedValue({ publish }),
+      eventStream: jest.fn().mockResolvedValue({ publish }),
+      keyValue: jest.fn().mockResolvedValue(kv),
+    };
     const publisherFor = createPublishers(messaging as unknown as Messaging, destinations);
     const onSettled = () => undefined;
-    await (await publisherFor('MAIL'))(row('a'), onSettled);
-    await (await publisherFor('MAIL'))(row('b'));
+    await (
+      await publisherFor('MAIL')
+    )(row('a'), onSettled);
+    await (
+      await publisherFor('MAIL')
+    )(row('b'));
     expect(messaging.workQueue).toHaveBeenCalledTimes(1);
     expect(messaging.workQueue).toHaveBeenCalledWith('MAIL', { subjects: ['mail.>'] });
     expect(publish).toHaveBeenCalledWith('s.a', { n: 'a' }, { id: 'a', headers: { h: 'a' }, onSettled });
-    await (await publisherFor('ITEMS'))(row('c', 'ITEMS'));
+    await (
+      await publisherFor('ITEMS')
+    )(row('c', 'ITEMS'));
     expect(messaging.eventStream).toHaveBeenCalledWith('ITEMS', { subjects: ['items.>'] });
-    await (await publisherFor('kv'))(row('d', 'kv'));
-    await (await publisherFor('kv'))(row('e', 'kv', null));
+    await (
+      await publisherFor('kv')
+    )(row('d', 'kv'));
+    await (
+      await publisherFor('kv')
+    )(row('e', 'kv', null));
     expect(kv.put).toHaveBeenCalledWith('s.d', { n: 'd' });
     expect(kv.delete).toHaveBeenCalledWith('s.e');
     await expect(publisherFor('NOPE')).rejects.toThrow('outbox destination "NOPE" is not configured');
@@ -39,10 +63,11 @@ describe('publishRows', () => {
   const ok: Publisher = async () => undefined;
   it('publishes in order and stops at the first failure', async () => {
     const seen: string[] = [];
-    const publisherFor = async () => (async (r: OutboxRecord) => {
-      seen.push(r.id);
-      if (r.id === 'b') throw new Error('nope');
-    }) as Publisher;
+    const publisherFor = async () =>
+      (async (r: OutboxRecord) => {
+        seen.push(r.id);
+        if (r.id === 'b') throw new Error('nope');
+      }) as Publisher;
     const out = await publishRows([row('a'), row('b'), row('c')], { publisherFor, destinations, timeoutMs: 1000, handOver: null });
     expect(seen).toEqual(['a', 'b']);
     expect(out).toEqual({ done: ['a'], handedOver: [], failure: { id: 'b', err: new Error('nope') } });

@@ -21,9 +21,7 @@ export function createPublishers(messaging: Messaging, destinations: Record<stri
           return (row) => (row.payload === null ? kv.delete(row.subject) : kv.put(row.subject, row.payload));
         }
         const target =
-          dest.type === 'queue'
-            ? await messaging.workQueue(name, { subjects: dest.subjects })
-            : await messaging.eventStream(name, { subjects: dest.subjects });
+          dest.type === 'queue' ? await messaging.workQueue(name, { subjects: dest.subjects }) : await messaging.eventStream(name, { subjects: dest.subjects });
         return (row, onSettled) => target.publish(row.subject, row.payload, { id: row.id, headers: row.headers, onSettled });
       })();
       p.catch(() => publishers.delete(name));

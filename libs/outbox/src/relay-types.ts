@@ -1,8 +1,5 @@
 /** Where a destination name of the outbox goes. */
-export type OutboxDestination =
-  | { type: 'queue'; subjects: string[] }
-  | { type: 'stream'; subjects: string[] }
-  | { type: 'kv' };
+export type OutboxDestination = { type: 'queue'; subjects: string[] } | { type: 'stream'; subjects: string[] } | { type: 'kv' };
 
 export interface RelayLogger {
   info(obj: object, msg?: string): void;

@@ -11,7 +11,9 @@ const serviceMigrations = readdirSync(servicesDir).flatMap((service) => {
   const dir = path.join(servicesDir, service, 'prisma', 'migrations');
   let names: string[];
   try {
-    names = readdirSync(dir, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+    names = readdirSync(dir, { withFileTypes: true })
+      .filter((d) => d.isDirectory())
+      .map((d) => d.name);
   } catch {
     return [];
   }

@@ -145,7 +145,12 @@ describe('outbox relay', () => {
     };
     const r1 = await start(flaky, { backoffMs: [20, 40] });
     const r2 = await start(flaky, { backoffMs: [20, 40] });
-    await committed(() => enqueueOutbox(pg, Array.from({ length: 50 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } }))));
+    await committed(() =>
+      enqueueOutbox(
+        pg,
+        Array.from({ length: 50 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } })),
+      ),
+    );
     await new Promise((r) => setTimeout(r, 150));
     expect(got).toHaveLength(0);
     const { rows } = await pg.query('SELECT max(attempts)::int AS a, max(last_error) AS e FROM outbox');
@@ -225,8 +230,17 @@ describe('outbox relay', () => {
       };
       const handled: number[] = [];
       const q = await real.workQueue('MAIL', { subjects: ['mail.>'] });
-      await q.consume({ durable: 'slow', concurrency: 4, handler: async (d) => (await new Promise((r) => setTimeout(r, 1)), void handled.push((d.data as { i: number }).i)) });
-      await committed(() => enqueueOutbox(pg, Array.from({ length: 300 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } }))));
+      await q.consume({
+        durable: 'slow',
+        concurrency: 4,
+        handler: async (d) => (await new Promise((r) => setTimeout(r, 1)), void handled.push((d.data as { i: number }).i)),
+      });
+      await committed(() =>
+        enqueueOutbox(
+          pg,
+          Array.from({ length: 300 }, (_, i) => ({ destination: 'MAIL', subject: 'mail.send', payload: { i } })),
+        ),
+      );
       const relay = await start(counting, { batchSize: 10, maxAwaiting: 20 });
       await relay.idle(20_000);
       expect(handled).toHaveLength(300);

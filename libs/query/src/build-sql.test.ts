@@ -44,13 +44,17 @@ describe('listSql', () => {
       `(SELECT r."id" AS "_d" FROM "revisions" AS r WHERE (r."collection" = $${p}::text)${bound} ORDER BY r."id" DESC LIMIT ${limit})`;
     expect(list({ sort: '-id', limit: '5', offset: '3' }, { partitions }).text).not.toContain(' AS u '); // shallow: plain
     const shallow = list({ sort: '-id', limit: '5', offset: '3' }, { partitions, deferredJoinOffset: 0 });
-    expect(shallow.text).toContain(`JOIN (SELECT "_d" FROM (${branch(1, '8')} UNION ALL ${branch(2, '8')}) AS u ORDER BY "_d" DESC LIMIT 5 OFFSET 3) AS d ON d."_d" = r."id"${JOIN} ORDER BY r."id" DESC`);
+    expect(shallow.text).toContain(
+      `JOIN (SELECT "_d" FROM (${branch(1, '8')} UNION ALL ${branch(2, '8')}) AS u ORDER BY "_d" DESC LIMIT 5 OFFSET 3) AS d ON d."_d" = r."id"${JOIN} ORDER BY r."id" DESC`,
+    );
     expect(shallow.values).toEqual(['a', 'b']);
     const seek = list({ sort: '-id', limit: '5', offset: '2000' }, { partitions, seek: () => 'SELECT 7 AS "lo", 2 AS "skip"' });
     const bound = ' AND r."id" <= (SELECT "lo" FROM "seek")';
     const lim = '(5 + (SELECT "skip" FROM "seek"))';
     expect(seek.text).toMatch(/^WITH "seek" AS \(SELECT 7 AS "lo", 2 AS "skip"\) SELECT /);
-    expect(seek.text).toContain(`(${branch(1, lim, bound)} UNION ALL ${branch(2, lim, bound)}) AS u ORDER BY "_d" DESC LIMIT 5 OFFSET (SELECT "skip" FROM "seek")`);
+    expect(seek.text).toContain(
+      `(${branch(1, lim, bound)} UNION ALL ${branch(2, lim, bound)}) AS u ORDER BY "_d" DESC LIMIT 5 OFFSET (SELECT "skip" FROM "seek")`,
+    );
     // not with a filter, a search, another order or no limit
     for (const raw of [{ sort: '-id', filter: { item: { _eq: 'x' } } }, { sort: '-id', search: 'x' }, { sort: 'item' }, { sort: '-id', limit: '-1' }])
       expect(list(raw, { partitions, deferredJoinOffset: 0 }).text).not.toContain(' AS u ');
@@ -65,7 +69,10 @@ describe('oneSql', () => {
   it('reads one row by typed key with the row filter; 403 for an id that cannot be a key', () => {
     const c = planContext(schema, 'revisions', parseQuery({ fields: 'id' }), { rowFilter: (_t, alias, p) => `${alias}."item" = ${p.add('i')}` });
     const tree = planFields(c, c.query.fields);
-    expect(oneSql(c, tree, 7)).toEqual({ text: 'SELECT r."id" AS "c0" FROM "revisions" AS r WHERE r."id" = $2::int8 AND (r."item" = $1) LIMIT 1', values: ['i', '7'] });
+    expect(oneSql(c, tree, 7)).toEqual({
+      text: 'SELECT r."id" AS "c0" FROM "revisions" AS r WHERE r."id" = $2::int8 AND (r."item" = $1) LIMIT 1',
+      values: ['i', '7'],
+    });
     expect(code(() => oneSql(c, tree, 'x'))).toBe('FORBIDDEN');
   });
 });

@@ -1,4 +1,17 @@
-export { CONCEALED, concealed, defineSchema, fieldOf, quoteIdent, tableOf, unsearchable, type FieldType, type FieldSchema, type FieldSpec, type TableSchema, type QuerySchema } from './schema';
+export {
+  CONCEALED,
+  concealed,
+  defineSchema,
+  fieldOf,
+  quoteIdent,
+  tableOf,
+  unsearchable,
+  type FieldType,
+  type FieldSchema,
+  type FieldSpec,
+  type TableSchema,
+  type QuerySchema,
+} from './schema';
 export { AGGREGATE_FNS, META_KEYS, QUERY_PARAMETERS, type AggregateFn, type MetaKey, type Query, type SortKey } from './query';
 export { parseQuery, type ParseOptions } from './parse-query';
 export { planQuery } from './plan-query';

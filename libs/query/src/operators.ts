@@ -1,9 +1,25 @@
 import type { FieldType } from './schema';
 
 const STRING_OPS = [
-  '_eq', '_neq', '_contains', '_ncontains', '_icontains', '_starts_with', '_nstarts_with', '_istarts_with',
-  '_nistarts_with', '_ends_with', '_nends_with', '_iends_with', '_niends_with', '_in', '_nin', '_empty', '_nempty',
-  '_null', '_nnull',
+  '_eq',
+  '_neq',
+  '_contains',
+  '_ncontains',
+  '_icontains',
+  '_starts_with',
+  '_nstarts_with',
+  '_istarts_with',
+  '_nistarts_with',
+  '_ends_with',
+  '_nends_with',
+  '_iends_with',
+  '_niends_with',
+  '_in',
+  '_nin',
+  '_empty',
+  '_nempty',
+  '_null',
+  '_nnull',
 ] as const;
 const ORDERED_OPS = ['_eq', '_neq', '_lt', '_lte', '_gt', '_gte', '_between', '_nbetween', '_in', '_nin', '_null', '_nnull'] as const;
 

@@ -9,8 +9,7 @@ export interface ParseOptions {
 }
 
 const MAX_INPUT = 64 * 1024;
-const isPlainObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function text(name: string, v: unknown): string | undefined {
   if (v === undefined || v === null) return undefined;

@@ -49,7 +49,9 @@ describe('plan-aggregate', () => {
     const p = planAggregate(ctx({ aggregate: { count: '*', max: 'activity.timestamp', sum: 'id' }, groupBy: 'id' }));
     expect(p).toMatchObject({ kind: 'aggregate', keyset: false });
     const at = new Date('2026-01-02T03:04:05.000Z');
-    expect(p.shape([{ g0: '12', a0: '3', a1: at, a2: null }])).toEqual([{ id: 12, count: 3, max: { 'activity.timestamp': '2026-01-02T03:04:05.000Z' }, sum: { id: null } }]);
+    expect(p.shape([{ g0: '12', a0: '3', a1: at, a2: null }])).toEqual([
+      { id: 12, count: 3, max: { 'activity.timestamp': '2026-01-02T03:04:05.000Z' }, sum: { id: null } },
+    ]);
     expect(planAggregate(ctx({ aggregate: { count: '*,id' } })).shape([{ a0: '2', a1: '1' }])).toEqual([{ count: { '*': 2, id: 1 } }]);
     expect(p.nextCursor([{ _k: 1 }])).toBeNull();
     expect(code(() => p.one('1'))).toBe('FORBIDDEN');

@@ -33,7 +33,8 @@ function aggregateColumn(s: Statement, { fn, field }: Aggregate, i: number): str
   const r = s.resolve(field);
   const t = r.def.type;
   if ((fn === 'sum' || fn === 'avg') && !isNumericType(t)) throw errors.invalidQuery(`"${fn}" needs a numeric field.`);
-  if ((fn === 'min' || fn === 'max') && !(isNumericType(t) || isDateType(t) || isStringType(t))) throw errors.invalidQuery(`"${fn}" is not valid for "${field}".`);
+  if ((fn === 'min' || fn === 'max') && !(isNumericType(t) || isDateType(t) || isStringType(t)))
+    throw errors.invalidQuery(`"${fn}" is not valid for "${field}".`);
   if (fn === 'countDistinct' && t === 'json') throw errors.invalidQuery(`"${fn}" is not valid for "${field}".`);
   const sql = fn === 'count' ? `count(${r.expr})::int8` : fn === 'countDistinct' ? `count(DISTINCT ${r.expr})::int8` : `${fn}(${r.expr})`;
   return `${sql} AS ${q(`a${i}`)}`;
@@ -78,7 +79,11 @@ function shapeAggregates(ctx: PlanContext, aggs: Aggregate[], groupTypes: FieldT
     aggs.forEach(({ fn, field }, i) => {
       const v = row[`a${i}`];
       const value =
-        fn === 'count' || fn === 'countDistinct' || fn === 'sum' || fn === 'avg' ? (v === null || v === undefined ? null : Number(v)) : convert(aggTypes[i]!, v);
+        fn === 'count' || fn === 'countDistinct' || fn === 'sum' || fn === 'avg'
+          ? v === null || v === undefined
+            ? null
+            : Number(v)
+          : convert(aggTypes[i]!, v);
       const onlyStar = field === '*' && (query.aggregate?.[fn]?.length ?? 0) === 1;
       if (onlyStar) out[fn] = value;
       else ((out[fn] ??= {}) as Record<string, unknown>)[field] = value;

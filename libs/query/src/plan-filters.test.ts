@@ -13,14 +13,19 @@ const filter = (f: unknown, s = stmt()) => ({ sql: filterSql(s, f, schema.revisi
 
 describe('filterSql', () => {
   it('nests _and / _or, joins relations once, skips empty groups', () => {
-    const { sql, s } = filter({ _or: [{ id: { _eq: 1 } }, { _and: [{ activity: { user: { _eq: 'a' } } }, { parent: { activity: { user: { _eq: 'b' } } } }] }], _and: [] });
+    const { sql, s } = filter({
+      _or: [{ id: { _eq: 1 } }, { _and: [{ activity: { user: { _eq: 'a' } } }, { parent: { activity: { user: { _eq: 'b' } } } }] }],
+      _and: [],
+    });
     expect(sql).toBe('(r."id" = $1::int8 OR (j1."user" = $2::text AND j3."user" = $3::text))');
     expect(s.joinText()).toContain('LEFT JOIN "activity" AS j3 ON j3."id" = j2."activity"');
     expect(filter({}).sql).toBe('TRUE');
     expect(filter({ parent: { _null: true } }).sql).toBe('r."parent" IS NULL'); // operators on a relation field: its key
   });
   it('refuses unknown and concealed names with 403, malformed trees with 400', () => {
-    const users = defineSchema({ u: { name: 'u', table: 'u', primaryKey: 'id', fields: { id: { type: 'integer' }, pw: { type: 'string', concealed: true } } } });
+    const users = defineSchema({
+      u: { name: 'u', table: 'u', primaryKey: 'id', fields: { id: { type: 'integer' }, pw: { type: 'string', concealed: true } } },
+    });
     const s = new Statement(planContext(users, 'u', parseQuery({}), {}));
     expect(code(() => filterSql(s, { pw: { _null: true } }, users.u!, 'r', '', 0))).toBe('FORBIDDEN');
     expect(code(() => filter({ nope: { _eq: 1 } }))).toBe('FORBIDDEN');
@@ -45,7 +50,9 @@ describe('searchSql', () => {
     const s = stmt();
     expect(searchSql(s, 'a%')).toBe('(r."collection" ILIKE $1::text OR r."item" ILIKE $2::text)');
     expect(s.params.values).toEqual(['%a\\%%', '%a\\%%']);
-    expect(searchSql(stmt(), '42')).toBe('(r."id" = $1::int8 OR r."activity" = $2::int8 OR r."collection" ILIKE $3::text OR r."item" ILIKE $4::text OR r."parent" = $5::int8)');
+    expect(searchSql(stmt(), '42')).toBe(
+      '(r."id" = $1::int8 OR r."activity" = $2::int8 OR r."collection" ILIKE $3::text OR r."item" ILIKE $4::text OR r."parent" = $5::int8)',
+    );
     expect(code(() => searchSql(stmt(), 'a\u0000'))).toBe('INVALID_QUERY');
     const none = defineSchema({ t: { name: 't', table: 't', primaryKey: 'id', fields: { id: { type: 'uuid' } } } });
     expect(searchSql(new Statement(planContext(none, 't', parseQuery({}), {})), 'x')).toBe('FALSE');

@@ -41,9 +41,21 @@ describe('operatorSql', () => {
   });
   it('answers 400 for an operator the type lacks or a value it cannot take', () => {
     for (const [type, o, v] of [
-      ['json', '_eq', 'x'], ['integer', '_contains', '1'], ['integer', '_eq', 'abc'], ['string', '_eq', ''], ['string', '_eq', { a: 1 }],
-      ['integer', '_lt', null], ['integer', '_in', []], ['integer', '_in', [null]], ['integer', '_in', { a: 1 }], ['integer', '_between', [1]],
-      ['string', '_null', 'maybe'], ['string', '_contains', ''], ['boolean', '_eq', 'yes'], ['integer', '_bogus', 1], ['date', '_eq', '$NOW(+1 fortnight)'],
+      ['json', '_eq', 'x'],
+      ['integer', '_contains', '1'],
+      ['integer', '_eq', 'abc'],
+      ['string', '_eq', ''],
+      ['string', '_eq', { a: 1 }],
+      ['integer', '_lt', null],
+      ['integer', '_in', []],
+      ['integer', '_in', [null]],
+      ['integer', '_in', { a: 1 }],
+      ['integer', '_between', [1]],
+      ['string', '_null', 'maybe'],
+      ['string', '_contains', ''],
+      ['boolean', '_eq', 'yes'],
+      ['integer', '_bogus', 1],
+      ['date', '_eq', '$NOW(+1 fortnight)'],
     ] as [FieldType, string, unknown][])
       expect([type, o, code(() => op(type, o, v))]).toEqual([type, o, 'INVALID_QUERY']);
   });

@@ -47,8 +47,7 @@ export function operatorSql(s: Statement, field: string, def: FieldSchema, expr:
     case '_lte':
     case '_gt':
     case '_gte':
-      if (value === null || value === '' || (typeof value === 'object' && !(value instanceof Date)))
-        throw errors.invalidQuery(`"${op}" needs a value.`);
+      if (value === null || value === '' || (typeof value === 'object' && !(value instanceof Date))) throw errors.invalidQuery(`"${op}" needs a value.`);
       return `${expr} ${COMPARE_OPS[op]} ${p(value)}`;
     case '_in':
     case '_nin': {

@@ -23,19 +23,41 @@ describe('planQuery', () => {
     expect(p.list().text).toContain('LEFT JOIN "activity" AS j1 ON j1."id" = r."activity"');
     expect(p.list().text).toContain('LEFT JOIN "revisions" AS j2 ON j2."id" = r."parent"');
     const rows = p.shape([
-      { c0: '5', c1: '9', c2: '9', c3: 'update', c4: null, c5: new Date('2026-01-01T00:00:00Z'), c6: null, c7: null, c8: null, c9: null, c10: null, c11: null, c12: null },
+      {
+        c0: '5',
+        c1: '9',
+        c2: '9',
+        c3: 'update',
+        c4: null,
+        c5: new Date('2026-01-01T00:00:00Z'),
+        c6: null,
+        c7: null,
+        c8: null,
+        c9: null,
+        c10: null,
+        c11: null,
+        c12: null,
+      },
     ]);
     expect(rows[0]).toEqual({
       id: 5,
-      activity: { id: 9, action: 'update', user: null, timestamp: '2026-01-01T00:00:00.000Z', ip: null, user_agent: null, collection: null, item: null, origin: null },
+      activity: {
+        id: 9,
+        action: 'update',
+        user: null,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        ip: null,
+        user_agent: null,
+        collection: null,
+        item: null,
+        origin: null,
+      },
       parent: null,
     });
   });
   it('puts values only in parameters', () => {
     const s = where({ filter: { collection: { _eq: "x'; DROP TABLE revisions; --" }, item: { _icontains: '50%_' } } });
-    expect(s.text).toBe(
-      'SELECT count(*)::int8 AS n FROM "revisions" AS r WHERE (r."collection" = $1::text AND r."item" ILIKE $2::text)',
-    );
+    expect(s.text).toBe('SELECT count(*)::int8 AS n FROM "revisions" AS r WHERE (r."collection" = $1::text AND r."item" ILIKE $2::text)');
     expect(s.values).toEqual(["x'; DROP TABLE revisions; --", '%50\\%\\_%']);
   });
   it('compiles every operator family', () => {
@@ -85,16 +107,16 @@ describe('planQuery', () => {
     expect(where({ search: '42' }).text).toContain('r."id" = $1::int8');
   });
   it('sorts by several keys, relations and at random', () => {
-    expect(plan({ sort: '-activity.timestamp,item' }).list().text).toContain(
-      'ORDER BY j1."timestamp" DESC, r."item" ASC, r."id" ASC',
-    );
+    expect(plan({ sort: '-activity.timestamp,item' }).list().text).toContain('ORDER BY j1."timestamp" DESC, r."item" ASC, r."id" ASC');
     expect(plan({ sort: '?' }).list().text).toContain('ORDER BY random()');
   });
   it('uses a deferred join for deep offsets and a keyset cursor', () => {
     const deep = plan({ offset: '900000', limit: '25', sort: '-id' }).list().text;
     expect(deep).toContain('JOIN (SELECT r."id" AS "_d" FROM "revisions" AS r ORDER BY r."id" DESC LIMIT 25 OFFSET 900000) AS d');
     const rev = plan({ offset: '900000', limit: '25' }, { totalHint: 1_000_000 }).list();
-    expect(rev.text).toContain('(SELECT r."id" AS "_d" FROM "revisions" AS r ORDER BY r."id" DESC LIMIT 25 OFFSET 99975) AS d ON d."_d" = r."id" ORDER BY r."id" ASC');
+    expect(rev.text).toContain(
+      '(SELECT r."id" AS "_d" FROM "revisions" AS r ORDER BY r."id" DESC LIMIT 25 OFFSET 99975) AS d ON d."_d" = r."id" ORDER BY r."id" ASC',
+    );
     expect(rev.values).toEqual([]);
     expect(plan({ offset: '999990', limit: '25' }, { totalHint: 1_000_000 }).list().text).toContain('ORDER BY r."id" DESC LIMIT 10) AS d');
     expect(plan({ offset: '2000000', limit: '25' }, { totalHint: 1_000_000 }).list().text).toContain('ORDER BY r."id" DESC LIMIT 0) AS d');
@@ -165,7 +187,9 @@ describe('planQuery', () => {
     expect(s.text).toContain('pick(r."data", $1::jsonb)');
     // groups and sorts see the projected value too
     const opts = { project: ({ def, expr }: { def: { type: string }; expr: string }) => (def.type === 'json' ? `pick(${expr})` : expr) };
-    expect(plan({ aggregate: { count: '*' }, groupBy: 'data,parent.delta' }, opts).list().text).toContain('SELECT pick(r."data") AS "g0", pick(j1."delta") AS "g1"');
+    expect(plan({ aggregate: { count: '*' }, groupBy: 'data,parent.delta' }, opts).list().text).toContain(
+      'SELECT pick(r."data") AS "g0", pick(j1."delta") AS "g1"',
+    );
     expect(plan({ sort: '-data' }, opts).list().text).toContain('ORDER BY pick(r."data") DESC, r."id" ASC');
     expect(s.text).toContain('WHERE (r."collection" = ANY(');
     expect(p.one('7').text).toContain('WHERE r."id" = ');
@@ -196,7 +220,12 @@ describe('planQuery', () => {
     const list = p({ search: 'x' }).list();
     expect(list.text).toContain(`CASE WHEN r."password" IS NULL THEN NULL ELSE '**********' END AS "c2"`);
     expect(list.text).not.toMatch(/r."password" ILIKE/);
-    expect(p({}).shape([{ c0: 1, c1: 'a@x.io', c2: '**********' }, { c0: 2, c1: 'b@x.io', c2: null }])).toEqual([
+    expect(
+      p({}).shape([
+        { c0: 1, c1: 'a@x.io', c2: '**********' },
+        { c0: 2, c1: 'b@x.io', c2: null },
+      ]),
+    ).toEqual([
       { id: 1, email: 'a@x.io', password: '**********' },
       { id: 2, email: 'b@x.io', password: null },
     ]);

@@ -24,7 +24,10 @@ describe('planSort', () => {
     expect(code(() => planSort(ctx({ after: cursor('abc', 0) })))).toBe('INVALID_QUERY');
   });
   it('writes ORDER BY with projected values and joins, reversed on demand', () => {
-    const c = ctx({ sort: '-activity.timestamp,data' }, { project: ({ def, expr }: { def: { type: string }; expr: string }) => (def.type === 'json' ? `pick(${expr})` : expr) });
+    const c = ctx(
+      { sort: '-activity.timestamp,data' },
+      { project: ({ def, expr }: { def: { type: string }; expr: string }) => (def.type === 'json' ? `pick(${expr})` : expr) },
+    );
     const s = new Statement(c);
     expect(orderBySql(s, planSort(c))).toBe(' ORDER BY j1."timestamp" DESC, pick(r."data") ASC, r."id" ASC');
     expect(orderBySql(s, planSort(c), true)).toBe(' ORDER BY j1."timestamp" ASC, pick(r."data") DESC, r."id" DESC');

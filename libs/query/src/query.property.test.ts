@@ -8,17 +8,72 @@ import { schema } from '../test/fixtures';
 const MARK = 'ZQX';
 /** Hostile text: always carries the marker, so we can prove it never reaches the SQL text. */
 const hostile = fc
-  .tuple(fc.string({ maxLength: 12 }), fc.constantFrom("'", '"', ';', '--', '/*', '$1', '\\', '%', '_', ')', '\u0000', '.', ',', '*', '-', ''), fc.string({ maxLength: 6 }))
+  .tuple(
+    fc.string({ maxLength: 12 }),
+    fc.constantFrom("'", '"', ';', '--', '/*', '$1', '\\', '%', '_', ')', '\u0000', '.', ',', '*', '-', ''),
+    fc.string({ maxLength: 6 }),
+  )
   .map(([a, b, c]) => `${a}${MARK}${b}${c}`);
-const knownField = fc.constantFrom('id', 'activity', 'collection', 'item', 'data', 'delta', 'parent', 'version', 'activity.timestamp', 'activity.user', 'parent.collection', 'activity.*', '*', '*.*', '__proto__', 'constructor');
+const knownField = fc.constantFrom(
+  'id',
+  'activity',
+  'collection',
+  'item',
+  'data',
+  'delta',
+  'parent',
+  'version',
+  'activity.timestamp',
+  'activity.user',
+  'parent.collection',
+  'activity.*',
+  '*',
+  '*.*',
+  '__proto__',
+  'constructor',
+);
 const fieldName = fc.oneof(knownField, hostile);
 const op = fc.oneof(
-  fc.constantFrom('_eq', '_neq', '_lt', '_lte', '_gt', '_gte', '_in', '_nin', '_between', '_nbetween', '_null', '_nnull', '_contains', '_icontains', '_nstarts_with', '_iends_with', '_empty', '_nempty', '_and', '_or'),
+  fc.constantFrom(
+    '_eq',
+    '_neq',
+    '_lt',
+    '_lte',
+    '_gt',
+    '_gte',
+    '_in',
+    '_nin',
+    '_between',
+    '_nbetween',
+    '_null',
+    '_nnull',
+    '_contains',
+    '_icontains',
+    '_nstarts_with',
+    '_iends_with',
+    '_empty',
+    '_nempty',
+    '_and',
+    '_or',
+  ),
   hostile,
 );
 const scalar = fc.oneof(
   hostile,
-  fc.constantFrom('$NOW', '$NOW(-7 days)', '$NOW(+1 ZQXs)', '$CURRENT_USER', '$CURRENT_ROLE', 'true', 'false', 'null', '', '1,2', '2026-01-01', '9999999999999999999999'),
+  fc.constantFrom(
+    '$NOW',
+    '$NOW(-7 days)',
+    '$NOW(+1 ZQXs)',
+    '$CURRENT_USER',
+    '$CURRENT_ROLE',
+    'true',
+    'false',
+    'null',
+    '',
+    '1,2',
+    '2026-01-01',
+    '9999999999999999999999',
+  ),
   fc.integer(),
   fc.double(),
   fc.boolean(),
@@ -33,12 +88,27 @@ const { filter } = fc.letrec((tie) => ({
     fc.record({ _or: fc.oneof(fc.array(tie('filter'), { maxLength: 3 }), value) }),
   ),
 }));
-const listOf = (arb: fc.Arbitrary<string>) => fc.oneof(arb, fc.array(arb, { maxLength: 4 }), fc.array(arb, { maxLength: 4 }).map((a) => a.join(',')));
+const listOf = (arb: fc.Arbitrary<string>) =>
+  fc.oneof(
+    arb,
+    fc.array(arb, { maxLength: 4 }),
+    fc.array(arb, { maxLength: 4 }).map((a) => a.join(',')),
+  );
 const rawQuery = fc.record(
   {
     fields: listOf(fieldName),
-    sort: listOf(fc.oneof(fieldName, fieldName.map((f) => `-${f}`), fc.constant('?'))),
-    filter: fc.oneof(filter, filter.map((f) => JSON.stringify(f)), hostile),
+    sort: listOf(
+      fc.oneof(
+        fieldName,
+        fieldName.map((f) => `-${f}`),
+        fc.constant('?'),
+      ),
+    ),
+    filter: fc.oneof(
+      filter,
+      filter.map((f) => JSON.stringify(f)),
+      hostile,
+    ),
     search: fc.oneof(hostile, fc.constant('42')),
     limit: fc.oneof(hostile, fc.constantFrom('-1', '0', '25', '-5', '1e3'), fc.integer()),
     offset: fc.oneof(hostile, fc.constantFrom('0', '5000'), fc.integer()),

@@ -1,17 +1,5 @@
 /** Field types of the query language (the items service's types; revisions use a subset). */
-export type FieldType =
-  | 'integer'
-  | 'bigInteger'
-  | 'float'
-  | 'decimal'
-  | 'string'
-  | 'text'
-  | 'boolean'
-  | 'uuid'
-  | 'json'
-  | 'date'
-  | 'dateTime'
-  | 'timestamp';
+export type FieldType = 'integer' | 'bigInteger' | 'float' | 'decimal' | 'string' | 'text' | 'boolean' | 'uuid' | 'json' | 'date' | 'dateTime' | 'timestamp';
 
 export interface FieldSchema {
   type: FieldType;

@@ -35,7 +35,9 @@ describe('selectColumns', () => {
     expect(s.params.values).toEqual([0, 1]);
   });
   it('shows a concealed field only as set or unset', () => {
-    const users = defineSchema({ u: { name: 'u', table: 'u', primaryKey: 'id', fields: { id: { type: 'integer' }, pw: { type: 'string', concealed: true } } } });
+    const users = defineSchema({
+      u: { name: 'u', table: 'u', primaryKey: 'id', fields: { id: { type: 'integer' }, pw: { type: 'string', concealed: true } } },
+    });
     const c = planContext(users, 'u', parseQuery({}), { project: () => 'never', reduce: () => ({ with: [], map: () => 'never' }) });
     expect(selectColumns(new Statement(c), planFields(c, ['*']))[1]).toBe(`CASE WHEN r."pw" IS NULL THEN NULL ELSE '**********' END AS "c1"`);
   });

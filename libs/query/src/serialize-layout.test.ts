@@ -26,13 +26,27 @@ function graphqlValue(o: Record<string, unknown> | null, layout: Layout): unknow
 }
 
 const expected = (t: TreeNode, rows: Record<string, unknown>[], layout: Layout) =>
-  JSON.stringify(rows.map((r) => graphqlValue(shapeRow(t, r, (text) => JSON.parse(text) as unknown), layout)));
+  JSON.stringify(
+    rows.map((r) =>
+      graphqlValue(
+        shapeRow(t, r, (text) => JSON.parse(text) as unknown),
+        layout,
+      ),
+    ),
+  );
 
 const LAYOUT: Layout = [
   { key: '__typename', text: '"vellum_revisions"' },
   { key: 'key', field: 'id', as: 'id', nonNull: true },
   { key: 'delta', field: 'delta', as: 'json' },
-  { key: 'activity', relation: 'activity', layout: [{ key: 'when', field: 'timestamp', as: 'string' }, { key: 'action', field: 'action', as: 'string' }] },
+  {
+    key: 'activity',
+    relation: 'activity',
+    layout: [
+      { key: 'when', field: 'timestamp', as: 'string' },
+      { key: 'action', field: 'action', as: 'string' },
+    ],
+  },
   { key: 'data', field: 'data', as: 'json' },
   { key: 'again', field: 'id', as: 'string' },
   { key: 'parent', relation: 'parent', layout: [] },
@@ -55,7 +69,10 @@ describe('layoutRowsSerializer (a GraphQL selection written from the rows)', () 
     const t = tree('id,data', { reduce });
     const rows = rowsFor(t, 6, true);
     const a = arrays(rows);
-    const layout: Layout = [{ key: 'data', field: 'data', as: 'json' }, { key: 'id', field: 'id', as: 'id' }];
+    const layout: Layout = [
+      { key: 'data', field: 'data', as: 'json' },
+      { key: 'id', field: 'id', as: 'id' },
+    ];
     expect(JSON.stringify(JSON.parse(layoutRowsSerializer(t, layout, true, a.columns)!(a.rows)!))).toBe(expected(t, rows, layout));
   });
 
@@ -68,7 +85,14 @@ describe('layoutRowsSerializer (a GraphQL selection written from the rows)', () 
     expect(layoutRowsSerializer(t, [{ key: 'c', field: 'collection', as: 'string' }], true, a.columns)).toBeUndefined();
     expect(layoutRowsSerializer(t, [{ key: 'a', relation: 'activity', layout: [] }], true, a.columns)).toBeUndefined();
     const idAlias = t.leaves.get('id')!.alias;
-    expect(layoutRowsSerializer(t, [{ key: 'id', field: 'id', as: 'id' }], true, a.columns.filter((c) => c !== idAlias))).toBeUndefined();
+    expect(
+      layoutRowsSerializer(
+        t,
+        [{ key: 'id', field: 'id', as: 'id' }],
+        true,
+        a.columns.filter((c) => c !== idAlias),
+      ),
+    ).toBeUndefined();
   });
 
   it('gives no page for a value GraphQL would refuse (a non-integer ID)', () => {

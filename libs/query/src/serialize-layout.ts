@@ -90,7 +90,12 @@ function objectWriter(node: TreeNode, layout: Layout, jsonText: boolean, slot: S
  * none may be, a value GraphQL would refuse). The writer is undefined when the layout names a field or relation the
  * tree does not select, or a column is not among `columns`.
  */
-export function layoutRowsSerializer(tree: TreeNode, layout: Layout, jsonText: boolean, columns: readonly string[]): ((rows: unknown[][]) => string | undefined) | undefined {
+export function layoutRowsSerializer(
+  tree: TreeNode,
+  layout: Layout,
+  jsonText: boolean,
+  columns: readonly string[],
+): ((rows: unknown[][]) => string | undefined) | undefined {
   const index = new Map(columns.map((name, i) => [name, i]));
   let missing = false;
   const write = objectWriter(tree, layout, jsonText, (alias) => index.get(alias) ?? ((missing = true), -1));

@@ -30,9 +30,11 @@ describe('rowsSerializer', () => {
 
   it('applies reducers as shapeRow does: whole values stay text, others are mapped, undefined leaves the key out', () => {
     const reduce: PlanOptions['reduce'] = ({ field }) =>
-      field === 'data' ? { with: ['collection'], map: (v, c) => (c === 'all' ? v : { only: (v as { a?: number } | null)?.a ?? null, c }), whole: (c) => c === 'all' }
-      : field === 'delta' ? { with: [], map: () => undefined }
-      : undefined;
+      field === 'data'
+        ? { with: ['collection'], map: (v, c) => (c === 'all' ? v : { only: (v as { a?: number } | null)?.a ?? null, c }), whole: (c) => c === 'all' }
+        : field === 'delta'
+          ? { with: [], map: () => undefined }
+          : undefined;
     const t = tree('id,data,delta', { reduce });
     const rows = rowsFor(t, 6, true);
     const text = rowsSerializer(t, true)!(rows);

@@ -27,7 +27,9 @@ describe('shapeRow', () => {
   });
   it('keeps JSON text whole (jsonText) unless its reducer changes it, and maps reduced values with their `with` fields', () => {
     const wrap = (text: string) => ({ raw: text });
-    const t = tree('data,delta', { reduce: ({ field }) => (field === 'data' ? { with: ['collection'], map: (v, c) => ({ v, c }), whole: (c) => c === 'all' } : undefined) });
+    const t = tree('data,delta', {
+      reduce: ({ field }) => (field === 'data' ? { with: ['collection'], map: (v, c) => ({ v, c }), whole: (c) => c === 'all' } : undefined),
+    });
     expect(shapeRow(t, { c0: '{"a":1}', c1: 'all', c2: '[1]' }, wrap)).toEqual({ data: { raw: '{"a":1}' }, delta: { raw: '[1]' } });
     expect(shapeRow(t, { c0: '{"a":1}', c1: 'some', c2: null }, wrap)).toEqual({ data: { v: { a: 1 }, c: 'some' }, delta: null });
     expect(shapeRow(t, { c0: { a: 1 }, c1: 'some', c2: [1] }, undefined)).toEqual({ data: { v: { a: 1 }, c: 'some' }, delta: [1] });

@@ -10,9 +10,7 @@ export function convert(type: FieldType, v: unknown): unknown {
     case 'float':
       return typeof v === 'string' && Number.isSafeInteger(Number(v)) ? Number(v) : typeof v === 'string' && type === 'float' ? Number(v) : v;
     case 'date':
-      return v instanceof Date
-        ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}`
-        : v;
+      return v instanceof Date ? `${v.getFullYear()}-${String(v.getMonth() + 1).padStart(2, '0')}-${String(v.getDate()).padStart(2, '0')}` : v;
     case 'dateTime':
     case 'timestamp':
       return v instanceof Date ? v.toISOString() : v;

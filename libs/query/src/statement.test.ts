@@ -28,7 +28,9 @@ describe('Statement', () => {
     expect(code(() => stmt({ maxDepth: 1 }).resolve('parent.parent.id'))).toBe('INVALID_QUERY');
   });
   it('gives a value as projected, with the path depth and the statement params', () => {
-    const s = stmt({ project: ({ expr, depth, params }: { expr: string; depth: number; params: { add(v: unknown): string } }) => `p${depth}(${expr}, ${params.add('x')})` });
+    const s = stmt({
+      project: ({ expr, depth, params }: { expr: string; depth: number; params: { add(v: unknown): string } }) => `p${depth}(${expr}, ${params.add('x')})`,
+    });
     expect(s.value('parent.data').expr).toBe('p1(j1."data", $1)');
     expect(s.params.values).toEqual(['x']);
     expect(stmt().value('data').expr).toBe('r."data"');

@@ -40,8 +40,7 @@ export class Statement {
     const extra = this.ctx.opts.rowFilter?.(rel, alias, this.params);
     const relPk = rel.fields[rel.primaryKey]!;
     this.joins.push(
-      `LEFT JOIN ${q(rel.table)} AS ${alias} ON ${alias}.${col(rel.primaryKey, relPk)} = ${parentAlias}.${col(name, def)}` +
-        (extra ? ` AND (${extra})` : ''),
+      `LEFT JOIN ${q(rel.table)} AS ${alias} ON ${alias}.${col(rel.primaryKey, relPk)} = ${parentAlias}.${col(name, def)}` + (extra ? ` AND (${extra})` : ''),
     );
     return alias;
   }

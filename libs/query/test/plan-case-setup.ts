@@ -46,7 +46,11 @@ export const OPTIONS: Record<string, PlanOptions> = {
     jsonText: (text) => ({ raw: text }),
     reduce: ({ field, depth }) =>
       field === 'data' || field === 'profile'
-        ? { with: depth === 0 && field === 'data' ? ['collection', 'item'] : ['id'], map: (v, ...w) => ({ v, w }), whole: (c) => c === 'a' || typeof c === 'string' }
+        ? {
+            with: depth === 0 && field === 'data' ? ['collection', 'item'] : ['id'],
+            map: (v, ...w) => ({ v, w }),
+            whole: (c) => c === 'a' || typeof c === 'string',
+          }
         : undefined,
     project: ({ def, expr }) => (def.type === 'json' ? `proj(${expr})` : expr),
   },

@@ -53,9 +53,19 @@ const HAND: Record<string, unknown[]> = {
     f({ item: { _empty: false } }),
     f({ item: { _nempty: true } }),
     f({ item: { _nempty: '0' } }),
-    ...['_contains', '_ncontains', '_icontains', '_starts_with', '_nstarts_with', '_istarts_with', '_nistarts_with', '_ends_with', '_nends_with', '_iends_with', '_niends_with'].map((op) =>
-      f({ item: { [op]: 'a\\b%' } }),
-    ),
+    ...[
+      '_contains',
+      '_ncontains',
+      '_icontains',
+      '_starts_with',
+      '_nstarts_with',
+      '_istarts_with',
+      '_nistarts_with',
+      '_ends_with',
+      '_nends_with',
+      '_iends_with',
+      '_niends_with',
+    ].map((op) => f({ item: { [op]: 'a\\b%' } })),
     f({ item: { _contains: 5 } }),
     f({ _or: [{ id: { _eq: 1 } }, { _and: [{ item: { _eq: 'a' } }, { collection: { _neq: 'b' } }] }] }),
     f({ _and: [] }),
@@ -206,8 +216,7 @@ const OPTION_SETS: Record<string, string[]> = {
 };
 export function planCases(): PlanCase[] {
   const out: PlanCase[] = [];
-  for (const [schema, raws] of Object.entries(HAND))
-    for (const options of OPTION_SETS[schema]!) for (const raw of raws) out.push({ schema, options, raw });
+  for (const [schema, raws] of Object.entries(HAND)) for (const options of OPTION_SETS[schema]!) for (const raw of raws) out.push({ schema, options, raw });
   sampledQueries().forEach((raw, i) => out.push({ schema: 'revisions', options: i % 2 ? 'permissions' : 'reduce', raw }));
   return out;
 }

@@ -17,11 +17,19 @@ export function rowsFor(t: TreeNode, n: number, jsonText: boolean): Record<strin
         const t = leaf.def.type;
         const json = i % 3 === 0 ? null : { a: i, s: 'q"uote\\ \u2028 é', nested: [1, { b: null }] };
         row[leaf.alias] =
-          t === 'json' ? (jsonText && json !== null ? JSON.stringify(json, null, i % 2 ? 1 : 0) : json)
-          : t === 'bigInteger' ? (i === 4 ? '12345678901234567890' : String(i * 7 + depth))
-          : t === 'timestamp' ? new Date(Date.UTC(2026, 0, 1 + i, 3, 4, 5))
-          : i === 5 ? null
-          : `v${i} "x" \n ${leaf.field}`;
+          t === 'json'
+            ? jsonText && json !== null
+              ? JSON.stringify(json, null, i % 2 ? 1 : 0)
+              : json
+            : t === 'bigInteger'
+              ? i === 4
+                ? '12345678901234567890'
+                : String(i * 7 + depth)
+              : t === 'timestamp'
+                ? new Date(Date.UTC(2026, 0, 1 + i, 3, 4, 5))
+                : i === 5
+                  ? null
+                  : `v${i} "x" \n ${leaf.field}`;
         for (const a of leaf.withAliases ?? []) row[a] = i % 2 ? 'c1' : 'all';
       }
       for (const c of node.children.values()) {

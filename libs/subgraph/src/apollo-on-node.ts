@@ -12,13 +12,21 @@ export type NodeHandler = (req: ApolloRequest, res: ServerResponse, next: (err?:
  * (`executeHTTPGraphQLRequest`), as @as-integrations/express5 does it but without express's helpers: the fast lane's
  * objects are served as they are. The context is `{ req, res }`.
  */
-export function apolloOnNode<C extends BaseContext>(server: ApolloServer<C>, context: (x: { req: ApolloRequest; res: ServerResponse }) => Promise<C>): NodeHandler {
+export function apolloOnNode<C extends BaseContext>(
+  server: ApolloServer<C>,
+  context: (x: { req: ApolloRequest; res: ServerResponse }) => Promise<C>,
+): NodeHandler {
   return (req, res, next) => {
     serve(server, context, req, res).catch(next);
   };
 }
 
-async function serve<C extends BaseContext>(server: ApolloServer<C>, context: (x: { req: ApolloRequest; res: ServerResponse }) => Promise<C>, req: ApolloRequest, res: ServerResponse): Promise<void> {
+async function serve<C extends BaseContext>(
+  server: ApolloServer<C>,
+  context: (x: { req: ApolloRequest; res: ServerResponse }) => Promise<C>,
+  req: ApolloRequest,
+  res: ServerResponse,
+): Promise<void> {
   if (!('body' in req)) throw new Error('req.body is not set: the JSON body parser must run before Apollo Server');
   const headers = new HeaderMap();
   for (const [key, value] of Object.entries(req.headers)) if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);

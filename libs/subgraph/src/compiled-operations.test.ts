@@ -15,11 +15,19 @@ const SDL = `
   type Mutation { touch: String }
   type vellum_users @key(fields: "id", resolvable: false) { id: ID! }
 `;
-const ITEMS = [1, 2, 3].map((i) => ({ id: i, name: `item ${i}`, n: i * 10, data: rawJson(`{"big": 12345678901234567890, "x": 1.50}`), parent: i > 1 ? { id: i - 1, name: `item ${i - 1}` } : null, owner: { id: `u-${i}` } }));
+const ITEMS = [1, 2, 3].map((i) => ({
+  id: i,
+  name: `item ${i}`,
+  n: i * 10,
+  data: rawJson(`{"big": 12345678901234567890, "x": 1.50}`),
+  parent: i > 1 ? { id: i - 1, name: `item ${i - 1}` } : null,
+  owner: { id: `u-${i}` },
+}));
 const resolvers = {
   JSON: { __serialize: (v: unknown) => v },
   Query: {
-    items: (_: unknown, args: { limit?: number }, { req }: { req: express.Request }) => (req.get('x-deny') ? Promise.reject(errors.forbidden()) : ITEMS.slice(0, args.limit ?? 3)),
+    items: (_: unknown, args: { limit?: number }, { req }: { req: express.Request }) =>
+      req.get('x-deny') ? Promise.reject(errors.forbidden()) : ITEMS.slice(0, args.limit ?? 3),
     denied: () => {
       throw errors.forbidden();
     },

@@ -50,7 +50,11 @@ interface Compiled {
  * An operation of one root field in `textFields` is first asked of it (its whole answer as JSON text, no objects;
  * input-object variables too); when it cannot write it, the compiled query runs as above.
  */
-export function compiledOperations(schema: GraphQLSchema, counts: OperationCounts, textFields: Readonly<Record<string, TextField>> = {}): (req: Request, res: Response) => Promise<boolean> {
+export function compiledOperations(
+  schema: GraphQLSchema,
+  counts: OperationCounts,
+  textFields: Readonly<Record<string, TextField>> = {},
+): (req: Request, res: Response) => Promise<boolean> {
   const documents = new Map<string, Compiled | undefined>();
   const compiled = (query: string, operationName: string | undefined): Compiled | undefined => {
     const key = `${operationName ?? ''}\n${query}`;
@@ -95,7 +99,12 @@ function answer(res: Response, text: string): true {
   return true;
 }
 
-function compile(schema: GraphQLSchema, query: string, operationName: string | undefined, textFields: Readonly<Record<string, TextField>>): Compiled | undefined {
+function compile(
+  schema: GraphQLSchema,
+  query: string,
+  operationName: string | undefined,
+  textFields: Readonly<Record<string, TextField>>,
+): Compiled | undefined {
   let document: DocumentNode;
   try {
     document = parse(query);

@@ -59,7 +59,10 @@ async function same(body: object): Promise<{ path: string; text: string }> {
 
 describe('root fields written as JSON text', () => {
   it('answer an operation of that one field, under its alias, with arguments and variables', async () => {
-    expect(await same({ query: '{ items(limit: 2) { id name } }' })).toEqual({ path: 'text', text: '{"data":{"items":[{"id":"1","name":"item 1"},{"id":"2","name":"item 2"}]}}' });
+    expect(await same({ query: '{ items(limit: 2) { id name } }' })).toEqual({
+      path: 'text',
+      text: '{"data":{"items":[{"id":"1","name":"item 1"},{"id":"2","name":"item 2"}]}}',
+    });
     expect((await same({ query: '{ list: items { id name } }' })).path).toBe('text');
     expect((await same({ query: 'query($n: Int) { items(limit: $n) { id name } }', variables: { n: 1 } })).path).toBe('text');
     // an input-object variable (which graphql-jit cannot take): graphql-js coerces it here

@@ -1,13 +1,5 @@
 import type { Request, Response } from 'express';
-import {
-  getArgumentValues,
-  getVariableValues,
-  Kind,
-  type FieldNode,
-  type GraphQLField,
-  type GraphQLSchema,
-  type OperationDefinitionNode,
-} from 'graphql';
+import { getArgumentValues, getVariableValues, Kind, type FieldNode, type GraphQLField, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 
 /** What every resolver receives (create-subgraph.ts' SubgraphContext). */
 interface Context {
@@ -35,7 +27,11 @@ export interface TextOperation {
  * directives — or undefined. Made once per document (its nodes are kept by the caller's cache: a TextField may
  * key what it derives from the field node on that node).
  */
-export function textOperation(schema: GraphQLSchema, operation: OperationDefinitionNode, fields: Readonly<Record<string, TextField>>): TextOperation | undefined {
+export function textOperation(
+  schema: GraphQLSchema,
+  operation: OperationDefinitionNode,
+  fields: Readonly<Record<string, TextField>>,
+): TextOperation | undefined {
   const selections = operation.selectionSet.selections;
   if (operation.operation !== 'query' || operation.directives?.length || selections.length !== 1) return undefined;
   const node = selections[0]!;

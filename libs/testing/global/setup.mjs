@@ -6,18 +6,7 @@
 // Handles are kept on globalThis for teardown.mjs. The embedded-PostgreSQL logic is @vellum/db's (TypeScript,
 // loaded through tsx).
 import { spawn } from 'node:child_process';
-import {
-  accessSync,
-  chmodSync,
-  readdirSync,
-  constants,
-  existsSync,
-  mkdtempSync,
-  readFileSync,
-  rmSync,
-  writeFileSync,
-  mkdirSync,
-} from 'node:fs';
+import { accessSync, chmodSync, readdirSync, constants, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -124,11 +113,7 @@ function stopStaleNats() {
     }
     if (ownerPid && alive(ownerPid)) continue;
     try {
-      if (
-        natsPid &&
-        alive(natsPid) &&
-        readFileSync(`/proc/${natsPid}/cmdline`, 'utf8').includes('nats-server')
-      ) {
+      if (natsPid && alive(natsPid) && readFileSync(`/proc/${natsPid}/cmdline`, 'utf8').includes('nats-server')) {
         process.kill(natsPid, 'SIGKILL');
       }
     } catch {

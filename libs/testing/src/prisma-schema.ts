@@ -65,7 +65,12 @@ export function expectedUdt(c: PrismaColumn): string {
           : 'timestamp'
         : c.native === 'VarChar'
           ? 'varchar'
-          : ({ String: 'text', Int: 'int4', BigInt: 'int8', Boolean: 'bool', Json: 'jsonb', Float: 'float8', Decimal: 'numeric', Bytes: 'bytea' } as Record<string, string>)[c.type];
+          : (
+              { String: 'text', Int: 'int4', BigInt: 'int8', Boolean: 'bool', Json: 'jsonb', Float: 'float8', Decimal: 'numeric', Bytes: 'bytea' } as Record<
+                string,
+                string
+              >
+            )[c.type];
   return c.list ? `_${base}` : base;
 }
 
@@ -85,9 +90,7 @@ export async function diffDatabaseAgainstPrismaSchema(url: string, schemaPath: s
         WHERE table_schema = 'public' AND table_name <> '_prisma_migrations'
           AND NOT EXISTS (SELECT 1 FROM pg_class c WHERE c.oid = format('public.%I', table_name)::regclass AND c.relispartition)`,
     );
-    const idx = await client.query<{ table: string; def: string }>(
-      `SELECT tablename AS table, indexdef AS def FROM pg_indexes WHERE schemaname = 'public'`,
-    );
+    const idx = await client.query<{ table: string; def: string }>(`SELECT tablename AS table, indexdef AS def FROM pg_indexes WHERE schemaname = 'public'`);
     const actual = new Map<string, Map<string, { udt: string; nullable: boolean }>>();
     for (const r of rows) {
       if (!actual.has(r.table_name)) actual.set(r.table_name, new Map());

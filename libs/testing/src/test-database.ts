@@ -45,8 +45,7 @@ async function ensureTemplate(admin: string, migrationsDir: string): Promise<str
   const hash = await migrationsHash(migrationsDir);
   const template = `${TEMPLATE_PREFIX}${hash}`;
   return withClient(admin, async (client) => {
-    const exists = async () =>
-      ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount ?? 0) > 0;
+    const exists = async () => ((await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [template])).rowCount ?? 0) > 0;
     if (await exists()) return template;
     const key = Number.parseInt(hash.slice(0, 8), 16) | 0;
     await client.query('SELECT pg_advisory_lock($1, $2)', [LOCK_CLASS, key]);
@@ -78,18 +77,11 @@ let staleSweep: Promise<void> | undefined;
 async function dropStaleDatabases(admin: string): Promise<void> {
   const cutoff = Date.now() - STALE_MS;
   const { rows } = await withClient(admin, (c) =>
-    c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2`, [
-      `${TEST_PREFIX}%`,
-      `${BUILD_PREFIX}%`,
-    ]),
+    c.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE datname LIKE $1 OR datname LIKE $2`, [`${TEST_PREFIX}%`, `${BUILD_PREFIX}%`]),
   );
   for (const { datname } of rows) {
-    const created = Number.parseInt(
-      datname.replace(TEST_PREFIX, '').replace(BUILD_PREFIX, '').split('_')[0]!,
-      36,
-    );
-    if (Number.isFinite(created) && created < cutoff)
-      await dropDatabase(admin, datname).catch(() => undefined);
+    const created = Number.parseInt(datname.replace(TEST_PREFIX, '').replace(BUILD_PREFIX, '').split('_')[0]!, 36);
+    if (Number.isFinite(created) && created < cutoff) await dropDatabase(admin, datname).catch(() => undefined);
   }
 }
 

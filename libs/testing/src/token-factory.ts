@@ -37,7 +37,16 @@ export function testTokens(kid = 'test-key'): TestTokens {
     sign(claims = {}, opts = {}) {
       const now = Math.floor(Date.now() / 1000);
       const header = { alg: 'ES256', typ: 'JWT', kid: opts.keyid ?? kid };
-      const payload = { id: 'user-1', role: null, app_access: true, admin_access: false, iat: now, exp: now + (opts.expiresIn ?? 900), iss: opts.issuer ?? 'vellum', ...claims };
+      const payload = {
+        id: 'user-1',
+        role: null,
+        app_access: true,
+        admin_access: false,
+        iat: now,
+        exp: now + (opts.expiresIn ?? 900),
+        iss: opts.issuer ?? 'vellum',
+        ...claims,
+      };
       const input = `${b64(header)}.${b64(payload)}`;
       const key = opts.key ?? privateKey;
       return `${input}.${cryptoSign('sha256', Buffer.from(input), { key, dsaEncoding: 'ieee-p1363' }).toString('base64url')}`;

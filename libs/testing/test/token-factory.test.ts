@@ -6,7 +6,11 @@ import { testTokens } from '../src';
 describe('testTokens', () => {
   const t = testTokens();
   const verifier = createTokenVerifier(t.keySource);
-  const code = (token: string) => verifier.verify(token).then(() => 'OK', (e: AppError) => e.code);
+  const code = (token: string) =>
+    verifier.verify(token).then(
+      () => 'OK',
+      (e: AppError) => e.code,
+    );
 
   it('signs tokens the platform verifies, with the contract claims', async () => {
     await expect(verifier.verify(t.sign({ id: 'u1', role: 'r1' }))).resolves.toMatchObject({

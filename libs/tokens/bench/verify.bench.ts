@@ -14,7 +14,12 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 9);
 const { publicKey, privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
 const jwks: JwkSet = { keys: [{ ...publicKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256', use: 'sig' }] };
 const tokens = Array.from({ length: N }, (_, i) =>
-  jwt.sign({ id: `u${i}`, role: 'r', app_access: true, admin_access: false }, privateKey, { algorithm: 'ES256', keyid: 'k1', issuer: 'vellum', expiresIn: 3600 }),
+  jwt.sign({ id: `u${i}`, role: 'r', app_access: true, admin_access: false }, privateKey, {
+    algorithm: 'ES256',
+    keyid: 'k1',
+    issuer: 'vellum',
+    expiresIn: 3600,
+  }),
 );
 
 // Before: libs/tokens' verifier on jsonwebtoken (same checks, same error mapping).
@@ -53,12 +58,19 @@ async function main() {
       best.set(name, { wall: Math.min(b.wall, m.wall), cpu: Math.min(b.cpu, m.cpu), total: Math.min(b.total, m.total) });
     }
   }
-  console.log(`ES256 verify, best of ${ROUNDS} rounds × ${N} tokens; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')}`);
+  console.log(
+    `ES256 verify, best of ${ROUNDS} rounds × ${N} tokens; load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
   console.log('| verifier | µs per verify (wall) | main-thread CPU µs | process CPU µs (all threads) |\n|---|---|---|---|');
   for (const [name, b] of best) console.log(`| ${name} | ${b.wall.toFixed(1)} | ${b.cpu.toFixed(1)} | ${b.total.toFixed(1)} |`);
   const j = best.get('jose (now)')!;
   const w = best.get('jsonwebtoken (before)')!;
-  console.log(`jose ÷ jsonwebtoken: wall ${(j.wall / w.wall).toFixed(2)}, main-thread CPU ${(j.cpu / w.cpu).toFixed(2)}, process CPU ${(j.total / w.total).toFixed(2)}`);
+  console.log(
+    `jose ÷ jsonwebtoken: wall ${(j.wall / w.wall).toFixed(2)}, main-thread CPU ${(j.cpu / w.cpu).toFixed(2)}, process CPU ${(j.total / w.total).toFixed(2)}`,
+  );
 }
 
 void main();

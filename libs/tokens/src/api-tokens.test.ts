@@ -3,7 +3,11 @@ import { apiTokenClaims, hashApiToken, isApiToken, tokenUseReporter, withApiToke
 import type { TokenVerifier } from './token-verifier';
 
 const entry: ApiTokenEntry = { id: 't1', user: 'u1', role: 'r1', admin: false, app: true, expires_at: '2030-01-01T00:00:00.000Z' };
-const code = async (p: Promise<unknown>) => p.then(() => 'ok', (e: { code?: string }) => e.code);
+const code = async (p: Promise<unknown>) =>
+  p.then(
+    () => 'ok',
+    (e: { code?: string }) => e.code,
+  );
 
 describe('API tokens', () => {
   it('a JWT goes to the JWT verifier; anything else is looked up by its SHA-256, never cached', async () => {

@@ -12,10 +12,7 @@ export function readCookies(req: Request): Record<string, string | undefined> {
  * The contract's transport rules: `?access_token=`, then `Authorization: Bearer`, then the session cookie
  * (only when neither). Query parameter and header together → 400 INVALID_PAYLOAD.
  */
-export function extractAccessToken(
-  req: Request,
-  sessionCookieName = DEFAULT_SESSION_COOKIE,
-): { token: string; source: 'query' | 'header' | 'cookie' } | null {
+export function extractAccessToken(req: Request, sessionCookieName = DEFAULT_SESSION_COOKIE): { token: string; source: 'query' | 'header' | 'cookie' } | null {
   const q = req.query?.access_token;
   const fromQuery = typeof q === 'string' && q ? q : undefined;
   const auth = req.headers.authorization;

@@ -5,7 +5,11 @@ import { jwksUrl, remoteKeySource, staticKeySource, type JwkSet } from './key-se
 const jwk = (kid: string) => ({ ...generateKeyPairSync('ec', { namedCurve: 'P-256' }).publicKey.export({ format: 'jwk' }), kid, alg: 'ES256', use: 'sig' });
 const k1 = jwk('k1');
 const k2 = jwk('k2');
-const code = (p: Promise<unknown>) => p.then(() => 'OK', (e: AppError) => e.code);
+const code = (p: Promise<unknown>) =>
+  p.then(
+    () => 'OK',
+    (e: AppError) => e.code,
+  );
 
 /** A JWKS endpoint in memory: `set` is served, `down` makes it fail; `calls` counts fetches. */
 function fakeAuth(set: JwkSet) {
@@ -85,7 +89,9 @@ describe('remote key source (jose remote key set)', () => {
     const notOk = remoteKeySource({ url: 'http://x', fetchImpl: (async () => new Response('no', { status: 502 })) as typeof fetch });
     expect(await code(notOk.get('k1'))).toBe('SERVICE_UNAVAILABLE');
     const hang = (async (_u: string, init: RequestInit) =>
-      new Promise((_r, reject) => init.signal!.addEventListener('abort', () => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))))) as unknown as typeof fetch;
+      new Promise((_r, reject) =>
+        init.signal!.addEventListener('abort', () => reject(Object.assign(new Error('timeout'), { name: 'TimeoutError' }))),
+      )) as unknown as typeof fetch;
     const t = Date.now();
     expect(await code(remoteKeySource({ url: 'http://x', fetchImpl: hang, timeoutMs: 100 }).get('k1'))).toBe('SERVICE_UNAVAILABLE');
     expect(Date.now() - t).toBeLessThan(2000);

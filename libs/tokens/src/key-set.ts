@@ -36,7 +36,9 @@ export function staticKeySource(set: JwkSet | (() => JwkSet)): KeySource {
         local = jose().then((j) => j.createLocalJWKSet(current as Parameters<typeof j.createLocalJWKSet>[0]));
       }
       try {
-        return await (await local)(header(kid));
+        return await (
+          await local
+        )(header(kid));
       } catch (e) {
         if (isNoMatch(e)) return undefined;
         throw e;

@@ -48,7 +48,9 @@ describe('token verifier', () => {
     expect(await code(v.verify(jwt.sign(claims, rsa, { algorithm: 'RS256', keyid: 'k1', issuer: 'vellum' })))).toBe('INVALID_TOKEN');
     // a tampered payload
     const [th, , ts] = sign().split('.');
-    expect(await code(v.verify(`${th}.${Buffer.from(JSON.stringify({ ...claims, admin_access: true, iss: 'vellum' })).toString('base64url')}.${ts}`))).toBe('INVALID_TOKEN');
+    expect(await code(v.verify(`${th}.${Buffer.from(JSON.stringify({ ...claims, admin_access: true, iss: 'vellum' })).toString('base64url')}.${ts}`))).toBe(
+      'INVALID_TOKEN',
+    );
   });
   it('expires exactly at exp (valid while now < exp, no leeway)', async () => {
     const now = Math.floor(Date.now() / 1000);
@@ -88,6 +90,12 @@ describe('authenticate middleware', () => {
     const s = sign({ ...claims, session: 's-dead' });
     expect((await request(app).get('/who').set('Cookie', `vellum_session_token=${s}`)).status).toBe(401);
     expect((await request(app).get('/who').set('Authorization', 'Bearer garbage')).body.errors[0].extensions.code).toBe('INVALID_CREDENTIALS');
-    expect((await request(app).get('/who').set('Authorization', `Bearer ${sign(claims, {}, other.privateKey)}`)).status).toBe(403);
+    expect(
+      (
+        await request(app)
+          .get('/who')
+          .set('Authorization', `Bearer ${sign(claims, {}, other.privateKey)}`)
+      ).status,
+    ).toBe(403);
   });
 });

@@ -38,5 +38,11 @@ export function cpuSnapshot(dbPids: number[]): CpuSnapshot {
 /** What was spent between two snapshots (a backend that appeared in between counts from zero). */
 export function cpuSpent(a: CpuSnapshot, b: CpuSnapshot): CpuSpent {
   const db = cpuSpentBetween(a.db, b.db);
-  return { process: b.process - a.process, main: b.main - a.main, mainKernel: b.mainKernel - a.mainKernel, pool: b.process - a.process - (b.main - a.main), db };
+  return {
+    process: b.process - a.process,
+    main: b.main - a.main,
+    mainKernel: b.mainKernel - a.mainKernel,
+    pool: b.process - a.process - (b.main - a.main),
+    db,
+  };
 }

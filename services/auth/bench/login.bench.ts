@@ -37,7 +37,10 @@ const seconds = Number(process.env.BENCH_SECONDS ?? 5);
 const rounds = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
 const params = { memoryCost: 19456, timeCost: 2, parallelism: 1, algorithm: 2 as Algorithm };
 const workers = cpus().length;
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const ms = (us: number) => (us / 1000).toFixed(2);
 /** BENCH_THREADS=1: CPU µs of each of this process's threads (by tid) — which threads besides argon2's do the work. */
 const threadCpu = () =>
@@ -212,7 +215,9 @@ async function main() {
   await s1.close();
   await floor.close();
   const rate = median(rates);
-  console.log(`login ÷ raw verify, median of ${rounds} interleaved rounds: ${median(ratios).toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`);
+  console.log(
+    `login ÷ raw verify, median of ${rounds} interleaved rounds: ${median(ratios).toFixed(2)}× (rounds: ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
+  );
   console.log(
     `floor (HTTP + verify only, no database or token) ÷ raw verify: ${median(floorRatios).toFixed(2)}× (rounds: ${floorRatios.map((r) => r.toFixed(2)).join(', ')}); ` +
       `login ÷ floor: ${(median(ratios) / median(floorRatios)).toFixed(2)}× (median of the rounds' own login ÷ floor: ${median(loginToFloor).toFixed(2)}×, ` +

@@ -21,15 +21,86 @@ import { MIGRATIONS_DIR } from '../src/start';
 const admin = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const USERS = Number(process.env.BENCH_USERS ?? 100_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 40);
-const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const load = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * p))]!;
 
-const FIRST = ['Ann', 'Anna', 'Hannah', 'Joanne', 'Bob', 'Robert', 'Carla', 'David', 'Eve', 'Frank', 'Grace', 'Hugo', 'Iris', 'Jack',
-  'Karen', 'Liam', 'Maria', 'Noah', 'Olga', 'Paul', 'Quinn', 'Rosa', 'Sam', 'Tina', 'Uma', 'Victor', 'Wendy', 'Xavier', 'Yara', 'Zoe'];
-const LAST = ['Smith', 'Johnson', 'Williams', 'Brown', 'Jones', 'Garcia', 'Miller', 'Davis', 'Rodriguez', 'Martinez', 'Hernandez',
-  'Lopez', 'Gonzalez', 'Wilson', 'Anderson', 'Thomas', 'Taylor', 'Moore', 'Jackson', 'Martin', 'Lee', 'Perez', 'Thompson', 'White',
-  'Harris', 'Sanchez', 'Clark', 'Ramirez', 'Lewis', 'Robinson', 'Walker', 'Young', 'Allen', 'King', 'Wright', 'Scott', 'Torres',
-  'Nguyen', 'Hill', 'Flores'];
+const FIRST = [
+  'Ann',
+  'Anna',
+  'Hannah',
+  'Joanne',
+  'Bob',
+  'Robert',
+  'Carla',
+  'David',
+  'Eve',
+  'Frank',
+  'Grace',
+  'Hugo',
+  'Iris',
+  'Jack',
+  'Karen',
+  'Liam',
+  'Maria',
+  'Noah',
+  'Olga',
+  'Paul',
+  'Quinn',
+  'Rosa',
+  'Sam',
+  'Tina',
+  'Uma',
+  'Victor',
+  'Wendy',
+  'Xavier',
+  'Yara',
+  'Zoe',
+];
+const LAST = [
+  'Smith',
+  'Johnson',
+  'Williams',
+  'Brown',
+  'Jones',
+  'Garcia',
+  'Miller',
+  'Davis',
+  'Rodriguez',
+  'Martinez',
+  'Hernandez',
+  'Lopez',
+  'Gonzalez',
+  'Wilson',
+  'Anderson',
+  'Thomas',
+  'Taylor',
+  'Moore',
+  'Jackson',
+  'Martin',
+  'Lee',
+  'Perez',
+  'Thompson',
+  'White',
+  'Harris',
+  'Sanchez',
+  'Clark',
+  'Ramirez',
+  'Lewis',
+  'Robinson',
+  'Walker',
+  'Young',
+  'Allen',
+  'King',
+  'Wright',
+  'Scott',
+  'Torres',
+  'Nguyen',
+  'Hill',
+  'Flores',
+];
 const TITLES = ['Editor', 'Writer', 'Reviewer', 'Translator', 'Photographer', 'Designer', 'Developer', 'Manager', null, null];
 
 /** The admin app's list requests: a search term, a sort, a page of 25. */
@@ -94,7 +165,13 @@ async function main() {
   const name = `vellum_bench_users_${process.pid}`;
   await ensureDatabases(admin, [name]);
   const url = databaseUrl(admin, name);
-  const config = loadAuthConfig({ DATABASE_URL: url, LOG_LEVEL: 'silent', RATE_LIMITER_ENABLED: 'false', ADMIN_EMAIL: 'admin@example.com', ADMIN_PASSWORD: 'bench-password-1' });
+  const config = loadAuthConfig({
+    DATABASE_URL: url,
+    LOG_LEVEL: 'silent',
+    RATE_LIMITER_ENABLED: 'false',
+    ADMIN_EMAIL: 'admin@example.com',
+    ADMIN_PASSWORD: 'bench-password-1',
+  });
   const prisma = createPrisma(url, 4);
   let close = async () => undefined as void;
   try {
@@ -107,7 +184,7 @@ async function main() {
       await server.close(100);
       await built.close();
     };
-    const [adminRow] = (await prisma.user.findMany({ where: { email: 'admin@example.com' }, include: { role: true } }));
+    const [adminRow] = await prisma.user.findMany({ where: { email: 'admin@example.com' }, include: { role: true } });
     const token = built.ctx.tokens.signAccess({ id: adminRow!.id, role: adminRow!.role_id, app_access: true, admin_access: true }, 3_600_000, new Date());
     const get = async (query: Record<string, string>) => {
       const qs = new URLSearchParams({ limit: '25', fields: 'id,first_name,last_name,email,status,role.name,last_access', ...query });
@@ -139,8 +216,10 @@ async function main() {
       console.log(`| ${s.name} | ${rows} | ${pct(times, 0.5).toFixed(1)} | ${pct(times, 0.95).toFixed(1)} | ${pct(counted, 0.5).toFixed(1)} |`);
       if (process.env.BENCH_EXPLAIN) await explain(url, s.query);
     }
-    console.log(`\nall scenarios: p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms (goal: p50 < 50 ms); ` +
-      `with meta=filter_count: p50 ${pct(allCounted, 0.5).toFixed(1)} ms, p95 ${pct(allCounted, 0.95).toFixed(1)} ms`);
+    console.log(
+      `\nall scenarios: p50 ${pct(all, 0.5).toFixed(1)} ms, p95 ${pct(all, 0.95).toFixed(1)} ms (goal: p50 < 50 ms); ` +
+        `with meta=filter_count: p50 ${pct(allCounted, 0.5).toFixed(1)} ms, p95 ${pct(allCounted, 0.95).toFixed(1)} ms`,
+    );
     console.log(`load average after: ${load()}`);
   } finally {
     await close();

@@ -41,7 +41,8 @@ async function database(label: string, migrationsDir: string) {
   const stats = async () => {
     await c.query('SELECT pg_stat_force_next_flush()');
     await new Promise((r) => setTimeout(r, 50));
-    const s = (await c.query<{ upd: string; hot: string }>(`SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'users'`)).rows[0]!;
+    const s = (await c.query<{ upd: string; hot: string }>(`SELECT n_tup_upd AS upd, n_tup_hot_upd AS hot FROM pg_stat_user_tables WHERE relname = 'users'`))
+      .rows[0]!;
     return { upd: Number(s.upd), hot: Number(s.hot) };
   };
   let cpu = 0;
@@ -57,7 +58,16 @@ async function database(label: string, migrationsDir: string) {
         const userId = ids[Math.floor(Math.random() * ids.length)]!;
         const now = new Date();
         const actor = { user: userId, ip: '127.0.0.1', userAgent: 'bench', origin: null };
-        await loginRepository.recordSuccess(c, { userId, now, tokenHash: `${userId}:${i}:${Math.random()}`, expiresAt: new Date(now.getTime() + 86400000), ip: '127.0.0.1', userAgent: 'bench', origin: null, event: audit('login', userId, actor, now) });
+        await loginRepository.recordSuccess(c, {
+          userId,
+          now,
+          tokenHash: `${userId}:${i}:${Math.random()}`,
+          expiresAt: new Date(now.getTime() + 86400000),
+          ip: '127.0.0.1',
+          userAgent: 'bench',
+          origin: null,
+          event: audit('login', userId, actor, now),
+        });
       }
       const used = cpuUs(pid) - c0;
       const s1 = await stats();
@@ -76,7 +86,11 @@ async function database(label: string, migrationsDir: string) {
 }
 
 async function main() {
-  console.log(`load average before: ${loadavg().map((x) => x.toFixed(2)).join(' ')}; ${users} users, ${rounds} rounds of ${chunk} logins each`);
+  console.log(
+    `load average before: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}; ${users} users, ${rounds} rounds of ${chunk} logins each`,
+  );
   const without = mkdtempSync(path.join(tmpdir(), 'auth-migrations-'));
   cpSync(MIGRATIONS_DIR, without, { recursive: true });
   rmSync(path.join(without, FILLFACTOR), { recursive: true });
@@ -89,8 +103,13 @@ async function main() {
     }
     console.log(`round ${round}: PostgreSQL CPU per login write — ${line.join('; ')}`);
   }
-  for (const db of dbs) console.log(`${db.label}: ${db.total().us.toFixed(0)} µs PostgreSQL CPU per login write, ${(db.total().hot * 100).toFixed(0)}% of the users updates HOT`);
-  console.log(`load average after: ${loadavg().map((x) => x.toFixed(2)).join(' ')}`);
+  for (const db of dbs)
+    console.log(`${db.label}: ${db.total().us.toFixed(0)} µs PostgreSQL CPU per login write, ${(db.total().hot * 100).toFixed(0)}% of the users updates HOT`);
+  console.log(
+    `load average after: ${loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')}`,
+  );
   for (const db of dbs) await db.close();
   rmSync(without, { recursive: true });
 }

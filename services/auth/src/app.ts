@@ -1,5 +1,14 @@
 import { graphqlRoutes } from '@vellum/subgraph';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
+import {
+  createServiceApp,
+  finishServiceApp,
+  serverRoutes,
+  type HealthProbe,
+  type RouteTable,
+  type ServiceApp,
+  type ServiceAppDeps,
+  serviceListener,
+} from '@vellum/http';
 import { createLimiterStore, rateLimit, requestLimiter, type LimiterStore } from '@vellum/limits';
 import { httpMetrics, observePool, Registry } from '@vellum/metrics';
 import { authenticate, createTokenVerifier, isAdminRequest, staticKeySource, tokenUseReporter, withApiTokens, type RevocationCheck } from '@vellum/tokens';
@@ -109,7 +118,14 @@ export function createApp(deps: AuthAppDeps): AuthApp {
   const stalled = stalledRoutes(app, config.LOGIN_STALL_TIME);
   // per client IP, in the same store as the failed logins (Redis: shared by every auth replica)
   const perAddress: RequestHandler[] = config.RATE_LIMITER_ENABLED
-    ? [rateLimit(requestLimiter({ limiter: limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION }), logger }))]
+    ? [
+        rateLimit(
+          requestLimiter({
+            limiter: limiterStore.limiter({ keyPrefix: 'ip', points: config.RATE_LIMITER_POINTS, durationMs: config.RATE_LIMITER_DURATION }),
+            logger,
+          }),
+        ),
+      ]
     : [];
   for (const limit of perAddress) app.use('/auth', limit);
   const auth = authRoutes(ctx);
@@ -121,7 +137,11 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     // API tokens: auth reads its own table (the gateway and the other services use the API-tokens map)
     verifier: withApiTokens(createTokenVerifier(staticKeySource({ keys: [...ctx.keys.jwks.keys] })), (hash) => apiTokensUseCase.entryByHash(ctx, hash), {
       now: () => ctx.clock.now().getTime(),
-      onUse: tokenUseReporter((id, use) => apiTokensUseCase.recordUse(ctx, id, new Date(use.at)), undefined, () => ctx.clock.now().getTime()),
+      onUse: tokenUseReporter(
+        (id, use) => apiTokensUseCase.recordUse(ctx, id, new Date(use.at)),
+        undefined,
+        () => ctx.clock.now().getTime(),
+      ),
     }),
     sessionCookieName: config.SESSION_COOKIE_NAME,
     isSessionRevoked,
@@ -151,7 +171,18 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     app,
     listener: serviceListener(app),
     ctx,
-    routes: [...(server.routes ?? []), ...(auth.routes ?? []), ...(oauth2.routes ?? []), ...(tfa.routes ?? []), ...(invite.routes ?? []), ...(sessions.routes ?? []), ...(devices.routes ?? []), ...(apiTokens.routes ?? []), ...(admin.routes ?? []), ...(gqlRoutes.routes ?? [])],
+    routes: [
+      ...(server.routes ?? []),
+      ...(auth.routes ?? []),
+      ...(oauth2.routes ?? []),
+      ...(tfa.routes ?? []),
+      ...(invite.routes ?? []),
+      ...(sessions.routes ?? []),
+      ...(devices.routes ?? []),
+      ...(apiTokens.routes ?? []),
+      ...(admin.routes ?? []),
+      ...(gqlRoutes.routes ?? []),
+    ],
     health,
     close: async () => {
       unobservePool();

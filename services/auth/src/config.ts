@@ -1,4 +1,18 @@
-import { loadConfig, processVariables, databaseServiceVariables, queryLimitVariables, rateLimiterVariables, sessionCookieVariables, loadMessagingSettings, z, duration, int, list, type Env, type MessagingSettings } from '@vellum/config';
+import {
+  loadConfig,
+  processVariables,
+  databaseServiceVariables,
+  queryLimitVariables,
+  rateLimiterVariables,
+  sessionCookieVariables,
+  loadMessagingSettings,
+  z,
+  duration,
+  int,
+  list,
+  type Env,
+  type MessagingSettings,
+} from '@vellum/config';
 import { loadOAuthProviders, type OAuthProviderConfig } from './oauth-config';
 
 const shape = {

@@ -15,9 +15,7 @@ runServiceProcess({
   // per replica and die with the process.
   check: (config) => {
     if (!config.AUTH_PRIVATE_KEY && !config.AUTH_KEYS_DIR) {
-      throw new ConfigError([
-        'AUTH_PRIVATE_KEY: is required (or AUTH_PRIVATE_KEY_FILE, or AUTH_KEYS_DIR to keep a generated key)',
-      ]);
+      throw new ConfigError(['AUTH_PRIVATE_KEY: is required (or AUTH_PRIVATE_KEY_FILE, or AUTH_KEYS_DIR to keep a generated key)']);
     }
   },
 });

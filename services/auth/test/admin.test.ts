@@ -11,12 +11,23 @@ afterAll(() => h.close());
 
 const as = (token: string) => ({
   get: (p: string) => request(h.app).get(p).set('Authorization', `Bearer ${token}`),
-  post: (p: string, b: unknown) => request(h.app).post(p).set('Authorization', `Bearer ${token}`).send(b as object),
-  patch: (p: string, b: unknown) => request(h.app).patch(p).set('Authorization', `Bearer ${token}`).send(b as object),
+  post: (p: string, b: unknown) =>
+    request(h.app)
+      .post(p)
+      .set('Authorization', `Bearer ${token}`)
+      .send(b as object),
+  patch: (p: string, b: unknown) =>
+    request(h.app)
+      .patch(p)
+      .set('Authorization', `Bearer ${token}`)
+      .send(b as object),
   del: (p: string) => request(h.app).delete(p).set('Authorization', `Bearer ${token}`),
 });
 const outbox = (where: string, values: unknown[] = []) =>
-  h.sql<{ destination: string; subject: string; payload: Record<string, unknown> }>(`SELECT destination, subject, payload FROM outbox WHERE ${where} ORDER BY seq`, values);
+  h.sql<{ destination: string; subject: string; payload: Record<string, unknown> }>(
+    `SELECT destination, subject, payload FROM outbox WHERE ${where} ORDER BY seq`,
+    values,
+  );
 
 describe('users, roles, permissions (admin)', () => {
   it('CRUD in Directus shapes with item-change events (secrets redacted) and access-rule rewrites', async () => {
@@ -56,7 +67,12 @@ describe('users, roles, permissions (admin)', () => {
 
     // access rules: the role's latest entry, the public one
     const latest = async (key: string) => (await outbox(`destination = 'vellum_access' AND subject = $1`, [key])).at(-1)!.payload;
-    expect(roleAccessSchema.parse(await latest(roleId))).toMatchObject({ role: roleId, admin: false, app: true, permissions: { articles: { read: ['id', 'title'] } } });
+    expect(roleAccessSchema.parse(await latest(roleId))).toMatchObject({
+      role: roleId,
+      admin: false,
+      app: true,
+      permissions: { articles: { read: ['id', 'title'] } },
+    });
     expect(await latest('public')).toMatchObject({ role: null, permissions: { articles: { read: ['id'] } } });
 
     // delete

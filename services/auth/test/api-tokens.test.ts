@@ -38,7 +38,11 @@ const inDays = (d: number) => new Date(clock.now().getTime() + d * 86_400_000).t
 const sha256 = (s: string) => createHash('sha256').update(s).digest('hex');
 /** The latest map entry published for a token (null = removed). */
 const entryOf = async (secret: string) =>
-  (await h.sql<{ payload: unknown }>(`SELECT payload FROM outbox WHERE destination = 'vellum_api_tokens' AND subject = $1 ORDER BY seq DESC LIMIT 1`, [sha256(secret)]))[0]?.payload;
+  (
+    await h.sql<{ payload: unknown }>(`SELECT payload FROM outbox WHERE destination = 'vellum_api_tokens' AND subject = $1 ORDER BY seq DESC LIMIT 1`, [
+      sha256(secret),
+    ])
+  )[0]?.payload;
 const audits = (action: string, item: string) =>
   h.sql<{ payload: unknown }>(`SELECT payload FROM outbox WHERE subject = $1 AND payload->>'item' = $2`, [`items.vellum_api_tokens.${action}`, item]);
 const secrets: string[] = [];
@@ -105,7 +109,10 @@ describe('API tokens', () => {
   });
 
   it('a narrower role: never more than the user; the token has exactly that role’s rights', async () => {
-    const editor = await role('Editor', [['articles', 'read', ['title', 'body']], ['articles', 'update', ['title']]]);
+    const editor = await role('Editor', [
+      ['articles', 'read', ['title', 'body']],
+      ['articles', 'update', ['title']],
+    ]);
     const reader = await role('Reader', [['articles', 'read', ['title']]]);
     const wider = await role('Wider', [['articles', 'read', ['title', 'secret_notes']]]);
     const adminRole = (await h.sql<{ id: string }>(`SELECT id FROM roles WHERE admin_access`))[0].id;
@@ -122,7 +129,9 @@ describe('API tokens', () => {
     }
     // an admin may give any role; an unknown role is refused
     expect((await as(admin).post(`/users/${ed.id}/tokens`, { name: 'by-admin', expires: inDays(7), role: reader })).status).toBe(200);
-    expect(code(await as(ed.token).post('/users/me/tokens', { name: 'x', expires: inDays(7), role: '00000000-0000-4000-8000-000000000000' }))).toBe('INVALID_PAYLOAD');
+    expect(code(await as(ed.token).post('/users/me/tokens', { name: 'x', expires: inDays(7), role: '00000000-0000-4000-8000-000000000000' }))).toBe(
+      'INVALID_PAYLOAD',
+    );
 
     // the user is demoted to Reader's rights minus a field: the narrower token now exceeds them → revoked
     const least = await role('Least', [['articles', 'read', ['body']]]);
@@ -184,7 +193,10 @@ describe('API tokens', () => {
     expect(patched.text).not.toContain(secret);
     const me = await as(secret).get('/users/me');
     expect([me.status, me.body.data?.email]).toEqual([200, 'static@x.io']);
-    const rows = await h.sql<{ token_hash: string; static: boolean; expires_at: Date | null }>(`SELECT token_hash, static, expires_at FROM api_tokens WHERE user_id = $1`, [u.id]);
+    const rows = await h.sql<{ token_hash: string; static: boolean; expires_at: Date | null }>(
+      `SELECT token_hash, static, expires_at FROM api_tokens WHERE user_id = $1`,
+      [u.id],
+    );
     expect(rows).toEqual([{ token_hash: sha256(secret), static: true, expires_at: null }]);
     expect(apiTokenEntrySchema.parse(await entryOf(secret))).toMatchObject({ user: u.id, expires_at: null });
 

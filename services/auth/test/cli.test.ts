@@ -89,7 +89,14 @@ describe('key rotation', () => {
     const auth = { Authorization: `Bearer ${token}` };
     const secret = (await request(h.app).post('/users/me/tfa/generate').set(auth).send({ password: PASSWORD })).body.data.secret as string;
     const step = timeStep(new Date());
-    expect((await request(h.app).post('/users/me/tfa/enable').set(auth).send({ secret, otp: totpAt(secret, step) })).status).toBe(204);
+    expect(
+      (
+        await request(h.app)
+          .post('/users/me/tfa/enable')
+          .set(auth)
+          .send({ secret, otp: totpAt(secret, step) })
+      ).status,
+    ).toBe(204);
     const sealed = async () => (await h.sql<{ tfa_secret: string }>(`SELECT tfa_secret FROM users WHERE email = 'tfa@x.io'`))[0]!.tfa_secret;
     const before = await sealed();
 
@@ -100,9 +107,15 @@ describe('key rotation', () => {
     expect(wrong).toEqual({ code: 1, out: 'error: 1 TFA secret(s) open with neither key: nothing changed (check the old key, or --force)' });
     expect(await sealed()).toBe(before);
 
-    expect(await cli(['rotate-tfa-key', '--old-from-signing-key'], withNew)).toEqual({ code: 0, out: 're-encrypted 1, already under the new key 0, unreadable 0' });
+    expect(await cli(['rotate-tfa-key', '--old-from-signing-key'], withNew)).toEqual({
+      code: 0,
+      out: 're-encrypted 1, already under the new key 0, unreadable 0',
+    });
     expect(await sealed()).not.toBe(before);
-    expect(await cli(['rotate-tfa-key', '--old-from-signing-key'], withNew)).toEqual({ code: 0, out: 're-encrypted 0, already under the new key 1, unreadable 0' });
+    expect(await cli(['rotate-tfa-key', '--old-from-signing-key'], withNew)).toEqual({
+      code: 0,
+      out: 're-encrypted 0, already under the new key 1, unreadable 0',
+    });
 
     const rotated = appWith({ AUTH_TFA_ENCRYPTION_KEY: newKey });
     try {

@@ -1,13 +1,4 @@
-import {
-  aggregate,
-  createDirectus,
-  readPermissions,
-  readRoles,
-  readUsers,
-  rest,
-  staticToken,
-  withSearch,
-} from '@directus/sdk';
+import { aggregate, createDirectus, readPermissions, readRoles, readUsers, rest, staticToken, withSearch } from '@directus/sdk';
 import { listenOn, type Listening } from '@vellum/http';
 import { harness, loginAs, type Harness } from './helpers';
 
@@ -24,10 +15,15 @@ let client: ReturnType<typeof connect>;
 function connect(url: string, token: string) {
   const recording = async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const res = await fetch(input, init);
-    lastBody = (await res.clone().json().catch(() => ({}))) as typeof lastBody;
+    lastBody = (await res
+      .clone()
+      .json()
+      .catch(() => ({}))) as typeof lastBody;
     return res;
   };
-  return createDirectus(url, { globals: { fetch: recording as typeof fetch } }).with(staticToken(token)).with(rest());
+  return createDirectus(url, { globals: { fetch: recording as typeof fetch } })
+    .with(staticToken(token))
+    .with(rest());
 }
 const req = async (cmd: Parameters<typeof client.request>[0]) => (await client.request(cmd)) as unknown as Row[];
 
@@ -146,7 +142,14 @@ describe('the official @directus/sdk against /users, /roles, /permissions', () =
     const sort = ['last_name', '-email'];
     const expected = users
       .filter((u) => ['active', 'invited'].includes(u.status as string))
-      .filter((u) => String(u.last_name ?? '').toLowerCase().startsWith('smith') || roleName(u.role) === 'Editor' || u.first_name === null)
+      .filter(
+        (u) =>
+          String(u.last_name ?? '')
+            .toLowerCase()
+            .startsWith('smith') ||
+          roleName(u.role) === 'Editor' ||
+          u.first_name === null,
+      )
       .map((u) => ({ ...u, role: u.role === null ? null : { name: roleName(u.role) } }))
       .sort(order(sort));
     expect(expected.length).toBeGreaterThan(6);

@@ -15,7 +15,8 @@ const gql = (query: string, headers: Record<string, string> = {}) => {
   for (const [k, v] of Object.entries(headers)) r.set(k, v);
   return r.send({ query });
 };
-const login = (mode: string) => `mutation { auth_login(email: "${ADMIN.email}", password: "${ADMIN.password}", mode: ${mode}) { access_token refresh_token expires } }`;
+const login = (mode: string) =>
+  `mutation { auth_login(email: "${ADMIN.email}", password: "${ADMIN.password}", mode: ${mode}) { access_token refresh_token expires } }`;
 /** A Set-Cookie value without the token: name and attributes. */
 const attributes = (setCookie: string) => setCookie.replace(/=[^;]*/, '=<token>');
 const pair = (setCookie: string) => setCookie.split(';')[0]!;
@@ -42,13 +43,17 @@ describe('GraphQL auth mutations and the REST routes answer alike', () => {
 
     const out = await gql('mutation { auth_logout(mode: session) }', { Cookie: next });
     expect(out.body.data.auth_logout).toBe(true);
-    expect(setCookieHeaders(out)).toEqual([expect.stringMatching(/^vellum_session_token=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/)]);
+    expect(setCookieHeaders(out)).toEqual([
+      expect.stringMatching(/^vellum_session_token=; Max-Age=0; Path=\/; Expires=Thu, 01 Jan 1970 00:00:00 GMT; HttpOnly; SameSite=Lax$/),
+    ]);
     // the GraphQL logout ended the session: its cookie no longer refreshes
     expect(code(await request(h.app).post('/auth/refresh').set('Cookie', next).send({ mode: 'session' }))).toBe('INVALID_CREDENTIALS');
     // nor through GraphQL: the same answer as REST (an ended session is not a token that expired)
     const dead = await gql('mutation { auth_refresh(mode: session) { expires } }', { Cookie: next, Origin: 'http://vellum.local:8055' });
     expect(code(dead)).toBe('INVALID_CREDENTIALS');
-    expect(code(await gql('mutation { auth_refresh(mode: session) { expires } }', { Cookie: cookie, Origin: 'http://vellum.local:8055' }))).toBe('INVALID_CREDENTIALS');
+    expect(code(await gql('mutation { auth_refresh(mode: session) { expires } }', { Cookie: cookie, Origin: 'http://vellum.local:8055' }))).toBe(
+      'INVALID_CREDENTIALS',
+    );
     // what needs the caller still answers the cookie's own error; a logout of an ended session is done, as over REST
     expect(code(await gql('{ users_me { id } }', { Cookie: next }))).toBe('TOKEN_EXPIRED');
     expect((await gql('mutation { auth_logout(mode: session) }', { Cookie: next })).body.data.auth_logout).toBe(true);

@@ -50,7 +50,14 @@ export async function harness(env: Record<string, string> = {}, opts: HarnessOpt
     ...env,
   });
   const prisma = createPrisma(db.url, 5);
-  const built = createApp({ db: prisma, config, logger: opts.logger ?? silentLogger('auth-test'), clock: opts.clock, limiterStore: opts.limiterStore, metrics: opts.metrics });
+  const built = createApp({
+    db: prisma,
+    config,
+    logger: opts.logger ?? silentLogger('auth-test'),
+    clock: opts.clock,
+    limiterStore: opts.limiterStore,
+    metrics: opts.metrics,
+  });
   await bootstrap(built.ctx);
   const pg = new Client({ connectionString: db.url });
   await pg.connect();

@@ -55,7 +55,9 @@ describe('device cookies', () => {
     expect(rotated).not.toBe(o.device);
     expect(code(await login(h.app, o.email, PASSWORD, o.device))).toBe('INVALID_CREDENTIALS');
     expect((await login(h.app, o.email, PASSWORD, rotated)).status).toBe(200);
-    const locks = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_devices.lockout' AND payload->>'item' = $1`, [`${o.id}:untrusted`]);
+    const locks = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_devices.lockout' AND payload->>'item' = $1`, [
+      `${o.id}:untrusted`,
+    ]);
     expect(locks[0].n).toBe(1);
   });
 
@@ -122,7 +124,10 @@ describe('API clients', () => {
         }
         return res;
       };
-      const sdk = () => createDirectus(server.url, { globals: { fetch: jarFetch as typeof fetch } }).with(authentication('session')).with(rest());
+      const sdk = () =>
+        createDirectus(server.url, { globals: { fetch: jarFetch as typeof fetch } })
+          .with(authentication('session'))
+          .with(rest());
       await sdk().login({ email: o.email, password: PASSWORD });
       expect(jar.get('vellum_device')).toBeDefined();
       await lockUntrusted(o.email);
@@ -161,7 +166,13 @@ describe("the owner's way back", () => {
   it('an admin unlocks an account: its buckets start again (audited)', async () => {
     const o = await owner();
     await lockUntrusted(o.email);
-    expect(code(await request(h.app).post(`/users/${o.id}/unlock`).set('Authorization', `Bearer ${(await login(h.app, o.email, PASSWORD, o.device)).body.data.access_token}`))).toBe('FORBIDDEN');
+    expect(
+      code(
+        await request(h.app)
+          .post(`/users/${o.id}/unlock`)
+          .set('Authorization', `Bearer ${(await login(h.app, o.email, PASSWORD, o.device)).body.data.access_token}`),
+      ),
+    ).toBe('FORBIDDEN');
     expect((await request(h.app).post(`/users/${o.id}/unlock`).set('Authorization', `Bearer ${admin}`)).status).toBe(204);
     expect((await login(h.app, o.email, PASSWORD)).status).toBe(200);
     const unlocks = await h.sql(`SELECT 1 FROM outbox WHERE subject = 'items.vellum_devices.unlock' AND payload->>'item' = $1`, [`${o.id}:all`]);

@@ -20,7 +20,11 @@ const address = () => `198.51.100.${++n}`;
 const loginFrom = (app: Harness['app'], ip: string, email: string, password: string) =>
   request(app).post('/auth/login').set('X-Forwarded-For', ip).send({ email, password });
 const throttledAudits = async (h: Harness, ip: string) =>
-  (await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_users.login_throttled' AND payload->'actor'->>'ip' = $1`, [ip]))[0].n;
+  (
+    await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_users.login_throttled' AND payload->'actor'->>'ip' = $1`, [
+      ip,
+    ])
+  )[0].n;
 
 function throttles(make: () => Promise<Harness>) {
   let h: Harness;
@@ -127,7 +131,15 @@ describe('redis store (shared by auth replicas)', () => {
       try {
         const ip = address();
         const statuses: number[] = [];
-        for (let i = 0; i < 5; i++) statuses.push((await request(i % 2 ? b.app : a.app).post('/auth/login').set('X-Forwarded-For', ip).send({})).status);
+        for (let i = 0; i < 5; i++)
+          statuses.push(
+            (
+              await request(i % 2 ? b.app : a.app)
+                .post('/auth/login')
+                .set('X-Forwarded-For', ip)
+                .send({})
+            ).status,
+          );
         expect(statuses).toEqual([400, 400, 400, 429, 429]);
       } finally {
         await Promise.all([a.close(), b.close()]);
@@ -142,7 +154,9 @@ it('is configurable: the budgets are off with 0, and AUTH_LOGIN_LIMIT_STORE=redi
     const ip = address();
     for (let i = 0; i < 8; i++) expect((await loginFrom(h.app, ip, ADMIN.email, 'wrong-password')).status).toBe(401);
     expect((await loginFrom(h.app, ip, ADMIN.email, ADMIN.password)).status).toBe(200);
-    expect(() => createApp({ db: h.prisma, config: { ...h.config, AUTH_LOGIN_LIMIT_STORE: 'redis', REDIS_URL: undefined }, logger: silentLogger('t') })).toThrow(/REDIS_URL/);
+    expect(() =>
+      createApp({ db: h.prisma, config: { ...h.config, AUTH_LOGIN_LIMIT_STORE: 'redis', REDIS_URL: undefined }, logger: silentLogger('t') }),
+    ).toThrow(/REDIS_URL/);
   } finally {
     await h.close();
   }

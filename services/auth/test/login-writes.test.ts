@@ -13,9 +13,18 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 const login = (extra: Record<string, string> = {}) =>
-  request(h.app).post('/auth/login').set('X-Request-Id', 'login-writes-test').set('User-Agent', 'jest').send({ ...ADMIN, ...extra });
+  request(h.app)
+    .post('/auth/login')
+    .set('X-Request-Id', 'login-writes-test')
+    .set('User-Agent', 'jest')
+    .send({ ...ADMIN, ...extra });
 const adminRow = async () =>
-  (await h.sql<{ id: string; failed_login_attempts: number; last_access: Date | null }>(`SELECT id, failed_login_attempts, last_access FROM users WHERE email = $1`, [ADMIN.email]))[0];
+  (
+    await h.sql<{ id: string; failed_login_attempts: number; last_access: Date | null }>(
+      `SELECT id, failed_login_attempts, last_access FROM users WHERE email = $1`,
+      [ADMIN.email],
+    )
+  )[0];
 const count = async (sql: string, values: unknown[] = []) => Number((await h.sql<{ n: string }>(sql, values))[0].n);
 
 describe('the writes of a successful login', () => {
@@ -53,9 +62,14 @@ describe('the writes of a successful login', () => {
     const r = await login();
     expect(r.status).toBe(200);
     const user = await adminRow();
-    const [row] = await h.sql<{ id: string; destination: string; subject: string; payload: Record<string, unknown>; headers: Record<string, string>; published_at: Date | null }>(
-      `SELECT id, destination, subject, payload, headers, published_at FROM outbox WHERE subject = 'items.vellum_users.login' ORDER BY seq DESC LIMIT 1`,
-    );
+    const [row] = await h.sql<{
+      id: string;
+      destination: string;
+      subject: string;
+      payload: Record<string, unknown>;
+      headers: Record<string, string>;
+      published_at: Date | null;
+    }>(`SELECT id, destination, subject, payload, headers, published_at FROM outbox WHERE subject = 'items.vellum_users.login' ORDER BY seq DESC LIMIT 1`);
     expect(row).toMatchObject({ destination: ITEMS_STREAM, published_at: null, headers: { 'x-request-id': 'login-writes-test' } });
     expect(row.payload).toEqual({
       v: 1,
@@ -115,7 +129,9 @@ describe('the writes of a failed login', () => {
     expect(answers.map(code)).toEqual(Array(6).fill('INVALID_CREDENTIALS'));
     const [u] = await h.sql<{ failed_login_attempts: number }>(`SELECT failed_login_attempts FROM users WHERE id = $1`, [id]);
     expect(u).toEqual({ failed_login_attempts: 6 });
-    expect(await count(`SELECT count(*) AS n FROM outbox WHERE subject = 'items.vellum_devices.login_failed' AND payload->>'item' = $1`, [`${id}:untrusted`])).toBe(6);
+    expect(
+      await count(`SELECT count(*) AS n FROM outbox WHERE subject = 'items.vellum_devices.login_failed' AND payload->>'item' = $1`, [`${id}:untrusted`]),
+    ).toBe(6);
   });
 });
 

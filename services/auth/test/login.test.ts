@@ -21,7 +21,9 @@ describe('POST /auth/login', () => {
     expect(r.body.data.refresh_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(modeCookies(r)).toEqual([]);
     // every mode: the device cookie (a client that keeps cookies is a trusted device from now on)
-    expect(setCookieHeaders(r)).toEqual([expect.stringMatching(/^vellum_device=v1\.[0-9a-f-]{36}\.[0-9a-f-]{36}\.[\w-]+\.[\w-]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/)]);
+    expect(setCookieHeaders(r)).toEqual([
+      expect.stringMatching(/^vellum_device=v1\.[0-9a-f-]{36}\.[0-9a-f-]{36}\.[\w-]+\.[\w-]+; Max-Age=31536000; Path=\/; HttpOnly; SameSite=Lax$/),
+    ]);
     const jwks = await request(h.app).get('/auth/.well-known/jwks.json');
     expect(jwks.status).toBe(200);
     expect(jwks.body.keys[0]).toMatchObject({ kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' });
@@ -113,7 +115,10 @@ describe('POST /auth/login', () => {
     const [role] = await h.sql<{ id: string }>(
       `INSERT INTO roles (id, name, admin_access, app_access, enforce_tfa) VALUES (gen_random_uuid(), 'Editors', false, true, true) RETURNING id`,
     );
-    for (const [email, roleId] of [['norole@x.io', null], ['editor@x.io', role!.id]] as const)
+    for (const [email, roleId] of [
+      ['norole@x.io', null],
+      ['editor@x.io', role!.id],
+    ] as const)
       await h.sql(`INSERT INTO users (id, email, password, role_id) VALUES (gen_random_uuid(), $2, (SELECT password FROM users WHERE email = $1), $3)`, [
         ADMIN.email,
         email,
@@ -162,7 +167,12 @@ describe('POST /auth/login', () => {
     expect(unknown.payload).toMatchObject({ v: 1, kind: 'audit', action: 'login_failed', collection: 'vellum_users', item: null });
     const [{ id }] = await h.sql<{ id: string }>(`SELECT id FROM users WHERE email = $1`, [ADMIN.email]);
     const known = rows.find((r) => r.subject === 'items.vellum_devices.login_failed' && r.payload.item === `${id}:untrusted`)!;
-    expect(known.payload).toMatchObject({ action: 'login_failed', collection: 'vellum_devices', item: `${id}:untrusted`, actor: { user: null, ip: expect.any(String) } });
+    expect(known.payload).toMatchObject({
+      action: 'login_failed',
+      collection: 'vellum_devices',
+      item: `${id}:untrusted`,
+      actor: { user: null, ip: expect.any(String) },
+    });
   });
 });
 
@@ -186,7 +196,11 @@ describe('rate limiting and stall time', () => {
   it('every login outcome takes at least LOGIN_STALL_TIME', async () => {
     const s = await harness({ LOGIN_STALL_TIME: '300' });
     try {
-      for (const b of [{ email: 'x@y.io', password: 'p' }, { email: ADMIN.email, password: 'nope' }, { email: ADMIN.email, password: ADMIN.password }]) {
+      for (const b of [
+        { email: 'x@y.io', password: 'p' },
+        { email: ADMIN.email, password: 'nope' },
+        { email: ADMIN.email, password: ADMIN.password },
+      ]) {
         const t = Date.now();
         await request(s.app).post('/auth/login').send(b);
         expect(Date.now() - t).toBeGreaterThanOrEqual(295);

@@ -21,8 +21,7 @@ afterAll(async () => {
   await idp?.stop();
 });
 
-const { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused } =
-  oauthFlow(() => h);
+const { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused } = oauthFlow(() => h);
 
 describe('OAuth / OpenID login against a real provider', () => {
   it('lists the providers (GET /auth/oauth, GET /auth)', async () => {
@@ -88,7 +87,7 @@ describe('OAuth / OpenID login against a real provider', () => {
     await expectReplayedStateRefused('idp');
   });
 
-  it('tampered state → refused: altered cookie, missing cookie, state parameter not the cookie\'s', async () => {
+  it("tampered state → refused: altered cookie, missing cookie, state parameter not the cookie's", async () => {
     await expectTamperedStatesRefused('idp', { stateInForgery: true });
   });
 
@@ -108,20 +107,16 @@ describe('OAuth / OpenID login against a real provider', () => {
     expect(code(await callback(droppedAgain, again.cookie))).toBe('INVALID_CREDENTIALS');
   });
 
-  it.each([
-    '//evil.com',
-    'https://vellum.local:8055@evil.com/',
-    '/\\evil.com',
-    'https://evil.com/',
-    'javascript:alert(1)',
-    'https://studio.example.com/other',
-  ])('open redirect %j refused at the start (400 INVALID_PAYLOAD)', async (redirect) => {
-    const r = await request(h.app).get(`/auth/login/idp?redirect=${encodeURIComponent(redirect)}`);
-    expect(r.status).toBe(400);
-    expect(code(r)).toBe('INVALID_PAYLOAD');
-    expect(r.headers['set-cookie']).toBeUndefined();
-    expect((await request(h.app).get(`/auth/oauth/idp?redirect=${encodeURIComponent(redirect)}`)).status).toBe(400);
-  });
+  it.each(['//evil.com', 'https://vellum.local:8055@evil.com/', '/\\evil.com', 'https://evil.com/', 'javascript:alert(1)', 'https://studio.example.com/other'])(
+    'open redirect %j refused at the start (400 INVALID_PAYLOAD)',
+    async (redirect) => {
+      const r = await request(h.app).get(`/auth/login/idp?redirect=${encodeURIComponent(redirect)}`);
+      expect(r.status).toBe(400);
+      expect(code(r)).toBe('INVALID_PAYLOAD');
+      expect(r.headers['set-cookie']).toBeUndefined();
+      expect((await request(h.app).get(`/auth/oauth/idp?redirect=${encodeURIComponent(redirect)}`)).status).toBe(400);
+    },
+  );
 
   it('unknown provider → 403 INVALID_PROVIDER (start, alias and callback)', async () => {
     for (const path of ['/auth/login/nope', '/auth/oauth/nope', '/auth/login/nope/callback?code=x&state=y']) {
@@ -146,8 +141,7 @@ describe('OAuth / OpenID login against a real provider', () => {
 
   it('linking by e-mail only when the provider says verified AND the setting allows it', async () => {
     const admin = (await request(h.app).post('/auth/login').send(ADMIN)).body.data.access_token;
-    const create = (email: string) =>
-      request(h.app).post('/users').set('Authorization', `Bearer ${admin}`).send({ email, password: 'local-password-1' });
+    const create = (email: string) => request(h.app).post('/users').set('Authorization', `Bearer ${admin}`).send({ email, password: 'local-password-1' });
     await create('unverified-ulla@example.com');
     const unverified = await throughProvider('linker', 'unverified-ulla');
     expect(code(await callback(unverified.returned, unverified.cookie))).toBe('INVALID_CREDENTIALS');

@@ -45,10 +45,8 @@ afterAll(async () => {
   await new Promise((resolve) => (failingProfile ? failingProfile.close(resolve) : resolve(undefined)));
 });
 
-const { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused } =
-  oauthFlow(() => h);
-const users = (provider: string) =>
-  h.sql(`SELECT email, external_identifier FROM users WHERE provider = $1 ORDER BY external_identifier`, [provider]);
+const { start, callback, throughProvider, me, expectReplayedStateRefused, expectTamperedStatesRefused, expectWrongVerifierRefused } = oauthFlow(() => h);
+const users = (provider: string) => h.sql(`SELECT email, external_identifier FROM users WHERE provider = $1 ORDER BY external_identifier`, [provider]);
 
 describe('oauth2 driver (explicit endpoints) against a real OAuth 2 server', () => {
   it('uses exactly the configured endpoints: no discovery, no nonce; PKCE S256 and state at the authorization URL', async () => {
@@ -74,7 +72,7 @@ describe('oauth2 driver (explicit endpoints) against a real OAuth 2 server', () 
     expect(listing.body.data[0]).toEqual({ name: 'byemail', driver: 'oauth2', label: 'byemail', icon: 'lock' });
   });
 
-  it('without redirect → JSON tokens; the user is keyed by (provider, the profile\'s email) — the default identifier', async () => {
+  it("without redirect → JSON tokens; the user is keyed by (provider, the profile's email) — the default identifier", async () => {
     const { returned, cookie } = await throughProvider('byemail', 'olive');
     expect(returned.toString().startsWith(callbackOf('byemail'))).toBe(true);
     const r = await callback(returned, cookie);
@@ -83,7 +81,13 @@ describe('oauth2 driver (explicit endpoints) against a real OAuth 2 server', () 
     expect(Object.keys(r.body.data).sort()).toEqual(['access_token', 'expires', 'refresh_token']);
     const user = (await me(r.body.data.access_token)).body.data;
     // first name from the provider's userinfo (profile scope) — the profile really came from PROFILE_URL
-    expect(user).toMatchObject({ email: 'olive@example.com', provider: 'byemail', external_identifier: 'olive@example.com', first_name: 'Olive', status: 'active' });
+    expect(user).toMatchObject({
+      email: 'olive@example.com',
+      provider: 'byemail',
+      external_identifier: 'olive@example.com',
+      first_name: 'Olive',
+      status: 'active',
+    });
     expect((await request(h.app).post('/auth/refresh').send({ refresh_token: r.body.data.refresh_token })).status).toBe(200);
     // a second login finds the same user
     const again = await throughProvider('byemail', 'olive');

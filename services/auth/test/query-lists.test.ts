@@ -28,11 +28,17 @@ beforeAll(async () => {
 afterAll(() => h.close());
 
 function post(path: string, body: unknown) {
-  return request(h.app).post(path).set('Authorization', `Bearer ${admin}`).send(body as object);
+  return request(h.app)
+    .post(path)
+    .set('Authorization', `Bearer ${admin}`)
+    .send(body as object);
 }
 const get = (path: string, query: Record<string, unknown> = {}) => request(h.app).get(path).query(query).set('Authorization', `Bearer ${admin}`);
 const search = (path: string, query: unknown) =>
-  request(h.app).search(path).set('Authorization', `Bearer ${admin}`).send({ query } as object);
+  request(h.app)
+    .search(path)
+    .set('Authorization', `Bearer ${admin}`)
+    .send({ query } as object);
 const emails = (r: request.Response) => (r.body.data as { email: string }[]).map((u) => u.email);
 
 describe('the auth lists speak the query language', () => {
@@ -52,7 +58,9 @@ describe('the auth lists speak the query language', () => {
   });
 
   it('_and / _or and relational filters (role.name)', async () => {
-    const or = await get('/users', { filter: JSON.stringify({ _or: [{ first_name: { _eq: 'Ann' } }, { _and: [{ last_name: { _starts_with: 'B' } }, { status: { _neq: 'active' } }] }] }) });
+    const or = await get('/users', {
+      filter: JSON.stringify({ _or: [{ first_name: { _eq: 'Ann' } }, { _and: [{ last_name: { _starts_with: 'B' } }, { status: { _neq: 'active' } }] }] }),
+    });
     expect(emails(or)).toEqual(['ann@site.io', 'dee@other.io']);
     const editors = await get('/users', { filter: JSON.stringify({ role: { name: { _eq: 'Editor' } } }), fields: 'email,role.name' });
     expect(editors.body.data).toEqual([
@@ -72,7 +80,10 @@ describe('the auth lists speak the query language', () => {
     expect(sorted.body.data).toEqual([{ last_name: 'Smithers' }, { last_name: 'Smith' }, { last_name: 'Jones' }]);
     const page2 = await get('/users', { sort: 'first_name', fields: ['first_name'], limit: 2, page: 2 });
     expect(page2.body.data).toEqual([{ first_name: 'Cy' }, { first_name: 'Dee' }]); // Ann Bob | Cy Dee | Eve Fay | (admin: null last)
-    expect((await get('/users', { sort: 'first_name', fields: 'first_name', limit: 2, offset: 3 })).body.data).toEqual([{ first_name: 'Dee' }, { first_name: 'Eve' }]);
+    expect((await get('/users', { sort: 'first_name', fields: 'first_name', limit: 2, offset: 3 })).body.data).toEqual([
+      { first_name: 'Dee' },
+      { first_name: 'Eve' },
+    ]);
     const found = await get('/users', { search: 'smith', meta: 'filter_count,total_count', fields: 'email' });
     expect(found.body).toEqual({ data: [{ email: 'ann@site.io' }, { email: 'bob@site.io' }], meta: { total_count: 7, filter_count: 2 } });
     const star = await get('/roles', { search: 'site', meta: '*', fields: 'name', sort: '-name', limit: 1 });
@@ -88,7 +99,12 @@ describe('the auth lists speak the query language', () => {
       { status: 'invited', count: 1 },
       { status: 'suspended', count: 1 },
     ]);
-    const byRole = await get('/users', { aggregate: JSON.stringify({ count: '*' }), groupBy: 'role.name', sort: 'role.name', filter: JSON.stringify({ role: { _nnull: true } }) });
+    const byRole = await get('/users', {
+      aggregate: JSON.stringify({ count: '*' }),
+      groupBy: 'role.name',
+      sort: 'role.name',
+      filter: JSON.stringify({ role: { _nnull: true } }),
+    });
     expect(byRole.body.data).toEqual([
       { 'role.name': 'Administrator', count: 1 },
       { 'role.name': 'Editor', count: 3 },
@@ -99,7 +115,13 @@ describe('the auth lists speak the query language', () => {
   it('SEARCH with the query in the body', async () => {
     const r = await search('/users', { filter: { role: { name: { _eq: 'Reader' } } }, fields: ['email', 'status'], sort: ['-email'], meta: 'filter_count' });
     expect(r.status).toBe(200);
-    expect(r.body).toEqual({ data: [{ email: 'bob@site.io', status: 'suspended' }, { email: 'ann@site.io', status: 'active' }], meta: { filter_count: 2 } });
+    expect(r.body).toEqual({
+      data: [
+        { email: 'bob@site.io', status: 'suspended' },
+        { email: 'ann@site.io', status: 'active' },
+      ],
+      meta: { filter_count: 2 },
+    });
     expect((await search('/roles', { filter: { name: { _eq: 'nope' } } })).body).toEqual({ data: [] });
     expect((await search('/permissions', { filter: { action: { _eq: 'update' } }, fields: 'action' })).body.data).toEqual([{ action: 'update' }]);
     expect((await request(h.app).search('/users').set('Authorization', `Bearer ${admin}`)).body.data).toHaveLength(7);
@@ -142,7 +164,16 @@ describe('the auth lists speak the query language', () => {
     expect((await get('/roles')).body.data.map((r: { name: string }) => r.name)).toEqual(['Administrator', 'Editor', 'Reader']);
     const perms = (await get('/permissions')).body.data as { id: number }[];
     expect(perms.map((p) => p.id)).toEqual([...perms.map((p) => p.id)].sort((a, b) => a - b));
-    expect(perms[0]).toEqual({ id: expect.any(Number), role: roles.Reader, collection: 'articles', action: 'read', fields: ['id', 'title'], permissions: null, validation: null, presets: null });
+    expect(perms[0]).toEqual({
+      id: expect.any(Number),
+      role: roles.Reader,
+      collection: 'articles',
+      action: 'read',
+      fields: ['id', 'title'],
+      permissions: null,
+      validation: null,
+      presets: null,
+    });
   });
 
   it('fields on one record and on /users/me', async () => {

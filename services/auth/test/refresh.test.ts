@@ -66,10 +66,7 @@ describe('POST /auth/refresh', () => {
 
   it('converges in session mode too', async () => {
     const st = cookiesOf(await login('session')).vellum_session_token;
-    const [a, b] = await Promise.all([
-      refresh({ mode: 'session' }, `vellum_session_token=${st}`),
-      refresh({ mode: 'session' }, `vellum_session_token=${st}`),
-    ]);
+    const [a, b] = await Promise.all([refresh({ mode: 'session' }, `vellum_session_token=${st}`), refresh({ mode: 'session' }, `vellum_session_token=${st}`)]);
     expect([a.status, b.status]).toEqual([200, 200]);
     const sa = JSON.parse(Buffer.from(cookiesOf(a).vellum_session_token.split('.')[1], 'base64url').toString()).session;
     const sb = JSON.parse(Buffer.from(cookiesOf(b).vellum_session_token.split('.')[1], 'base64url').toString()).session;

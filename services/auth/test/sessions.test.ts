@@ -22,8 +22,7 @@ const as = (token: string) => ({
 });
 const sidOf = (jwt: string) => JSON.parse(Buffer.from(jwt.split('.')[1], 'base64url').toString()).sid as string;
 const refresh = (rt: string) => request(h.app).post('/auth/refresh').send({ refresh_token: rt });
-const revoked = async (id: string) =>
-  (await h.sql(`SELECT 1 FROM outbox WHERE destination = 'vellum_revoked_sessions' AND subject = $1`, [id])).length > 0;
+const revoked = async (id: string) => (await h.sql(`SELECT 1 FROM outbox WHERE destination = 'vellum_revoked_sessions' AND subject = $1`, [id])).length > 0;
 
 describe('sessions', () => {
   it('lists the live sessions with device details; the id survives a refresh; "current" marks the caller', async () => {
@@ -62,9 +61,17 @@ describe('sessions', () => {
     expect(code(await refresh(lost.refresh_token))).toBe('INVALID_CREDENTIALS');
     expect((await as(keep.access_token).get('/users/me')).status).toBe(200);
     expect(await revoked(sid)).toBe(true);
-    const events = await h.sql<{ payload: unknown }>(`SELECT payload FROM outbox WHERE subject = 'items.vellum_sessions.session_ended' AND payload->>'item' = $1`, [sid]);
+    const events = await h.sql<{ payload: unknown }>(
+      `SELECT payload FROM outbox WHERE subject = 'items.vellum_sessions.session_ended' AND payload->>'item' = $1`,
+      [sid],
+    );
     expect(events).toHaveLength(1);
-    expect(auditEventSchema.parse(events[0].payload)).toMatchObject({ action: 'session_ended', collection: 'vellum_sessions', item: sid, actor: { user: expect.any(String) } });
+    expect(auditEventSchema.parse(events[0].payload)).toMatchObject({
+      action: 'session_ended',
+      collection: 'vellum_sessions',
+      item: sid,
+      actor: { user: expect.any(String) },
+    });
 
     // gone, or not yours: 403 as for a missing item; a malformed id too
     expect(code(await as(keep.access_token).del(`/users/me/sessions/${sid}`))).toBe('FORBIDDEN');

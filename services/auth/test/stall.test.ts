@@ -55,7 +55,10 @@ it('other routes are not stalled', async () => {
 });
 
 it('GraphQL auth_login / auth_password_request with invalid arguments are stalled', async () => {
-  for (const query of ['mutation { auth_login(email: "not-an-email", password: "") { access_token } }', 'mutation { auth_password_request(email: "not-an-email") }']) {
+  for (const query of [
+    'mutation { auth_login(email: "not-an-email", password: "") { access_token } }',
+    'mutation { auth_password_request(email: "not-an-email") }',
+  ]) {
     const t = performance.now();
     const r = await gql(query);
     expect({ query, ms: performance.now() - t >= STALL - 2, code: r.body.errors?.[0]?.extensions?.code }).toEqual({ query, ms: true, code: 'INVALID_PAYLOAD' });

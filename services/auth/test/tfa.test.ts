@@ -14,7 +14,10 @@ afterAll(() => h.close());
 const PASSWORD = 'tfa-user-password';
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const post = (path: string, token: string, b: object) => request(h.app).post(path).set(bearer(token)).send(b);
-const login = (email: string, otp?: string) => request(h.app).post('/auth/login').send({ email, password: PASSWORD, ...(otp ? { otp } : {}) });
+const login = (email: string, otp?: string) =>
+  request(h.app)
+    .post('/auth/login')
+    .send({ email, password: PASSWORD, ...(otp ? { otp } : {}) });
 /** The code of the step `delta` steps from the clock's. */
 const codeAt = (secret: string, delta = 0) => totpAt(secret, timeStep(clock.now()) + delta);
 const nextStep = () => clock.advance(30_000);
@@ -50,10 +53,9 @@ describe('TOTP two-factor', () => {
     const { secret, otpauth_url } = gen.body.data;
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(new URL(otpauth_url).searchParams.get('secret')).toBe(secret);
-    const [pending] = await h.sql<{ tfa_pending_secret: string; tfa_secret: string | null }>(
-      `SELECT tfa_pending_secret, tfa_secret FROM users WHERE id = $1`,
-      [id],
-    );
+    const [pending] = await h.sql<{ tfa_pending_secret: string; tfa_secret: string | null }>(`SELECT tfa_pending_secret, tfa_secret FROM users WHERE id = $1`, [
+      id,
+    ]);
     expect(pending.tfa_secret).toBeNull();
     expect(pending.tfa_pending_secret).toMatch(/^v1:/);
     expect(pending.tfa_pending_secret).not.toContain(secret);
@@ -66,10 +68,9 @@ describe('TOTP two-factor', () => {
     expect(code(wrong)).toBe('INVALID_OTP');
     const enablingCode = codeAt(secret);
     expect((await post('/users/me/tfa/enable', token, { secret, otp: enablingCode })).status).toBe(204);
-    const [row] = await h.sql<{ tfa_pending_secret: string | null; tfa_secret: string }>(
-      `SELECT tfa_pending_secret, tfa_secret FROM users WHERE id = $1`,
-      [id],
-    );
+    const [row] = await h.sql<{ tfa_pending_secret: string | null; tfa_secret: string }>(`SELECT tfa_pending_secret, tfa_secret FROM users WHERE id = $1`, [
+      id,
+    ]);
     expect(row.tfa_pending_secret).toBeNull();
     expect(row.tfa_secret).toMatch(/^v1:/);
     expect(row.tfa_secret).not.toContain(secret);
@@ -84,7 +85,13 @@ describe('TOTP two-factor', () => {
     expect(upd.payload.data.tfa_secret).toBe('**********');
 
     // login: password first, then the code
-    expect(code(await request(h.app).post('/auth/login').send({ email: 'ann@x.io', password: 'nope-nope', otp: codeAt(secret) }))).toBe('INVALID_CREDENTIALS');
+    expect(
+      code(
+        await request(h.app)
+          .post('/auth/login')
+          .send({ email: 'ann@x.io', password: 'nope-nope', otp: codeAt(secret) }),
+      ),
+    ).toBe('INVALID_CREDENTIALS');
     const noCode = await login('ann@x.io');
     expect(noCode.status).toBe(401);
     expect(code(noCode)).toBe('INVALID_OTP');
@@ -145,7 +152,9 @@ describe('TOTP two-factor', () => {
     // locked: the right code answers like a wrong one, from every device
     expect(code(await withDevice(devices[0]!, codeAt(secret)))).toBe('INVALID_OTP');
     expect(code(await login('eve@x.io', codeAt(secret)))).toBe('INVALID_OTP');
-    const locks = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_devices.lockout' AND payload->>'item' LIKE '%:otp'`);
+    const locks = await h.sql<{ n: number }>(
+      `SELECT count(*)::int AS n FROM outbox WHERE subject = 'items.vellum_devices.lockout' AND payload->>'item' LIKE '%:otp'`,
+    );
     expect(locks[0].n).toBe(1);
     await new Promise((r) => setTimeout(r, 3_100));
     nextStep();

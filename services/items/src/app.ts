@@ -1,6 +1,15 @@
 import { Router } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
+import {
+  createServiceApp,
+  finishServiceApp,
+  serverRoutes,
+  type HealthProbe,
+  type RouteTable,
+  type ServiceApp,
+  type ServiceAppDeps,
+  serviceListener,
+} from '@vellum/http';
 import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';

@@ -65,9 +65,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     healthToken: config.HEALTH_TOKEN,
     metrics,
   });
-  const unobserve = metrics
-    ? [observePool(metrics, 'items', pool), observeOutbox(metrics, 'items', () => relay.stats())]
-    : [];
+  const unobserve = metrics ? [observePool(metrics, 'items', pool), observeOutbox(metrics, 'items', () => relay.stats())] : [];
   const listening = await listenOn(listener, config.PORT, config.HOST, local);
   logger.info({ url: listening.url }, 'items listening');
   return runningService({

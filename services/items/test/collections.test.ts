@@ -15,7 +15,21 @@ describe('collections', () => {
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ collection: 'articles', meta: { icon: 'article', note: 'kept as sent' }, primary_key: 'id' });
     const fields = r.body.data.fields as { field: string; type: string; schema: Record<string, unknown> }[];
-    expect(fields.map((f) => f.field)).toEqual(['id', 'title', 'body', 'views', 'rating', 'price', 'big', 'published', 'ref', 'extra', 'day', 'local_time', 'at']);
+    expect(fields.map((f) => f.field)).toEqual([
+      'id',
+      'title',
+      'body',
+      'views',
+      'rating',
+      'price',
+      'big',
+      'published',
+      'ref',
+      'extra',
+      'day',
+      'local_time',
+      'at',
+    ]);
     expect(fields[0]).toMatchObject({ type: 'integer', schema: { is_primary_key: true, has_auto_increment: true, is_nullable: false } });
     expect(fields[1]).toMatchObject({ type: 'string', schema: { is_nullable: false, max_length: 80, data_type: 'varchar(80)' } });
 
@@ -53,17 +67,30 @@ describe('collections', () => {
     const u = await request(h.app)
       .post('/collections')
       .set(bearer(h.admin))
-      .send({ collection: 'tags', fields: [{ field: 'key', type: 'uuid', schema: { is_primary_key: true } }, { field: 'label', type: 'string' }] });
+      .send({
+        collection: 'tags',
+        fields: [
+          { field: 'key', type: 'uuid', schema: { is_primary_key: true } },
+          { field: 'label', type: 'string' },
+        ],
+      });
     expect(u.status).toBe(200);
     const item = await request(h.app).post('/items/tags').set(bearer(h.admin)).send({ label: 'x' });
     expect(item.body.data.key).toMatch(/^[0-9a-f-]{36}$/);
 
-    const d = await request(h.app).post('/collections').set(bearer(h.admin)).send({ collection: 'notes', fields: [{ field: 'text', type: 'text' }] });
+    const d = await request(h.app)
+      .post('/collections')
+      .set(bearer(h.admin))
+      .send({ collection: 'notes', fields: [{ field: 'text', type: 'text' }] });
     expect(d.body.data.fields[0]).toMatchObject({ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } });
   });
 
   it('refuses bad names, types, duplicates and non-admins', async () => {
-    const post = (body: unknown, token = h.admin) => request(h.app).post('/collections').set(bearer(token)).send(body as object);
+    const post = (body: unknown, token = h.admin) =>
+      request(h.app)
+        .post('/collections')
+        .set(bearer(token))
+        .send(body as object);
     for (const body of [
       { collection: 'Bad' },
       { collection: 'vellum_users' },
@@ -73,7 +100,13 @@ describe('collections', () => {
       { collection: 'ok1', fields: [{ field: 'a"b', type: 'string' }] },
       { collection: 'ok2', fields: [{ field: 'a', type: 'alias' }] },
       { collection: 'ok3', fields: [{ field: 'id', type: 'string', schema: { is_primary_key: true } }] },
-      { collection: 'ok4', fields: [{ field: 'a', type: 'string' }, { field: 'a', type: 'text' }] },
+      {
+        collection: 'ok4',
+        fields: [
+          { field: 'a', type: 'string' },
+          { field: 'a', type: 'text' },
+        ],
+      },
       { collection: 'articles' },
     ]) {
       const r = await post(body);
@@ -81,15 +114,29 @@ describe('collections', () => {
     }
     expect((await post({ collection: 'mine' }, h.tokenFor('editor'))).status).toBe(403);
     expect((await request(h.app).post('/collections').send({ collection: 'anon' })).status).toBe(403);
-    expect((await request(h.app).delete('/collections/articles').set(bearer(h.tokenFor('editor')))).status).toBe(403);
+    expect(
+      (
+        await request(h.app)
+          .delete('/collections/articles')
+          .set(bearer(h.tokenFor('editor')))
+      ).status,
+    ).toBe(403);
   });
 
   it('shows non-admins only the collections (and fields) their role may use', async () => {
     await h.grant('viewer', { articles: { read: ['id', 'title'] } });
-    const r = await request(h.app).get('/collections').set(bearer(h.tokenFor('viewer')));
+    const r = await request(h.app)
+      .get('/collections')
+      .set(bearer(h.tokenFor('viewer')));
     expect(r.body.data.map((c: { collection: string }) => c.collection)).toEqual(['articles']);
     expect(r.body.data[0].fields.map((f: { field: string }) => f.field)).toEqual(['id', 'title']);
-    expect((await request(h.app).get('/collections/tags').set(bearer(h.tokenFor('viewer')))).status).toBe(403);
+    expect(
+      (
+        await request(h.app)
+          .get('/collections/tags')
+          .set(bearer(h.tokenFor('viewer')))
+      ).status,
+    ).toBe(403);
     expect((await request(h.app).get('/collections').send()).body.data).toEqual([]);
   });
 

@@ -22,7 +22,13 @@ describe('the official @directus/sdk against the items service', () => {
     await request(h.app)
       .post('/collections')
       .set({ Authorization: `Bearer ${h.admin}` })
-      .send({ collection: 'sdk_articles', fields: [{ field: 'title', type: 'string' }, { field: 'views', type: 'integer' }] });
+      .send({
+        collection: 'sdk_articles',
+        fields: [
+          { field: 'title', type: 'string' },
+          { field: 'views', type: 'integer' },
+        ],
+      });
     await h.grant('sdk-editor', { sdk_articles: { create: ['*'], read: ['*'], update: ['*'] } });
   });
   afterAll(async () => {
@@ -31,7 +37,9 @@ describe('the official @directus/sdk against the items service', () => {
   });
 
   it('createItem, updateItem and readItems with a filter work unchanged', async () => {
-    const client = createDirectus<Schema>(server.url).with(staticToken(h.tokenFor('sdk-editor', randomUUID()))).with(rest());
+    const client = createDirectus<Schema>(server.url)
+      .with(staticToken(h.tokenFor('sdk-editor', randomUUID())))
+      .with(rest());
     const created = await client.request(createItem('sdk_articles', { title: 'From the SDK', views: 1 }));
     expect(created).toMatchObject({ id: expect.any(Number), title: 'From the SDK', views: 1 });
     await client.request(createItem('sdk_articles', { title: 'Other', views: 50 }));
@@ -46,7 +54,9 @@ describe('the official @directus/sdk against the items service', () => {
   });
 
   it('surfaces the error envelope to the SDK', async () => {
-    const client = createDirectus<Schema>(server.url).with(staticToken(h.tokenFor('sdk-editor'))).with(rest());
+    const client = createDirectus<Schema>(server.url)
+      .with(staticToken(h.tokenFor('sdk-editor')))
+      .with(rest());
     await expect(client.request(createItem('sdk_articles', { title: 5 as unknown as string }))).rejects.toMatchObject({
       errors: [{ extensions: { code: 'FAILED_VALIDATION' } }],
     });

@@ -12,7 +12,14 @@ beforeAll(async () => {
   await request(h.app)
     .post('/collections')
     .set(bearer(h.admin))
-    .send({ collection: 'articles', fields: [{ field: 'title', type: 'string' }, { field: 'body', type: 'text' }, { field: 'n', type: 'integer' }] });
+    .send({
+      collection: 'articles',
+      fields: [
+        { field: 'title', type: 'string' },
+        { field: 'body', type: 'text' },
+        { field: 'n', type: 'integer' },
+      ],
+    });
   await h.grant('editor', { articles: { create: ['*'], read: ['*'], update: ['*'], delete: ['*'] } });
   user = 'c0ffee00-0000-4000-8000-000000000001';
   token = h.tokenFor('editor', user);
@@ -54,7 +61,13 @@ describe('every write commits exactly one item-change event per item, in the sam
   });
 
   it('update → full state after the change and delta = the changed fields; bulk → one event per item', async () => {
-    const created = await request(h.app).post('/items/articles').set(bearer(token)).send([{ title: 'A', n: 1 }, { title: 'B', n: 2 }]);
+    const created = await request(h.app)
+      .post('/items/articles')
+      .set(bearer(token))
+      .send([
+        { title: 'A', n: 1 },
+        { title: 'B', n: 2 },
+      ]);
     const [a, b] = created.body.data.map((i: { id: number }) => i.id);
     let from = (await h.outbox()).length;
     await request(h.app).patch(`/items/articles/${a}`).set(bearer(token)).send({ body: 'text' });
@@ -63,7 +76,10 @@ describe('every write commits exactly one item-change event per item, in the sam
       ['items.articles.update', { id: a, title: 'A', body: 'text', n: 1 }, { body: 'text' }],
     ]);
     from = (await h.outbox()).length;
-    await request(h.app).patch('/items/articles').set(bearer(token)).send({ keys: [a, b], data: { n: 10 } });
+    await request(h.app)
+      .patch('/items/articles')
+      .set(bearer(token))
+      .send({ keys: [a, b], data: { n: 10 } });
     ev = await eventsSince(from);
     expect(ev.map((e) => [e.event.item, e.event.action, e.event.delta, e.event.data?.title])).toEqual([
       [String(a), 'update', { n: 10 }, 'A'],
@@ -72,7 +88,10 @@ describe('every write commits exactly one item-change event per item, in the sam
   });
 
   it('delete → data null and delta null; bulk delete → one event per item', async () => {
-    const created = await request(h.app).post('/items/articles').set(bearer(token)).send([{ title: 'X' }, { title: 'Y' }, { title: 'Z' }]);
+    const created = await request(h.app)
+      .post('/items/articles')
+      .set(bearer(token))
+      .send([{ title: 'X' }, { title: 'Y' }, { title: 'Z' }]);
     const [x, y, z] = created.body.data.map((i: { id: number }) => i.id);
     const from = (await h.outbox()).length;
     await request(h.app).delete(`/items/articles/${x}`).set(bearer(token));
@@ -87,7 +106,10 @@ describe('every write commits exactly one item-change event per item, in the sam
 
   it('a write that fails (validation, permission, missing item) commits no event and no change', async () => {
     const from = (await h.outbox()).length;
-    await request(h.app).post('/items/articles').set(bearer(token)).send([{ title: 'fine' }, { title: 1 }]);
+    await request(h.app)
+      .post('/items/articles')
+      .set(bearer(token))
+      .send([{ title: 'fine' }, { title: 1 }]);
     await request(h.app).post('/items/articles').set(bearer(token)).send({ nope: 1 });
     await request(h.app).patch('/items/articles/999999').set(bearer(token)).send({ title: 'x' });
     await request(h.app).delete('/items/articles').set(bearer(token)).send([999998]);
@@ -111,13 +133,27 @@ describe('every write commits exactly one item-change event per item, in the sam
   });
 
   it('every event carries its item version: 1, 2, 3, … per item in commit order, continuing after a failed write', async () => {
-    const created = await request(h.app).post('/items/articles').set(bearer(token)).send([{ title: 'V1' }, { title: 'V2' }]);
+    const created = await request(h.app)
+      .post('/items/articles')
+      .set(bearer(token))
+      .send([{ title: 'V1' }, { title: 'V2' }]);
     const [a, b] = created.body.data.map((i: { id: number }) => i.id);
     await request(h.app).patch(`/items/articles/${a}`).set(bearer(token)).send({ n: 1 }).expect(200);
-    await request(h.app).patch('/items/articles').set(bearer(token)).send({ keys: [a, b], data: { n: 2 } }).expect(200);
+    await request(h.app)
+      .patch('/items/articles')
+      .set(bearer(token))
+      .send({ keys: [a, b], data: { n: 2 } })
+      .expect(200);
     await request(h.app).patch(`/items/articles/${a}`).set(bearer(token)).send({ title: 1 }).expect(400); // no version used
     // one write changing the same item twice: two versions, in the order of the payload
-    await request(h.app).patch('/items/articles').set(bearer(token)).send([{ id: b, n: 3 }, { id: b, n: 4 }]).expect(200);
+    await request(h.app)
+      .patch('/items/articles')
+      .set(bearer(token))
+      .send([
+        { id: b, n: 3 },
+        { id: b, n: 4 },
+      ])
+      .expect(200);
     await request(h.app).delete(`/items/articles/${a}`).set(bearer(token)).expect(204);
     const mine = (await eventsSince(0)).filter((e) => [String(a), String(b)].includes(e.event.item));
     expect(mine.map((e) => [e.event.item, e.event.action, e.event.item_version, e.event.delta])).toEqual([

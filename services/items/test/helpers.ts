@@ -37,7 +37,14 @@ export async function harness(): Promise<Harness> {
   const sub: Subscription = await watchAccessRules(messaging, { into: rules });
   const keys = testKeys();
   // the test plays the gateway (on loopback): its X-Forwarded-For is believed
-  const { listener: app } = createApp({ pool, prisma, rules, trustProxy: ['loopback'], verifier: createTokenVerifier(keys.keySource), logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined } });
+  const { listener: app } = createApp({
+    pool,
+    prisma,
+    rules,
+    trustProxy: ['loopback'],
+    verifier: createTokenVerifier(keys.keySource),
+    logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined },
+  });
   const kv = await messaging.keyValue<RoleAccess>(ACCESS_BUCKET);
   return {
     db,
@@ -51,7 +58,11 @@ export async function harness(): Promise<Harness> {
     async grant(key, permissions) {
       const updated_at = new Date().toISOString();
       await kv.put(key, { role: key === 'public' ? null : key, admin: false, app: true, permissions, updated_at });
-      for (let i = 0; i < 100 && rules.forCaller({ user: null, role: key === 'public' ? null : key, admin: false, app: false })?.updated_at !== updated_at; i++) {
+      for (
+        let i = 0;
+        i < 100 && rules.forCaller({ user: null, role: key === 'public' ? null : key, admin: false, app: false })?.updated_at !== updated_at;
+        i++
+      ) {
         await new Promise((r) => setTimeout(r, 5));
       }
     },

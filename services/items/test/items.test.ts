@@ -11,7 +11,6 @@ beforeAll(async () => {
 });
 afterAll(() => h.close());
 
-
 describe('items CRUD', () => {
   let id: number;
 
@@ -51,7 +50,10 @@ describe('items CRUD', () => {
   });
 
   it('creates many items from an array and answers them in order', async () => {
-    const r = await request(h.app).post('/items/articles').set(auth()).send([{ title: 'B', views: 5 }, { title: 'A', views: 7 }, { title: 'C' }]);
+    const r = await request(h.app)
+      .post('/items/articles')
+      .set(auth())
+      .send([{ title: 'B', views: 5 }, { title: 'A', views: 7 }, { title: 'C' }]);
     expect(r.status).toBe(200);
     expect(r.body.data.map((i: { title: string }) => i.title)).toEqual(['B', 'A', 'C']);
   });
@@ -65,8 +67,17 @@ describe('items CRUD', () => {
   });
 
   it('lists with filter, search, sort, limit, page, meta and aggregate through the query language', async () => {
-    const f = await request(h.app).get('/items/articles').query({ filter: JSON.stringify({ views: { _gte: 5 } }), sort: '-views', fields: 'title,views', meta: '*' }).set(auth());
-    expect(f.body).toEqual({ data: [{ title: 'A', views: 7 }, { title: 'B', views: 5 }], meta: { total_count: 4, filter_count: 2 } });
+    const f = await request(h.app)
+      .get('/items/articles')
+      .query({ filter: JSON.stringify({ views: { _gte: 5 } }), sort: '-views', fields: 'title,views', meta: '*' })
+      .set(auth());
+    expect(f.body).toEqual({
+      data: [
+        { title: 'A', views: 7 },
+        { title: 'B', views: 5 },
+      ],
+      meta: { total_count: 4, filter_count: 2 },
+    });
     const bracket = await request(h.app).get('/items/articles?filter[title][_eq]=C&fields[]=title').set(auth());
     expect(bracket.body.data).toEqual([{ title: 'C' }]);
     const s = await request(h.app).get('/items/articles?search=hell&fields=title').set(auth());
@@ -101,10 +112,16 @@ describe('items CRUD', () => {
   it('updates many items with {keys, data} and with an array of items', async () => {
     const list = await request(h.app).get('/items/articles?filter[title][_in]=A,B&fields=id').set(auth());
     const keys = list.body.data.map((i: { id: number }) => i.id);
-    const r = await request(h.app).patch('/items/articles').set(auth()).send({ keys, data: { published: true } });
+    const r = await request(h.app)
+      .patch('/items/articles')
+      .set(auth())
+      .send({ keys, data: { published: true } });
     expect(r.status).toBe(200);
     expect(r.body.data.map((i: { published: boolean }) => i.published)).toEqual([true, true]);
-    const arr = await request(h.app).patch('/items/articles').set(auth()).send(keys.map((k: number, i: number) => ({ id: k, views: 100 + i })));
+    const arr = await request(h.app)
+      .patch('/items/articles')
+      .set(auth())
+      .send(keys.map((k: number, i: number) => ({ id: k, views: 100 + i })));
     expect(arr.body.data.map((i: { views: number }) => i.views)).toEqual([100, 101]);
   });
 
@@ -132,13 +149,23 @@ describe('items CRUD', () => {
       if (field) expect(r.body.errors[0].extensions.field).toBe(field);
     }
     // one bad item in an array: nothing of the array is written
-    const arr = await request(h.app).post('/items/articles').set(auth()).send([{ title: 'ok' }, { title: 7 }]);
+    const arr = await request(h.app)
+      .post('/items/articles')
+      .set(auth())
+      .send([{ title: 'ok' }, { title: 7 }]);
     expect(errorCode(arr)).toBe('FAILED_VALIDATION');
     const patch = await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ views: 'x' });
     expect(errorCode(patch)).toBe('FAILED_VALIDATION');
     const patchUnknown = await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ nope: 1 });
     expect(errorCode(patchUnknown)).toBe('INVALID_PAYLOAD');
-    expect(errorCode(await request(h.app).patch(`/items/articles/${id}`).set(auth()).send({ id: id + 1000 }))).toBe('INVALID_PAYLOAD');
+    expect(
+      errorCode(
+        await request(h.app)
+          .patch(`/items/articles/${id}`)
+          .set(auth())
+          .send({ id: id + 1000 }),
+      ),
+    ).toBe('INVALID_PAYLOAD');
     expect(errorCode(await request(h.app).patch('/items/articles/999999').set(auth()).send({ title: 'x' }))).toBe('FORBIDDEN');
     expect(errorCode(await request(h.app).post('/items/articles').set(auth()).send('"text"').type('json'))).toBe('INVALID_PAYLOAD');
     expect((await h.outbox()).length).toBe(before);
@@ -152,9 +179,23 @@ describe('items CRUD', () => {
     expect(errorCode(await request(h.app).delete(`/items/articles/${id}`).set(auth()))).toBe('FORBIDDEN');
     const keys = (await request(h.app).get('/items/articles?fields=id').set(auth())).body.data.map((i: { id: number }) => i.id);
     expect(keys).toHaveLength(3);
-    expect(errorCode(await request(h.app).delete('/items/articles').set(auth()).send([...keys, 999999]))).toBe('FORBIDDEN');
+    expect(
+      errorCode(
+        await request(h.app)
+          .delete('/items/articles')
+          .set(auth())
+          .send([...keys, 999999]),
+      ),
+    ).toBe('FORBIDDEN');
     expect((await request(h.app).get('/items/articles?fields=id').set(auth())).body.data).toHaveLength(3);
-    expect((await request(h.app).delete('/items/articles').set(auth()).send({ keys: keys.slice(0, 2) })).status).toBe(204);
+    expect(
+      (
+        await request(h.app)
+          .delete('/items/articles')
+          .set(auth())
+          .send({ keys: keys.slice(0, 2) })
+      ).status,
+    ).toBe(204);
     expect((await request(h.app).delete('/items/articles').set(auth()).send(keys.slice(2))).status).toBe(204);
     expect((await request(h.app).get('/items/articles').set(auth())).body.data).toEqual([]);
   });

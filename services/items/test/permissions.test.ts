@@ -13,9 +13,25 @@ beforeAll(async () => {
   await request(h.app)
     .post('/collections')
     .set(admin)
-    .send({ collection: 'posts', fields: [{ field: 'title', type: 'string' }, { field: 'secret', type: 'string' }, { field: 'score', type: 'integer' }] });
-  await request(h.app).post('/collections').set(admin).send({ collection: 'hidden', fields: [{ field: 'x', type: 'string' }] });
-  const r = await request(h.app).post('/items/posts').set(admin).send([{ title: 'a', secret: 's1', score: 1 }, { title: 'b', secret: 's2', score: 2 }]);
+    .send({
+      collection: 'posts',
+      fields: [
+        { field: 'title', type: 'string' },
+        { field: 'secret', type: 'string' },
+        { field: 'score', type: 'integer' },
+      ],
+    });
+  await request(h.app)
+    .post('/collections')
+    .set(admin)
+    .send({ collection: 'hidden', fields: [{ field: 'x', type: 'string' }] });
+  const r = await request(h.app)
+    .post('/items/posts')
+    .set(admin)
+    .send([
+      { title: 'a', secret: 's1', score: 1 },
+      { title: 'b', secret: 's2', score: 2 },
+    ]);
   ids = r.body.data.map((i: { id: number }) => i.id);
   await h.grant('restricted', { hidden: { read: ['*'] } });
   await h.grant('limited', { posts: { read: ['id', 'title'], update: ['title'] } });
@@ -41,7 +57,10 @@ describe('permissions from the access-rules map', () => {
 
   it('a field-limited role reads only its fields and cannot filter, sort or write outside them', async () => {
     const list = await request(h.app).get('/items/posts').set(bearer(fieldLimited));
-    expect(list.body.data).toEqual([{ id: ids[0], title: 'a' }, { id: ids[1], title: 'b' }]);
+    expect(list.body.data).toEqual([
+      { id: ids[0], title: 'a' },
+      { id: ids[1], title: 'b' },
+    ]);
     const one = await request(h.app).get(`/items/posts/${ids[0]}`).set(bearer(fieldLimited));
     expect(one.body.data).toEqual({ id: ids[0], title: 'a' });
     expect(errorCode(await request(h.app).get('/items/posts?fields=secret').set(bearer(fieldLimited)))).toBe('FORBIDDEN');
@@ -71,7 +90,10 @@ describe('permissions from the access-rules map', () => {
   it('the public role (no token) gets only what it is granted', async () => {
     const list = await request(h.app).get('/items/posts');
     expect(list.status).toBe(200);
-    expect(list.body.data).toEqual([{ id: ids[0], title: 'a2' }, { id: ids[1], title: 'b' }]);
+    expect(list.body.data).toEqual([
+      { id: ids[0], title: 'a2' },
+      { id: ids[1], title: 'b' },
+    ]);
     expect(errorCode(await request(h.app).get('/items/hidden'))).toBe('FORBIDDEN');
     expect(errorCode(await request(h.app).post('/items/posts').send({ title: 'anon' }))).toBe('FORBIDDEN');
     expect(errorCode(await request(h.app).delete(`/items/posts/${ids[1]}`))).toBe('FORBIDDEN');

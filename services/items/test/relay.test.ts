@@ -38,7 +38,14 @@ describe('startItems with the shared in-process messaging', () => {
     try {
       const admin = { Authorization: `Bearer ${keys.sign({ id: randomUUID(), role: 'admin-role', admin_access: true })}` };
       expect((await request(running.url).get('/server/ping')).text).toBe('pong');
-      expect((await request(running.url).post('/collections').set(admin).send({ collection: 'live', fields: [{ field: 't', type: 'string' }] })).status).toBe(200);
+      expect(
+        (
+          await request(running.url)
+            .post('/collections')
+            .set(admin)
+            .send({ collection: 'live', fields: [{ field: 't', type: 'string' }] })
+        ).status,
+      ).toBe(200);
       const c = await request(running.url).post('/items/live').set(admin).send({ t: 'one' });
       await request(running.url).patch(`/items/live/${c.body.data.id}`).set(admin).send({ t: 'two' });
       await request(running.url).delete(`/items/live/${c.body.data.id}`).set(admin);
@@ -66,8 +73,14 @@ describe('startItems with the shared in-process messaging', () => {
     const prisma = createPrisma(db.url, 2);
     const { app } = createApp({ pool, prisma, rules: new AccessRules(), verifier: createTokenVerifier(keys.keySource), logger });
     const admin = { Authorization: `Bearer ${keys.sign({ id: randomUUID(), role: 'admin-role', admin_access: true })}` };
-    await request(app).post('/collections').set(admin).send({ collection: 'crashy', fields: [{ field: 't', type: 'string' }] });
-    const created = await request(app).post('/items/crashy').set(admin).send([{ t: 'a' }, { t: 'b' }]);
+    await request(app)
+      .post('/collections')
+      .set(admin)
+      .send({ collection: 'crashy', fields: [{ field: 't', type: 'string' }] });
+    const created = await request(app)
+      .post('/items/crashy')
+      .set(admin)
+      .send([{ t: 'a' }, { t: 'b' }]);
     expect(created.status).toBe(200);
     const pending = await pool.query(`SELECT "id" FROM "outbox" WHERE "published_at" IS NULL AND "subject" LIKE 'items.crashy.%' ORDER BY "seq"`);
     expect(pending.rowCount).toBe(2);
@@ -76,7 +89,11 @@ describe('startItems with the shared in-process messaging', () => {
     // "After the restart": a fresh service on the same database, new messaging.
     const messaging = createInProcessMessaging();
     const events = await collect(messaging, 'revisions-test');
-    const running = await startItems(loadItemsConfig({ DATABASE_URL: db.url, PORT: '0', OUTBOX_POLL_INTERVAL: '200' }), { logger, messaging, keySource: keys.keySource });
+    const running = await startItems(loadItemsConfig({ DATABASE_URL: db.url, PORT: '0', OUTBOX_POLL_INTERVAL: '200' }), {
+      logger,
+      messaging,
+      keySource: keys.keySource,
+    });
     try {
       const seen = await events.until(2);
       expect(seen.map((e) => [e.id, e.collection, e.action, e.data?.t])).toEqual([

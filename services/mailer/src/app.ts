@@ -1,5 +1,14 @@
 import { Router } from 'express';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
+import {
+  createServiceApp,
+  finishServiceApp,
+  serverRoutes,
+  type HealthProbe,
+  type RouteTable,
+  type ServiceApp,
+  type ServiceAppDeps,
+  serviceListener,
+} from '@vellum/http';
 import { httpMetrics, type Registry } from '@vellum/metrics';
 
 export interface MailerAppDeps extends ServiceAppDeps {

@@ -42,9 +42,9 @@ describe('loadMailerConfig', () => {
   });
 
   it('reports every problem at once, each naming its variable', () => {
-    expect(() =>
-      loadMailerConfig({ EMAIL_TRANSPORT: 'smtp', EMAIL_RETRY_BACKOFF: '1s,soon', EMAIL_SMTP_PASSWORD: 'x' }),
-    ).toThrow(/EMAIL_RETRY_BACKOFF: "soon"[\s\S]*EMAIL_SMTP_HOST: is required[\s\S]*EMAIL_SMTP_USER/);
+    expect(() => loadMailerConfig({ EMAIL_TRANSPORT: 'smtp', EMAIL_RETRY_BACKOFF: '1s,soon', EMAIL_SMTP_PASSWORD: 'x' })).toThrow(
+      /EMAIL_RETRY_BACKOFF: "soon"[\s\S]*EMAIL_SMTP_HOST: is required[\s\S]*EMAIL_SMTP_USER/,
+    );
     expect(() => loadMailerConfig({ EMAIL_TRANSPORT: 'sendmail' })).toThrow(/EMAIL_TRANSPORT/);
     expect(() => loadMailerConfig({ EMAIL_MAX_ATTEMPTS: '0' })).toThrow(/EMAIL_MAX_ATTEMPTS/);
   });

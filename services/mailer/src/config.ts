@@ -1,4 +1,17 @@
-import { loadConfig, processVariables, loadMessagingSettings, z, duration, bool, int, list, parseDuration, ConfigError, type Env, type MessagingSettings } from '@vellum/config';
+import {
+  loadConfig,
+  processVariables,
+  loadMessagingSettings,
+  z,
+  duration,
+  bool,
+  int,
+  list,
+  parseDuration,
+  ConfigError,
+  type Env,
+  type MessagingSettings,
+} from '@vellum/config';
 
 const shape = {
   ...processVariables,
@@ -76,7 +89,9 @@ export function loadMailerConfig(env: Env = process.env): MailerConfig {
   if (c.EMAIL_SMTP_PASSWORD && !c.EMAIL_SMTP_USER) problems.push('EMAIL_SMTP_USER: is required with EMAIL_SMTP_PASSWORD');
   const horizon = retryHorizonMs(c.EMAIL_MAX_ATTEMPTS, backoff, c.EMAIL_ACK_WAIT);
   if (c.EMAIL_SENT_IDS_TTL <= horizon)
-    problems.push(`EMAIL_SENT_IDS_TTL: must be longer than a job's retries (${Math.ceil(horizon / 1000)} s with these EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_BACKOFF and EMAIL_ACK_WAIT)`);
+    problems.push(
+      `EMAIL_SENT_IDS_TTL: must be longer than a job's retries (${Math.ceil(horizon / 1000)} s with these EMAIL_MAX_ATTEMPTS, EMAIL_RETRY_BACKOFF and EMAIL_ACK_WAIT)`,
+    );
   if (problems.length) throw new ConfigError(problems);
   return { ...c, EMAIL_TRANSPORT: transport, EMAIL_RETRY_BACKOFF: backoff };
 }

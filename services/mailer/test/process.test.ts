@@ -90,7 +90,9 @@ describeNats('mailer process (main.ts) on NATS', () => {
     await sleep(2500); // another ack wait: nothing more arrives
     expect(sink.received).toHaveLength(1);
     expect(await deadLetters(producer)).toHaveLength(0);
-    console.log(`[mailer process] killed mailer's job redelivered and sent ${redeliveredAfter} ms after the kill (ack wait 2 s); process start → DATA ${startup} ms`);
+    console.log(
+      `[mailer process] killed mailer's job redelivered and sent ${redeliveredAfter} ms after the kill (ack wait 2 s); process start → DATA ${startup} ms`,
+    );
   });
 
   it('SIGTERM finishes the job in hand, exits 0, and nothing is sent again', async () => {

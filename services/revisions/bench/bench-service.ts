@@ -19,8 +19,7 @@ export const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 16);
 const tokens = testTokens('bench');
 
 /** An access token of the bench's key for `role` (admin when `admin`), valid an hour. */
-export const benchToken = (role: string, admin = false): string =>
-  tokens.sign({ id: `user-${role}`, role, admin_access: admin }, { expiresIn: 3600 });
+export const benchToken = (role: string, admin = false): string => tokens.sign({ id: `user-${role}`, role, admin_access: admin }, { expiresIn: 3600 });
 
 export interface BenchService {
   url: string;
@@ -36,7 +35,13 @@ export async function startBenchService(database: string, n: number, log: (m: st
   const logger = createLogger({ name: 'revisions-bench', level: 'warn' });
   const messaging = createInProcessMessaging();
   // the seed rolls the partitions itself: no roll of the service's own while it seeds or measures
-  const config = loadRevisionsConfig({ DATABASE_URL: url, PORT: '0', LOG_LEVEL: 'warn', DB_POOL_MAX: process.env.BENCH_POOL ?? '10', PARTITION_ROLL_INTERVAL: '20d' });
+  const config = loadRevisionsConfig({
+    DATABASE_URL: url,
+    PORT: '0',
+    LOG_LEVEL: 'warn',
+    DB_POOL_MAX: process.env.BENCH_POOL ?? '10',
+    PARTITION_ROLL_INTERVAL: '20d',
+  });
   // staticKeySource re-imports the JWK on every call; auth's remoteKeySource caches — do the same here.
   const key = await tokens.keySource.get('bench');
   const service = await startRevisions(config, { logger, messaging, keySource: { get: async (kid) => (kid === 'bench' ? key : undefined) } });

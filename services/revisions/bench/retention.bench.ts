@@ -56,7 +56,10 @@ async function seed(url: string): Promise<void> {
     try {
       await c2.query(rowsSql(`(SELECT g FROM ${feb}) x(g)`, `timestamptz '2026-02-10' + (g - ${base}) * interval '1 second'`, `g - ${base}`));
       await c2.query(`SELECT setval('activity_id_seq', ${base + ITEMS}), setval('revisions_id_seq', ${base + ITEMS})`);
-      for (const [entity, table] of [['activity', 'activity'], ['revisions', 'revisions']])
+      for (const [entity, table] of [
+        ['activity', 'activity'],
+        ['revisions', 'revisions'],
+      ])
         await c2.query(`INSERT INTO record_counts SELECT '${entity}', collection, count(*) FROM ${table} GROUP BY collection`);
       await c2.query(`INSERT INTO revision_blocks SELECT collection, id / 4096, count(*) FROM revisions GROUP BY 1, 2`);
       await c2.query('VACUUM ANALYZE activity');
@@ -123,7 +126,9 @@ async function timed(url: string, what: string, run: (pool: Pool) => Promise<num
   await pool.end();
   await r.stop();
   const left = await withClient(url, (c) => c.query<{ n: string }>('SELECT count(*) AS n FROM revisions'));
-  log(`${what}: ${seconds.toFixed(3)} s, ${pruned} pruned, ${left.rows[0]!.n} left; reads meanwhile: ${during.reads}, longest ${during.maxMs.toFixed(1)} ms, p99 ${during.p99Ms.toFixed(1)} ms`);
+  log(
+    `${what}: ${seconds.toFixed(3)} s, ${pruned} pruned, ${left.rows[0]!.n} left; reads meanwhile: ${during.reads}, longest ${during.maxMs.toFixed(1)} ms, p99 ${during.p99Ms.toFixed(1)} ms`,
+  );
   return { what, seconds, pruned, ...during };
 }
 

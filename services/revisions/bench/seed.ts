@@ -29,7 +29,7 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
     const started = Date.now();
     await resetPartitions(c);
     await c.query('TRUNCATE revisions, activity, record_counts, revision_blocks RESTART IDENTITY');
-    await c.query('SET maintenance_work_mem = \'256MB\'');
+    await c.query("SET maintenance_work_mem = '256MB'");
     // the service's own roll stays out while the rows go in (the seed's rolls share this session's lock)
     const holder = await pool.connect();
     await holder.query('SELECT pg_advisory_lock($1::int8)', [ROLL_LOCK_KEY.toString()]);
@@ -45,23 +45,30 @@ export async function seedRevisions(url: string, n: number, log: (m: string) => 
         months === 1
           ? `timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second'`
           : `timestamptz '${monthStart(k).toISOString()}' + (g - ${lo}) * (interval '28 days' / ${Math.max(1, hi - lo + 1)})`;
-      await c.query(`
+      await c.query(
+        `
         INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
         SELECT g + ${off}, CASE WHEN g <= 20000 THEN 'create' ELSE 'update' END, 'user-' || (g % 50),
                ${at}, '127.0.0.1', 'bench', ${collection}, (g % 20000)::text, 'http://localhost', 'ev-' || g
-          FROM generate_series(${lo}, ${hi}) AS g`, params);
-      await c.query(`
+          FROM generate_series(${lo}, ${hi}) AS g`,
+        params,
+      );
+      await c.query(
+        `
         INSERT INTO revisions (id, activity, collection, item, data, delta, parent, version, event_id, timestamp, delta_computed)
         SELECT g + ${off}, g + ${off}, ${collection}, (g % 20000)::text,
                jsonb_build_object('id', g % 20000, 'title', 'Title ' || g, 'body', repeat('lorem ', 20), 'status', 'published', 'n', g),
                jsonb_build_object('title', 'Title ' || g, 'n', g),
                NULL, NULL, 'ev-' || g, ${at}, true
-          FROM generate_series(${lo}, ${hi}) AS g`, params);
+          FROM generate_series(${lo}, ${hi}) AS g`,
+        params,
+      );
       await c.query(`SELECT setval('activity_id_seq', $1::int8), setval('revisions_id_seq', $1::int8)`, [hi + off]);
       // the next month's roll (the last one: this month's, opening an empty partition)
       const now = k + 1 < months ? monthStart(k + 1) : new Date();
       let report = await rollPartitions(pool, { now, gap: 1000, lockTimeoutMs: 10_000 });
-      for (let i = 0; !report && i < 100; i++) report = await new Promise((r) => setTimeout(r, 100)).then(() => rollPartitions(pool, { now, gap: 1000, lockTimeoutMs: 10_000 }));
+      for (let i = 0; !report && i < 100; i++)
+        report = await new Promise((r) => setTimeout(r, 100)).then(() => rollPartitions(pool, { now, gap: 1000, lockTimeoutMs: 10_000 }));
       base = report?.revisions?.at ?? hi + off + 1;
     }
     await c.query(`INSERT INTO record_counts SELECT 'revisions', collection, count(*) FROM revisions GROUP BY collection`);

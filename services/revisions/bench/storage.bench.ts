@@ -34,7 +34,7 @@ interface Result {
   readUs: number;
 }
 
-const mb = (bytes: number) => (bytes / ROWS) * 1_000_000 / 1024 / 1024;
+const mb = (bytes: number) => ((bytes / ROWS) * 1_000_000) / 1024 / 1024;
 
 async function measure(shape: keyof typeof SHAPES, compression: 'pglz' | 'lz4'): Promise<Result> {
   const name = `vellum_bench_storage_${shape}_${compression}_${Date.now().toString(36)}`;
@@ -47,15 +47,21 @@ async function measure(shape: keyof typeof SHAPES, compression: 'pglz' | 'lz4'):
     try {
       if (compression === 'lz4') await c.query(`ALTER TABLE revisions ALTER COLUMN data SET COMPRESSION lz4, ALTER COLUMN delta SET COMPRESSION lz4`);
       const started = Date.now();
-      await c.query(`
+      await c.query(
+        `
         INSERT INTO activity (id, action, "user", timestamp, ip, user_agent, collection, item, origin, event_id)
         SELECT g, 'update', 'user-' || (g % 50), timestamptz '2025-01-01' + g * interval '1 second', '127.0.0.1', 'bench',
                'c' || (g % 20), (g % 20000)::text, 'http://localhost', 'ev-' || g
-          FROM generate_series(1, $1::int) AS g`, [ROWS]);
-      await c.query(`
+          FROM generate_series(1, $1::int) AS g`,
+        [ROWS],
+      );
+      await c.query(
+        `
         INSERT INTO revisions (id, activity, collection, item, data, delta, event_id, timestamp, delta_computed)
         SELECT g, g, 'c' || (g % 20), (g % 20000)::text, d, d - 'id' - 'status', 'ev-' || g, timestamptz '2025-01-01' + g * interval '1 second', true
-          FROM (SELECT g, ${SHAPES[shape]} AS d FROM generate_series(1, $1::int) AS g) s`, [ROWS]);
+          FROM (SELECT g, ${SHAPES[shape]} AS d FROM generate_series(1, $1::int) AS g) s`,
+        [ROWS],
+      );
       const insertS = (Date.now() - started) / 1000;
       await c.query('VACUUM ANALYZE revisions');
       await c.query('VACUUM ANALYZE activity');
@@ -73,7 +79,16 @@ async function measure(shape: keyof typeof SHAPES, compression: 'pglz' | 'lz4'):
         await c.query('SELECT data, delta FROM revisions WHERE id >= $1 ORDER BY id LIMIT 25', [from]);
       }
       const readUs = Number(process.hrtime.bigint() - t0) / 1000 / READS;
-      return { shape, compression, insertS, heapMB: mb(Number(r.heap)), toastMB: mb(Number(r.toast)), indexMB: mb(Number(r.idx)), activityMB: mb(Number(r.activity)), readUs };
+      return {
+        shape,
+        compression,
+        insertS,
+        heapMB: mb(Number(r.heap)),
+        toastMB: mb(Number(r.toast)),
+        indexMB: mb(Number(r.idx)),
+        activityMB: mb(Number(r.activity)),
+        readUs,
+      };
     } finally {
       await c.end();
     }

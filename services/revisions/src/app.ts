@@ -1,7 +1,16 @@
 import { graphqlRoutes, type OperationCounts } from '@vellum/subgraph';
 import { Router } from 'express';
 import type { Pool } from 'pg';
-import { createServiceApp, finishServiceApp, serverRoutes, type HealthProbe, type RouteTable, type ServiceApp, type ServiceAppDeps, serviceListener } from '@vellum/http';
+import {
+  createServiceApp,
+  finishServiceApp,
+  serverRoutes,
+  type HealthProbe,
+  type RouteTable,
+  type ServiceApp,
+  type ServiceAppDeps,
+  serviceListener,
+} from '@vellum/http';
 import { httpMetrics, Registry } from '@vellum/metrics';
 import { authenticate, cachedVerifier, isAdminRequest, type AccessRuleMap, type TokenCheckDeps } from '@vellum/tokens';
 import type { RevisionsConfig } from './config';

@@ -1,4 +1,15 @@
-import { loadConfig, processVariables, databaseServiceVariables, queryLimitVariables, loadMessagingSettings, z, duration, int, type Env, type MessagingSettings } from '@vellum/config';
+import {
+  loadConfig,
+  processVariables,
+  databaseServiceVariables,
+  queryLimitVariables,
+  loadMessagingSettings,
+  z,
+  duration,
+  int,
+  type Env,
+  type MessagingSettings,
+} from '@vellum/config';
 import { DEFAULT_RANDOM_PAGE_COST } from './data/pool';
 
 const shape = {

@@ -11,11 +11,7 @@ import { scheduleRetention } from './domain/retention.scheduler';
 export const RETENTION_COMMANDS = ['prune', 'import-archive'];
 const IMPORT_CHUNK = 1000;
 
-export async function runRetentionCommand(
-  argv: string[],
-  makeLogger: (level: string) => Logger,
-  exit = (code: number) => process.exit(code),
-): Promise<void> {
+export async function runRetentionCommand(argv: string[], makeLogger: (level: string) => Logger, exit = (code: number) => process.exit(code)): Promise<void> {
   const [command, ...args] = argv;
   let config: ReturnType<typeof loadRevisionsConfig>;
   try {
@@ -26,18 +22,12 @@ export async function runRetentionCommand(
   }
   const logger = makeLogger(config.LOG_LEVEL);
   const policy = retentionPolicy(config);
-  if (
-    command === 'prune' &&
-    policy.revisionsMaxAgeMs === undefined &&
-    policy.activityMaxAgeMs === undefined
-  ) {
+  if (command === 'prune' && policy.revisionsMaxAgeMs === undefined && policy.activityMaxAgeMs === undefined) {
     console.error('prune: nothing to do: set REVISIONS_RETENTION and/or ACTIVITY_RETENTION');
     return exit(2);
   }
   if (command === 'import-archive' && args.length === 0) {
-    console.error(
-      'usage: import-archive <file.ndjson.gz.manifest.json>… (activity archives before the revisions archives of the same run)',
-    );
+    console.error('usage: import-archive <file.ndjson.gz.manifest.json>… (activity archives before the revisions archives of the same run)');
     return exit(2);
   }
   const pool = createPool(config.DATABASE_URL, 2, { randomPageCost: config.DB_RANDOM_PAGE_COST });
@@ -56,8 +46,7 @@ export async function runRetentionCommand(
         const { manifest, lines } = await readArchive(manifestPath);
         const imported = await withTransaction(pool, async (client) => {
           let n = 0;
-          for (let i = 0; i < lines.length; i += IMPORT_CHUNK)
-            n += await importRows(client, manifest.entity, lines.slice(i, i + IMPORT_CHUNK));
+          for (let i = 0; i < lines.length; i += IMPORT_CHUNK) n += await importRows(client, manifest.entity, lines.slice(i, i + IMPORT_CHUNK));
           return n;
         });
         logger.info(

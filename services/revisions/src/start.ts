@@ -73,7 +73,12 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
       ]
     : [];
   const retention = scheduleRetention({ pool, policy: retentionPolicy(config), intervalMs: config.RETENTION_INTERVAL, logger });
-  const roll = schedulePartitionRoll({ pool, intervalMs: config.PARTITION_ROLL_INTERVAL, firstDelayMs: Math.min(config.PARTITION_ROLL_INTERVAL, 60_000), logger });
+  const roll = schedulePartitionRoll({
+    pool,
+    intervalMs: config.PARTITION_ROLL_INTERVAL,
+    firstDelayMs: Math.min(config.PARTITION_ROLL_INTERVAL, 60_000),
+    logger,
+  });
   const listening = await listenOn(built.listener, config.PORT, config.HOST, deps.local);
   logger.info({ url: listening.url }, 'revisions service listening');
   return runningService({

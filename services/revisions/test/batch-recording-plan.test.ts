@@ -29,10 +29,58 @@ function args(n: number, prefix: string, version: number): string {
   const arr = (values: (string | null)[], type: string) => `ARRAY[${values.map((v) => (v === null ? 'NULL' : escapeLiteral(v))).join(', ')}]::${type}[]`;
   const col = (f: (i: number) => string | null) => Array.from({ length: n }, (_, i) => f(i));
   return [
-    arr(col(() => 'update'), 'text'), arr(col(() => 'u'), 'text'), arr(col(() => '2026-02-01T00:00:00Z'), 'timestamptz'), arr(col(() => null), 'text'),
-    arr(col(() => null), 'text'), arr(col(() => 'c'), 'text'), arr(col((i) => String(i)), 'text'), arr(col(() => null), 'text'),
-    arr(col((i) => `${prefix}-${i}`), 'text'), arr(col((i) => JSON.stringify({ n: i })), 'jsonb'), arr(col(() => null), 'jsonb'),
-    arr(col(() => null), 'text'), arr(col(() => String(version)), 'int8'),
+    arr(
+      col(() => 'update'),
+      'text',
+    ),
+    arr(
+      col(() => 'u'),
+      'text',
+    ),
+    arr(
+      col(() => '2026-02-01T00:00:00Z'),
+      'timestamptz',
+    ),
+    arr(
+      col(() => null),
+      'text',
+    ),
+    arr(
+      col(() => null),
+      'text',
+    ),
+    arr(
+      col(() => 'c'),
+      'text',
+    ),
+    arr(
+      col((i) => String(i)),
+      'text',
+    ),
+    arr(
+      col(() => null),
+      'text',
+    ),
+    arr(
+      col((i) => `${prefix}-${i}`),
+      'text',
+    ),
+    arr(
+      col((i) => JSON.stringify({ n: i })),
+      'jsonb',
+    ),
+    arr(
+      col(() => null),
+      'jsonb',
+    ),
+    arr(
+      col(() => null),
+      'text',
+    ),
+    arr(
+      col(() => String(version)),
+      'int8',
+    ),
   ].join(', ');
 }
 

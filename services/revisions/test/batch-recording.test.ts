@@ -16,7 +16,7 @@ const VERSIONS = 12;
 
 function rng(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32);
+  return () => (s = (s * 1664525 + 1013904223) >>> 0) / 2 ** 32;
 }
 
 /** Every change of ITEMS items over two collections, in version order per item. */
@@ -45,9 +45,38 @@ function changes(): RecordableEvent[] {
     }
   }
   // unversioned (ordered by time) and audit events among them
-  out.push({ v: 1, id: 'u-1', kind: 'item', collection: 'vellum_users', item: 'u1', action: 'create', data: { id: 'u1' }, actor: { user: null }, timestamp: new Date(at).toISOString() });
-  out.push({ v: 1, id: 'u-2', kind: 'item', collection: 'vellum_users', item: 'u1', action: 'update', data: { id: 'u1', x: 1 }, actor: { user: null }, timestamp: new Date(at + 5).toISOString() });
-  out.push({ v: 1, id: 'a-1', kind: 'audit', collection: 'vellum_users', item: 'u1', action: 'login', actor: { user: 'u1' }, timestamp: new Date(at).toISOString() });
+  out.push({
+    v: 1,
+    id: 'u-1',
+    kind: 'item',
+    collection: 'vellum_users',
+    item: 'u1',
+    action: 'create',
+    data: { id: 'u1' },
+    actor: { user: null },
+    timestamp: new Date(at).toISOString(),
+  });
+  out.push({
+    v: 1,
+    id: 'u-2',
+    kind: 'item',
+    collection: 'vellum_users',
+    item: 'u1',
+    action: 'update',
+    data: { id: 'u1', x: 1 },
+    actor: { user: null },
+    timestamp: new Date(at + 5).toISOString(),
+  });
+  out.push({
+    v: 1,
+    id: 'a-1',
+    kind: 'audit',
+    collection: 'vellum_users',
+    item: 'u1',
+    action: 'login',
+    actor: { user: 'u1' },
+    timestamp: new Date(at).toISOString(),
+  });
   return out;
 }
 
@@ -55,10 +84,13 @@ function changes(): RecordableEvent[] {
 function batches(seed: number): RecordableEvent[][] {
   const r = rng(seed);
   const all = changes();
-  const arrival = all.map((e, i) => ({ e, at: i + r() * 14 })).sort((a, b) => a.at - b.at).map((x) => x.e);
+  const arrival = all
+    .map((e, i) => ({ e, at: i + r() * 14 }))
+    .sort((a, b) => a.at - b.at)
+    .map((x) => x.e);
   for (let k = 0; k < 8; k++) arrival.splice(Math.floor(r() * arrival.length), 0, all[Math.floor(r() * all.length)]!);
   const out: RecordableEvent[][] = [];
-  for (let i = 0; i < arrival.length; ) {
+  for (let i = 0; i < arrival.length;) {
     const n = 1 + Math.floor(r() * 9);
     out.push(arrival.slice(i, i + n));
     i += n;
@@ -70,13 +102,16 @@ function batches(seed: number): RecordableEvent[][] {
 async function state(sql: Client) {
   const q = async (text: string) => (await sql.query(text)).rows;
   return {
-    revisions: await q(`SELECT r.collection, r.item, r.item_version, a.action, r.data, r.delta, r.delta_computed, r.event_id, p.event_id AS parent_event_of_parent, r.parent_event
+    revisions:
+      await q(`SELECT r.collection, r.item, r.item_version, a.action, r.data, r.delta, r.delta_computed, r.event_id, p.event_id AS parent_event_of_parent, r.parent_event
                           FROM revisions r JOIN activity a ON a.id = r.activity LEFT JOIN revisions p ON p.id = r.parent
                          ORDER BY r.collection, r.item, r.id`),
     activity: await q(`SELECT collection, item, action, event_id, "user", ip, user_agent FROM activity ORDER BY event_id`),
     counts: await q(`SELECT entity, collection, count FROM record_counts WHERE count <> 0 ORDER BY 1, 2`),
     blocks: await q(`SELECT collection, sum(count)::int AS n FROM revision_blocks GROUP BY 1 ORDER BY 1`),
-    blocksExact: await q(`SELECT (SELECT count(*) FROM revision_blocks b WHERE b.count <> (SELECT count(*) FROM revisions r WHERE r.collection = b.collection AND r.id / 4096 = b.block)) AS wrong`),
+    blocksExact: await q(
+      `SELECT (SELECT count(*) FROM revision_blocks b WHERE b.count <> (SELECT count(*) FROM revisions r WHERE r.collection = b.collection AND r.id / 4096 = b.block)) AS wrong`,
+    ),
     parked: await q(`SELECT event_id FROM pending_item_events ORDER BY 1`),
   };
 }

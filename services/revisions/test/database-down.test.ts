@@ -19,7 +19,9 @@ describe('revisions with its database down', () => {
       config: { QUERY_LIMIT_DEFAULT: 100, QUERY_LIMIT_MAX: -1, QUERY_DEFERRED_JOIN_OFFSET: 1000 },
     });
     const t = Date.now();
-    const r = await request(app).get('/revisions').set('Authorization', `Bearer ${signToken({ id: 'a', role: 'r', admin_access: true })}`);
+    const r = await request(app)
+      .get('/revisions')
+      .set('Authorization', `Bearer ${signToken({ id: 'a', role: 'r', admin_access: true })}`);
     expect(r.status).toBe(503);
     expect(r.body.errors[0].extensions).toMatchObject({ code: 'SERVICE_UNAVAILABLE', service: 'database' });
     expect(Date.now() - t).toBeLessThan(5000);

@@ -28,7 +28,12 @@ let seq = 0;
 async function writeBatch(n: number): Promise<void> {
   const events = Array.from({ length: n }, () => {
     const i = ++seq;
-    return itemEvent({ collection: COLLECTIONS[(i * 7) % 3]!, item: String(i % 40), data: { x: i, y: -i }, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
+    return itemEvent({
+      collection: COLLECTIONS[(i * 7) % 3]!,
+      item: String(i % 40),
+      data: { x: i, y: -i },
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    });
   });
   await h.writer.write(events);
 }
@@ -77,7 +82,8 @@ async function compare(cases: Case[]): Promise<number> {
 }
 
 async function blocksMatchRows(): Promise<void> {
-  const q = (sql: string) => h.pool.query<{ collection: string; block: string; count: string }>(sql).then((r) => r.rows.map((x) => `${x.collection}/${x.block}:${x.count}`));
+  const q = (sql: string) =>
+    h.pool.query<{ collection: string; block: string; count: string }>(sql).then((r) => r.rows.map((x) => `${x.collection}/${x.block}:${x.count}`));
   const fromRows = await q(`SELECT collection, id / ${REVISION_BLOCK_SIZE} AS block, count(*) AS count FROM revisions GROUP BY 1, 2 ORDER BY 1, 2`);
   const kept = await q('SELECT collection, block, count FROM revision_blocks WHERE count > 0 ORDER BY 1, 2');
   expect(kept).toEqual(fromRows);

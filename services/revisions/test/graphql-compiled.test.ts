@@ -66,7 +66,10 @@ describe('GraphQL compiled path of the revisions subgraph', () => {
         activity { id action timestamp ip user_agent collection item origin }
       }
     }`;
-    for (const variables of [{ limit: 5, sort: ['-id'] }, { filter: { collection: { _eq: 'articles' } }, sort: ['id'] }]) {
+    for (const variables of [
+      { limit: 5, sort: ['-id'] },
+      { filter: { collection: { _eq: 'articles' } }, sort: ['id'] },
+    ]) {
       const r = await both(query, variables, auth);
       expect(r.path).toBe('text');
       if (auth) expect(r.body.data.list.length).toBeGreaterThan(0);

@@ -30,15 +30,25 @@ describe('GraphQL subgraph — parity with REST', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['everything', {}, ''],
     ['filter + sort', { filter: { collection: { _in: ['articles', 'notes'] } }, sort: ['-id'] }, 'filter[collection][_in]=articles,notes&sort=-id'],
-    ['relational', { filter: { activity: { timestamp: { _gte: '$NOW(-7 days)' } } }, sort: ['-activity.timestamp'] }, 'filter[activity][timestamp][_gte]=$NOW(-7 days)&sort=-activity.timestamp'],
-    ['number ops', { filter: { _or: [{ id: { _between: [2, 3] } }, { parent: { id: { _eq: 4 } } }] } }, `filter=${encodeURIComponent('{"_or":[{"id":{"_between":[2,3]}},{"parent":{"id":{"_eq":4}}}]}')}`],
+    [
+      'relational',
+      { filter: { activity: { timestamp: { _gte: '$NOW(-7 days)' } } }, sort: ['-activity.timestamp'] },
+      'filter[activity][timestamp][_gte]=$NOW(-7 days)&sort=-activity.timestamp',
+    ],
+    [
+      'number ops',
+      { filter: { _or: [{ id: { _between: [2, 3] } }, { parent: { id: { _eq: 4 } } }] } },
+      `filter=${encodeURIComponent('{"_or":[{"id":{"_between":[2,3]}},{"parent":{"id":{"_eq":4}}}]}')}`,
+    ],
     ['paging', { limit: 2, page: 2 }, 'limit=2&page=2'],
     ['search', { search: 'note' }, 'search=note'],
   ];
   it.each(cases)('revisions: %s', async (_name, vars, q) => {
     const g = await gql(LIST, vars);
     expect(g.body.errors).toBeUndefined();
-    const r = await rest(`${q}&fields=id,collection,item,data,delta,version,activity.id,activity.action,activity.timestamp,activity.user,parent.id,parent.collection`);
+    const r = await rest(
+      `${q}&fields=id,collection,item,data,delta,version,activity.id,activity.action,activity.timestamp,activity.user,parent.id,parent.collection`,
+    );
     const expected = (r.data as Row[]).map((x) => ({ ...x, activity: { ...x.activity, user: x.activity.user ? { id: x.activity.user } : null } }));
     expect(norm(g.body.data.revisions)).toEqual(norm(expected));
     expect(g.body.data.revisions.length).toBeGreaterThan(0);
@@ -62,11 +72,22 @@ describe('GraphQL subgraph — parity with REST', () => {
   });
 
   it('revisions_aggregated matches REST aggregate', async () => {
-    const g = await gql('{ revisions_aggregated(groupBy: ["collection"]) { group countAll count { item } countDistinct { item } max { id } sum { id } } }', {}, editor);
+    const g = await gql(
+      '{ revisions_aggregated(groupBy: ["collection"]) { group countAll count { item } countDistinct { item } max { id } sum { id } } }',
+      {},
+      editor,
+    );
     expect(g.body.errors).toBeUndefined();
     const r = await rest('groupBy=collection&aggregate[count]=*,item&aggregate[countDistinct]=item&aggregate[max]=id&aggregate[sum]=id', editor);
     expect(g.body.data.revisions_aggregated).toEqual(
-      r.data.map((x: Row) => ({ group: { collection: x.collection }, countAll: x.count['*'], count: { item: x.count.item }, countDistinct: x.countDistinct, max: x.max, sum: x.sum })),
+      r.data.map((x: Row) => ({
+        group: { collection: x.collection },
+        countAll: x.count['*'],
+        count: { item: x.count.item },
+        countDistinct: x.countDistinct,
+        max: x.max,
+        sum: x.sum,
+      })),
     );
     expect(g.body.data.revisions_aggregated).toHaveLength(2);
   });

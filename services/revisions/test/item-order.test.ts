@@ -80,7 +80,16 @@ function suite(name: string, connect: () => Promise<Messaging>) {
         const pool = createPool(db.url, 3);
         pools.push(pool);
         subs.push(
-          await startItemEventsConsumer({ messaging, writer: new EventWriter(pool), logger, concurrency: 32, backoffMs: [20], maxDeliver: 20, ackWaitMs: 5000, orderWaitMs: 3000 }),
+          await startItemEventsConsumer({
+            messaging,
+            writer: new EventWriter(pool),
+            logger,
+            concurrency: 32,
+            backoffMs: [20],
+            maxDeliver: 20,
+            ackWaitMs: 5000,
+            orderWaitMs: 3000,
+          }),
         );
       }
     });

@@ -29,7 +29,10 @@ describe('JSON text pass-through', () => {
     expect(list.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(list.text.split(exact).length - 1).toBe(4);
     expect(list.body.data[0].data).toEqual(JSON.parse(stored));
-    const search = await request(h.app.listener).search('/revisions').set('Authorization', admin).send({ query: { fields: ['data'], limit: 1 } });
+    const search = await request(h.app.listener)
+      .search('/revisions')
+      .set('Authorization', admin)
+      .send({ query: { fields: ['data'], limit: 1 } });
     expect(search.text).toContain(exact);
     const one = await get('/revisions/1?fields=id,delta');
     expect(one.text).toContain(exact);

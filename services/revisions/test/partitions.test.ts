@@ -51,7 +51,9 @@ describe('an install with history migrates in place', () => {
     await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);
     expect(digest(await rowsOf(pool, 'activity'))).toBe(before.activity);
-    const kinds = await pool.query(`SELECT relname, relkind::text AS k FROM pg_class WHERE relname IN ('revisions', 'activity', 'revisions_legacy', 'activity_legacy') ORDER BY 1`);
+    const kinds = await pool.query(
+      `SELECT relname, relkind::text AS k FROM pg_class WHERE relname IN ('revisions', 'activity', 'revisions_legacy', 'activity_legacy') ORDER BY 1`,
+    );
     expect(kinds.rows).toEqual([
       { relname: 'activity', k: 'p' },
       { relname: 'activity_legacy', k: 'r' },
@@ -62,15 +64,30 @@ describe('an install with history migrates in place', () => {
     const parentIndexes = await pool.query(`SELECT count(*) AS n FROM pg_index WHERE indrelid = 'revisions'::regclass`);
     const legacyIndexes = await pool.query(`SELECT count(*) AS n FROM pg_index WHERE indrelid = 'revisions_legacy'::regclass`);
     expect(Number(legacyIndexes.rows[0].n)).toBe(Number(parentIndexes.rows[0].n));
-    const attached = await pool.query(`SELECT count(*) AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relname LIKE 'revisions_legacy%' AND c.relkind = 'i'`);
+    const attached = await pool.query(
+      `SELECT count(*) AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE c.relname LIKE 'revisions_legacy%' AND c.relkind = 'i'`,
+    );
     expect(Number(attached.rows[0].n)).toBe(Number(parentIndexes.rows[0].n));
 
     // new events: recorded once even when written twice at once (no unique index: the writer's lock and check)
     const writer = new EventWriter(pool);
-    const fresh = Array.from({ length: 30 }, (_, i) => itemEvent({ collection: 'c1', item: String(i % 7), data: { i }, at: new Date(Date.UTC(2025, 2, 1, 0, i)).toISOString() }));
-    const login = { kind: 'audit' as const, v: 1 as const, id: 'login-1', action: 'login' as const, collection: 'vellum_users', item: 'u', actor: { user: 'u' }, timestamp: '2025-03-02T00:00:00.000Z' };
+    const fresh = Array.from({ length: 30 }, (_, i) =>
+      itemEvent({ collection: 'c1', item: String(i % 7), data: { i }, at: new Date(Date.UTC(2025, 2, 1, 0, i)).toISOString() }),
+    );
+    const login = {
+      kind: 'audit' as const,
+      v: 1 as const,
+      id: 'login-1',
+      action: 'login' as const,
+      collection: 'vellum_users',
+      item: 'u',
+      actor: { user: 'u' },
+      timestamp: '2025-03-02T00:00:00.000Z',
+    };
     await Promise.all([writer.write([...fresh, login]), writer.write([...fresh].reverse().concat(login)), writer.write([login])]);
-    const counts = await pool.query(`SELECT (SELECT count(*) FROM revisions WHERE id > 20000)::int AS r, (SELECT count(*) FROM activity WHERE id > 20000)::int AS a`);
+    const counts = await pool.query(
+      `SELECT (SELECT count(*) FROM revisions WHERE id > 20000)::int AS r, (SELECT count(*) FROM activity WHERE id > 20000)::int AS a`,
+    );
     expect(counts.rows[0]).toEqual({ r: 30, a: 31 });
     const ids = await pool.query(`SELECT count(DISTINCT event_id)::int AS n, count(*)::int AS total FROM activity`);
     expect(ids.rows[0].n).toBe(ids.rows[0].total);
@@ -87,7 +104,10 @@ describe('the monthly roll', () => {
 
   it('closes the open partition while writers go on: nothing lost or duplicated, every row in its partition', async () => {
     let n = 0;
-    const batch = () => Array.from({ length: 10 }, () => itemEvent({ collection: 'c', item: String(++n % 13), data: { n }, at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString() }));
+    const batch = () =>
+      Array.from({ length: 10 }, () =>
+        itemEvent({ collection: 'c', item: String(++n % 13), data: { n }, at: new Date(Date.UTC(2026, 0, 1, 0, 0, n)).toISOString() }),
+      );
     await h.writer.write(batch());
     let writing = true;
     const writers = Array.from({ length: 3 }, async () => {

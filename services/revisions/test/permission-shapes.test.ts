@@ -35,7 +35,12 @@ let seq = 0;
 async function write(collection: (i: number) => string, n: number): Promise<void> {
   const events = Array.from({ length: n }, () => {
     const i = ++seq;
-    return itemEvent({ collection: collection(i), item: String(i % 30), data: { x: i, y: -i, z: 'z' }, at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString() });
+    return itemEvent({
+      collection: collection(i),
+      item: String(i % 30),
+      data: { x: i, y: -i, z: 'z' },
+      at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+    });
   });
   await h.writer.write(events);
 }
@@ -43,7 +48,11 @@ const jumpIds = (to: number) => h.pool.query(`SELECT setval('revisions_id_seq', 
 
 /** A reader that runs every statement on `client` and records the statements' text. */
 function readerOn(client: PoolClient, texts: string[], limits: { deferredJoinOffset: number; mergeMaxCollections?: number }): RecordsReader {
-  return new RecordsReader(recordingPool(client, (q) => texts.push(q.text)), rules, { limitDefault: 100, ...limits });
+  return new RecordsReader(
+    recordingPool(client, (q) => texts.push(q.text)),
+    rules,
+    { limitDefault: 100, ...limits },
+  );
 }
 
 describe('every permission shape, merged per collection, answers as the plain SQL', () => {
@@ -92,7 +101,11 @@ describe('every permission shape, merged per collection, answers as the plain SQ
                     const qn = { sort, limit, filter, fields, after: next };
                     const want = await plain.list('revisions', who(role), plain.parse(qn), { withCursor: true });
                     const b = fastTexts.length;
-                    expect({ role, qn, got: await reader.list('revisions', who(role), reader.parse(qn), { withCursor: true }) }).toEqual({ role, qn, got: want });
+                    expect({ role, qn, got: await reader.list('revisions', who(role), reader.parse(qn), { withCursor: true }) }).toEqual({
+                      role,
+                      qn,
+                      got: want,
+                    });
                     if (fastTexts.slice(b).some((t) => t.includes(MERGED))) merged++;
                   }
                 }

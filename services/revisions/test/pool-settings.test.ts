@@ -73,6 +73,7 @@ it('takes DB_RANDOM_PAGE_COST; "database" leaves the database its own', async ()
 
 it('refuses a value that is not a positive number, naming the variable', () => {
   expect(loadRevisionsConfig({ DATABASE_URL: 'postgres://x/y' }).DB_RANDOM_PAGE_COST).toBe(DEFAULT_RANDOM_PAGE_COST);
-  for (const bad of ['0', '-1', 'fast', 'Infinity']) expect(() => loadRevisionsConfig({ DATABASE_URL: 'postgres://x/y', DB_RANDOM_PAGE_COST: bad })).toThrow(/DB_RANDOM_PAGE_COST/);
+  for (const bad of ['0', '-1', 'fast', 'Infinity'])
+    expect(() => loadRevisionsConfig({ DATABASE_URL: 'postgres://x/y', DB_RANDOM_PAGE_COST: bad })).toThrow(/DB_RANDOM_PAGE_COST/);
   expect(() => createPool('postgres://x/y', 1, { randomPageCost: 0 })).toThrow(RangeError);
 });

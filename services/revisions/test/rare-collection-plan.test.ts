@@ -51,50 +51,36 @@ describe.each([
   ['the rare oldest collection', 'r-rare', 'rare'],
   ['a collection of 5% spread evenly', 'r-spread', 'spread'],
 ])('a page of %s', (_what, role, collection) => {
-  it.each(['auto', 'force_generic_plan'])(
-    'comes from its index in id order (plan cache mode %s)',
-    async (mode) => {
-      const client = await h.pool.connect();
-      try {
-        const seen: { text: string; values: unknown[] }[] = [];
-        const reader = new RecordsReader(recordingPool(client, (q) => seen.push(q)), rules, { limitDefault: 100 });
-        const page = await reader.list(
-          'revisions',
-          who(role),
-          reader.parse({ limit: '25', sort: '-id', fields: ['id', 'collection'] }),
-        );
-        const want = await client.query<{ id: string }>(
-          `SELECT id FROM revisions WHERE collection = $1 ORDER BY id DESC LIMIT 25`,
-          [collection],
-        );
-        expect(page.data.map((r) => r['id'])).toEqual(want.rows.map((r) => Number(r.id)));
-        const list = seen.find((s) => s.text.includes('ORDER BY'))!;
-        await client.query(`SET plan_cache_mode = ${mode}`);
-        const name = `vellum_page_${role.slice(2)}_${mode}`; // pg remembers a name it prepared on this connection: one per case
-        for (let i = 0; i < 7; i++) await client.query({ name, text: list.text, values: list.values }); // past the custom-plan tries
-        const params = list.values.map((v) => client.escapeLiteral(String(v))).join(', ');
-        const { rows } = await client.query(
-          `EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}${params ? `(${params})` : ''}`,
-        );
-        const plan = (rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan;
-        // the page (25 rows, with some slack): not the rare collection's 400 rows, nor the others'
-        expect(rowsScanned(plan)).toBeLessThanOrEqual(60);
-        await client.query('RESET plan_cache_mode');
-      } finally {
-        client.release();
-      }
-    },
-  );
+  it.each(['auto', 'force_generic_plan'])('comes from its index in id order (plan cache mode %s)', async (mode) => {
+    const client = await h.pool.connect();
+    try {
+      const seen: { text: string; values: unknown[] }[] = [];
+      const reader = new RecordsReader(
+        recordingPool(client, (q) => seen.push(q)),
+        rules,
+        { limitDefault: 100 },
+      );
+      const page = await reader.list('revisions', who(role), reader.parse({ limit: '25', sort: '-id', fields: ['id', 'collection'] }));
+      const want = await client.query<{ id: string }>(`SELECT id FROM revisions WHERE collection = $1 ORDER BY id DESC LIMIT 25`, [collection]);
+      expect(page.data.map((r) => r['id'])).toEqual(want.rows.map((r) => Number(r.id)));
+      const list = seen.find((s) => s.text.includes('ORDER BY'))!;
+      await client.query(`SET plan_cache_mode = ${mode}`);
+      const name = `vellum_page_${role.slice(2)}_${mode}`; // pg remembers a name it prepared on this connection: one per case
+      for (let i = 0; i < 7; i++) await client.query({ name, text: list.text, values: list.values }); // past the custom-plan tries
+      const params = list.values.map((v) => client.escapeLiteral(String(v))).join(', ');
+      const { rows } = await client.query(`EXPLAIN (ANALYZE, FORMAT JSON) EXECUTE ${name}${params ? `(${params})` : ''}`);
+      const plan = (rows[0]['QUERY PLAN'] as { Plan: Record<string, unknown> }[])[0]!.Plan;
+      // the page (25 rows, with some slack): not the rare collection's 400 rows, nor the others'
+      expect(rowsScanned(plan)).toBeLessThanOrEqual(60);
+      await client.query('RESET plan_cache_mode');
+    } finally {
+      client.release();
+    }
+  });
 });
 
 it('reads a collection whose name has a quote: its rows only', async () => {
   const reader = new RecordsReader(h.pool, rules, { limitDefault: 100 });
-  const page = await reader.list(
-    'revisions',
-    who('r-quote'),
-    reader.parse({ limit: '-1', sort: 'id', fields: ['id', 'collection'], meta: 'total_count' }),
-  );
-  expect(page.data).toEqual(
-    [500, 1000, 1500, 2000, 2500, 3000, 3500, 4000].map((id) => ({ id, collection: "o'brien" })),
-  );
+  const page = await reader.list('revisions', who('r-quote'), reader.parse({ limit: '-1', sort: 'id', fields: ['id', 'collection'], meta: 'total_count' }));
+  expect(page.data).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500, 4000].map((id) => ({ id, collection: "o'brien" })));
 });

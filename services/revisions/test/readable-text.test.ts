@@ -20,7 +20,11 @@ describe('readableText', () => {
     true,
   ];
   // the database's spacing (`jsonb::text`: ", " and ": "), JSON.stringify's, and more
-  const spacings = [(v: unknown) => JSON.stringify(v), (v: unknown) => JSON.stringify(v, null, 2), (v: unknown) => JSON.stringify(v).replace(/,"/g, ', "').replace(/":/g, '": ')];
+  const spacings = [
+    (v: unknown) => JSON.stringify(v),
+    (v: unknown) => JSON.stringify(v, null, 2),
+    (v: unknown) => JSON.stringify(v).replace(/,"/g, ', "').replace(/":/g, '": '),
+  ];
   it.each(values.map((v, i) => [i, v]))('value %i: the same JSON as reducing the parsed object, with any spacing', (_i, v) => {
     for (const spaced of spacings) {
       const text = spaced(v);

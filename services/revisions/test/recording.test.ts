@@ -132,7 +132,11 @@ function suite(name: string, connect: () => Promise<Messaging>, items: number, v
 
 const sortKeys = (v: unknown): unknown =>
   v && typeof v === 'object' && !Array.isArray(v)
-    ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1)).map(([k, x]) => [k, sortKeys(x)]))
+    ? Object.fromEntries(
+        Object.entries(v)
+          .sort(([a], [b]) => (a < b ? -1 : 1))
+          .map(([k, x]) => [k, sortKeys(x)]),
+      )
     : v;
 
 suite('recording (in-process messaging)', async () => createInProcessMessaging(), 500, 20);

@@ -18,7 +18,16 @@ let archiveDir: string;
 eachWithHarness(NOW, (harness, dir) => ((h = harness), (archiveDir = dir)));
 
 const at = (month: number, day: number) => new Date(Date.UTC(2026, month - 1, day, 12)).toISOString();
-const login = (id: string, when: string): RecordableEvent => ({ kind: 'audit', v: 1, id, action: 'login', collection: 'vellum_users', item: 'u', actor: { user: 'u' }, timestamp: when });
+const login = (id: string, when: string): RecordableEvent => ({
+  kind: 'audit',
+  v: 1,
+  id,
+  action: 'login',
+  collection: 'vellum_users',
+  item: 'u',
+  actor: { user: 'u' },
+  timestamp: when,
+});
 
 /**
  * January (the legacy partition, closed by February's roll): a/1 ×3, b/1 ×2 (its newest in January), c/1 ×2 and
@@ -63,14 +72,23 @@ async function expectedKept(cutoff: Date, keepLast: number): Promise<number[]> {
 }
 const ids = async (table: string) => (await h.pool.query<{ id: string }>(`SELECT id FROM ${table} ORDER BY id`)).rows.map((r) => Number(r.id));
 const partitionNames = async (table: string) =>
-  (await h.pool.query<{ n: string }>(`SELECT c.relname AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`, [table])).rows.map((r) => r.n);
+  (
+    await h.pool.query<{ n: string }>(
+      `SELECT c.relname AS n FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid WHERE i.inhparent = $1::regclass ORDER BY 1`,
+      [table],
+    )
+  ).rows.map((r) => r.n);
 
 it('prunes a closed month whole (kept rows swapped in), the rest batch by batch: the same rows as the batch rule, counters exact', async () => {
   await seedThreeMonths();
   const cutoff = new Date(at(2, 15)); // mid-February: January wholly older, February holds the cutoff
   const keep = await expectedKept(cutoff, 1);
   const activityBefore = await ids('activity');
-  const report = await runRetention(h.pool, { keepLast: 1, batchSize: 2, revisionsMaxAgeMs: NOW.getTime() - cutoff.getTime(), activityMaxAgeMs: NOW.getTime() - cutoff.getTime() }, { now: NOW });
+  const report = await runRetention(
+    h.pool,
+    { keepLast: 1, batchSize: 2, revisionsMaxAgeMs: NOW.getTime() - cutoff.getTime(), activityMaxAgeMs: NOW.getTime() - cutoff.getTime() },
+    { now: NOW },
+  );
   expect(report.revisions?.partitions).toEqual(['revisions_legacy']);
   // February's newest activity (by id) is its login of the 11th: pruned whole too, its rows of the 25th kept
   expect(report.activity?.partitions).toEqual(['activity_legacy', 'activity_2026_02']);
@@ -110,7 +128,12 @@ it('finds the same kept rows by one pass over the index as by the skip scan (man
   try {
     const part = (await partitionsOf(client, 'revisions')).find((p) => p.name === 'revisions_legacy')!;
     const expected = (await expectedKept(cutoff, 4)).filter((id) => id < part.hi!);
-    const out = await prunePartition(client, 'revisions', { ...part, hi: part.hi! }, { cutoff, keepLast: 4, lockTimeoutMs: 100, lockAttempts: 5, skipScanItems: 1 });
+    const out = await prunePartition(
+      client,
+      'revisions',
+      { ...part, hi: part.hi! },
+      { cutoff, keepLast: 4, lockTimeoutMs: 100, lockAttempts: 5, skipScanItems: 1 },
+    );
     expect(out.kept).toBe(expected.length);
     expect(await ids('revisions_legacy_kept')).toEqual(expected);
   } finally {
@@ -159,7 +182,12 @@ it('clears the parent link of a revision whose parent is pruned, by a partition 
   ])
     await h.writer.write([e]);
   const parents = async () =>
-    Object.fromEntries((await h.pool.query(`SELECT item, parent FROM revisions WHERE item IN ('2', '4') AND collection = 'p'`)).rows.map((r) => [r.item, r.parent === null ? null : 'set']));
+    Object.fromEntries(
+      (await h.pool.query(`SELECT item, parent FROM revisions WHERE item IN ('2', '4') AND collection = 'p'`)).rows.map((r) => [
+        r.item,
+        r.parent === null ? null : 'set',
+      ]),
+    );
   expect(await parents()).toEqual({ 2: 'set', 4: 'set' });
   const report = await runRetention(h.pool, { keepLast: 1, batchSize: 2, revisionsMaxAgeMs: NOW.getTime() - new Date(at(3, 8)).getTime() }, { now: NOW });
   expect(report.revisions?.partitions).toEqual(['revisions_legacy', 'revisions_2026_02']);
@@ -177,7 +205,8 @@ it('gives way to a writer that waits for the partition it is pruning (no deadloc
   try {
     const part = (await partitionsOf(client, 'revisions')).find((p) => p.name === 'revisions_legacy')!;
     let updating: Promise<unknown> | undefined;
-    const waiting = async () => (await h.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'revisions_legacy'::regclass`)).rows[0].n > 0;
+    const waiting = async () =>
+      (await h.pool.query(`SELECT count(*)::int AS n FROM pg_locks WHERE NOT granted AND relation = 'revisions_legacy'::regclass`)).rows[0].n > 0;
     const opts = {
       cutoff,
       keepLast: 1,

@@ -37,13 +37,17 @@ export async function expectCountersExact(pool: Pool): Promise<void> {
   ).rows;
   expect(counted).toEqual(real);
   const blocks = (await pool.query(`SELECT collection, block::int AS b, count::int AS n FROM revision_blocks WHERE count <> 0 ORDER BY 1, 2`)).rows;
-  const realBlocks = (await pool.query(`SELECT collection, (id / $1)::int AS b, count(*)::int AS n FROM revisions GROUP BY 1, 2 ORDER BY 1, 2`, [REVISION_BLOCK_SIZE])).rows;
+  const realBlocks = (
+    await pool.query(`SELECT collection, (id / $1)::int AS b, count(*)::int AS n FROM revisions GROUP BY 1, 2 ORDER BY 1, 2`, [REVISION_BLOCK_SIZE])
+  ).rows;
   expect(blocks).toEqual(realBlocks);
 }
 
 /** Imports every archive of `dir` (activity's before revisions'), each in a transaction; expects all its rows back. */
 export async function importAllArchives(pool: Pool, dir: string, expectedFiles: number): Promise<void> {
-  const manifests = readdirSync(dir).filter((f) => f.endsWith('.manifest.json')).sort(); // activity-… before revisions-…
+  const manifests = readdirSync(dir)
+    .filter((f) => f.endsWith('.manifest.json'))
+    .sort(); // activity-… before revisions-…
   expect(manifests).toHaveLength(expectedFiles);
   for (const m of manifests) {
     const { manifest, lines } = await readArchive(path.join(dir, m));

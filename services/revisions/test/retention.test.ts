@@ -26,12 +26,23 @@ async function seedHistory() {
     itemEvent({ collection: 'b', item: '9', action: 'create', data: { id: 9 }, at: at(200) }),
     ...[3, 2, 1].map((d, i) => itemEvent({ collection: 'c', item: '1', data: { id: 1, v: i }, at: at(d) })),
   ];
-  const audits = [120, 5].map((d, i) => ({ kind: 'audit' as const, v: 1 as const, id: `login-${i}`, action: 'login' as const, collection: 'vellum_users', item: 'u', actor: { user: 'u' }, timestamp: at(d) }));
+  const audits = [120, 5].map((d, i) => ({
+    kind: 'audit' as const,
+    v: 1 as const,
+    id: `login-${i}`,
+    action: 'login' as const,
+    collection: 'vellum_users',
+    item: 'u',
+    actor: { user: 'u' },
+    timestamp: at(d),
+  }));
   for (const e of [...events, ...audits]) await h.writer.write([e]); // one at a time: ids in time order
 }
 
 const revisionsPerItem = async () =>
-  Object.fromEntries((await h.pool.query(`SELECT collection || '/' || item AS k, count(*)::int AS n FROM revisions GROUP BY 1 ORDER BY 1`)).rows.map((r) => [r.k, r.n]));
+  Object.fromEntries(
+    (await h.pool.query(`SELECT collection || '/' || item AS k, count(*)::int AS n FROM revisions GROUP BY 1 ORDER BY 1`)).rows.map((r) => [r.k, r.n]),
+  );
 
 const policy = (p: Partial<RetentionPolicy>): RetentionPolicy => ({ keepLast: 1, batchSize: 2, ...p });
 
@@ -118,7 +129,10 @@ it('the prune and import-archive commands (main.ts, as the image runs them) arch
   const pruned = run(['prune'], { REVISIONS_RETENTION: '30d', ACTIVITY_RETENTION: '30d', RETENTION_ARCHIVE_DIR: archiveDir });
   expect({ status: pruned.status, stderr: pruned.stderr }).toEqual({ status: 0, stderr: '' });
   expect(await revisionsPerItem()).toEqual({ 'a/1': 1, 'a/2': 1, 'b/9': 1, 'c/1': 1 });
-  const manifests = readdirSync(archiveDir).filter((f) => f.endsWith('.manifest.json')).sort().map((f) => path.join(archiveDir, f));
+  const manifests = readdirSync(archiveDir)
+    .filter((f) => f.endsWith('.manifest.json'))
+    .sort()
+    .map((f) => path.join(archiveDir, f));
   const imported = run(['import-archive', ...manifests]);
   expect({ status: imported.status, stderr: imported.stderr }).toEqual({ status: 0, stderr: '' });
   expect(imported.stdout).toMatch(/import-archive: \d+ of \d+ revisions rows imported/);

@@ -20,12 +20,25 @@ describe('single revisions, SEARCH and writes', () => {
       .search('/revisions')
       .set('Authorization', admin)
       .send({ query: { filter: { collection: { _eq: 'notes' } }, fields: ['id', 'item'], sort: ['-id'], meta: '*' } });
-    expect(r.body).toEqual({ data: [{ id: 7, item: '8' }, { id: 3, item: '7' }], meta: { total_count: 7, filter_count: 2 } });
-    const bad = await request(seeded().h.app.listener).search('/revisions').set('Authorization', admin).send({ query: { limit: 'x' } });
+    expect(r.body).toEqual({
+      data: [
+        { id: 7, item: '8' },
+        { id: 3, item: '7' },
+      ],
+      meta: { total_count: 7, filter_count: 2 },
+    });
+    const bad = await request(seeded().h.app.listener)
+      .search('/revisions')
+      .set('Authorization', admin)
+      .send({ query: { limit: 'x' } });
     expect(errorCode(bad)).toBe('INVALID_QUERY');
   });
   it('SEARCH with an unknown key in the body or in its query → 400 INVALID_PAYLOAD naming it (issue 17.3)', async () => {
-    const search = (path: string, body: unknown) => request(seeded().h.app.listener).search(path).set('Authorization', admin).send(body as object);
+    const search = (path: string, body: unknown) =>
+      request(seeded().h.app.listener)
+        .search(path)
+        .set('Authorization', admin)
+        .send(body as object);
     for (const path of ['/revisions', '/activity']) {
       const top = await search(path, { filter: { collection: { _eq: 'notes' } } });
       expect([path, top.status, errorCode(top)]).toEqual([path, 400, 'INVALID_PAYLOAD']);
@@ -34,14 +47,19 @@ describe('single revisions, SEARCH and writes', () => {
       expect([path, inner.status, errorCode(inner)]).toEqual([path, 400, 'INVALID_PAYLOAD']);
       expect(inner.body.errors[0].extensions.reason).toMatch(/"query.filtr" is not allowed \(the query parameters: fields, filter/);
       // every parameter of the query language is accepted
-      expect((await search(path, { query: { fields: ['id'], limit: 1, offset: 0, page: 1, sort: ['id'], search: 'x', meta: '*', after: null } })).status).toBe(200);
+      expect((await search(path, { query: { fields: ['id'], limit: 1, offset: 0, page: 1, sort: ['id'], search: 'x', meta: '*', after: null } })).status).toBe(
+        200,
+      );
     }
   });
   it('meta=<unknown> → 400 INVALID_QUERY, in the query string and in a SEARCH body (issue 17.3)', async () => {
     const r = await get('/revisions?meta=nope');
     expect([r.status, errorCode(r)]).toEqual([400, 'INVALID_QUERY']);
     expect(r.body.errors[0].extensions.reason).toBe('Unknown meta "nope": use total_count, filter_count or *.');
-    const s = await request(seeded().h.app.listener).search('/revisions').set('Authorization', admin).send({ query: { meta: ['total_count', 'count'] } });
+    const s = await request(seeded().h.app.listener)
+      .search('/revisions')
+      .set('Authorization', admin)
+      .send({ query: { meta: ['total_count', 'count'] } });
     expect([s.status, errorCode(s)]).toEqual([400, 'INVALID_QUERY']);
   });
   it('writes are not routes', async () => {
@@ -56,7 +74,9 @@ describe('single revisions, SEARCH and writes', () => {
     const forged = `${admin.slice(0, admin.lastIndexOf('.'))}.${Buffer.alloc(64, 1).toString('base64url')}`;
     expect(errorCode(await get('/revisions', forged))).toBe('INVALID_TOKEN');
     expect(errorCode(await get('/revisions', 'Bearer not-a-jwt'))).toBe('INVALID_CREDENTIALS');
-    const both = await request(seeded().h.app.listener).get(`/revisions?access_token=${admin.slice(7)}`).set('Authorization', admin);
+    const both = await request(seeded().h.app.listener)
+      .get(`/revisions?access_token=${admin.slice(7)}`)
+      .set('Authorization', admin);
     expect(both.status).toBe(400);
   });
 });
@@ -90,7 +110,13 @@ describe('who sees what', () => {
 
   it('the public role (no token) sees only what it may read', async () => {
     const r = await get('/revisions?meta=total_count&fields=id,data', null);
-    expect(r.body).toEqual({ data: [{ id: 3, data: { text: 'note 50%_off' } }, { id: 7, data: { text: 'eight' } }], meta: { total_count: 2 } });
+    expect(r.body).toEqual({
+      data: [
+        { id: 3, data: { text: 'note 50%_off' } },
+        { id: 7, data: { text: 'eight' } },
+      ],
+      meta: { total_count: 2 },
+    });
     expect(await get('/revisions/1', null)).toMatchObject({ status: 403 });
   });
 
@@ -112,7 +138,19 @@ describe('who sees what', () => {
   it('activity: admin or read permission on vellum_activity', async () => {
     const a = await get('/activity?sort=-id&limit=1&meta=total_count');
     expect(a.body).toEqual({
-      data: [{ id: 8, action: 'login', user: U1, timestamp: '2026-03-09T13:00:00.000Z', ip: '10.0.0.9', user_agent: null, collection: 'vellum_users', item: U1, origin: null }],
+      data: [
+        {
+          id: 8,
+          action: 'login',
+          user: U1,
+          timestamp: '2026-03-09T13:00:00.000Z',
+          ip: '10.0.0.9',
+          user_agent: null,
+          collection: 'vellum_users',
+          item: U1,
+          origin: null,
+        },
+      ],
       meta: { total_count: 8 },
     });
     expect(ids(await get('/activity?filter[action][_eq]=login&fields=id', editor))).toEqual([8]);
@@ -129,7 +167,13 @@ describe('field reduction edge cases (runs last: adds rows)', () => {
     await seeded().h.writer.write([
       first,
       itemEvent({ collection: 'shapes', item: '2', action: 'create', data: { a: 1, b: 2, n: null }, at: '2026-03-09T14:01:00.000Z' }),
-      itemEvent({ collection: 'shapes', item: '3', action: 'create', data: [1, { b: 2 }] as unknown as Record<string, unknown>, at: '2026-03-09T14:02:00.000Z' }),
+      itemEvent({
+        collection: 'shapes',
+        item: '3',
+        action: 'create',
+        data: [1, { b: 2 }] as unknown as Record<string, unknown>,
+        at: '2026-03-09T14:02:00.000Z',
+      }),
       itemEvent({ collection: 'shapes', item: '4', action: 'create', data: 'text' as unknown as Record<string, unknown>, at: '2026-03-09T14:03:00.000Z' }),
       itemEvent({ collection: 'shapes', item: '5', action: 'create', data: { b: 1 }, parent_event: first.id, at: '2026-03-09T14:04:00.000Z' }),
     ]);
@@ -153,7 +197,10 @@ describe('field reduction edge cases (runs last: adds rows)', () => {
     const admin = await get('/revisions?aggregate[count]=*&groupBy=data&filter[collection][_eq]=shapes&filter[item][_in]=1,2');
     expect(admin.body.data).toHaveLength(2);
     // ordered by the reduced value: items 1 and 2 tie, so the id decides (by the full value, b: 2 < b: 3 would)
-    expect((await get('/revisions?fields=item&sort=data&filter[item][_in]=1,2&filter[collection][_eq]=shapes')).body.data).toEqual([{ item: '2' }, { item: '1' }]);
+    expect((await get('/revisions?fields=item&sort=data&filter[item][_in]=1,2&filter[collection][_eq]=shapes')).body.data).toEqual([
+      { item: '2' },
+      { item: '1' },
+    ]);
     expect((await get('/revisions?fields=item&sort=data&filter[item][_in]=1,2', shaper)).body.data).toEqual([{ item: '1' }, { item: '2' }]);
     expect(await get('/revisions/1', shaper)).toMatchObject({ status: 403 });
   });

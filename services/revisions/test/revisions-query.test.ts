@@ -14,13 +14,58 @@ describe('recording (what the read tests stand on)', () => {
     expect(r.status).toBe(200);
     expect(r.body).toEqual({
       data: [
-        { id: 1, activity: 1, collection: 'articles', item: '1', data: { id: 1, title: 'Hello', body: 'b1', secret: 's1' }, delta: { id: 1, title: 'Hello', body: 'b1', secret: 's1' }, parent: null, version: null },
-        { id: 2, activity: 2, collection: 'articles', item: '1', data: { id: 1, title: 'Hello 2', body: 'b1', secret: 's2' }, delta: { title: 'Hello 2', secret: 's2' }, parent: null, version: null },
-        { id: 3, activity: 3, collection: 'notes', item: '7', data: { id: 7, text: 'note 50%_off', private: 'p' }, delta: { id: 7, text: 'note 50%_off', private: 'p' }, parent: null, version: null },
+        {
+          id: 1,
+          activity: 1,
+          collection: 'articles',
+          item: '1',
+          data: { id: 1, title: 'Hello', body: 'b1', secret: 's1' },
+          delta: { id: 1, title: 'Hello', body: 'b1', secret: 's1' },
+          parent: null,
+          version: null,
+        },
+        {
+          id: 2,
+          activity: 2,
+          collection: 'articles',
+          item: '1',
+          data: { id: 1, title: 'Hello 2', body: 'b1', secret: 's2' },
+          delta: { title: 'Hello 2', secret: 's2' },
+          parent: null,
+          version: null,
+        },
+        {
+          id: 3,
+          activity: 3,
+          collection: 'notes',
+          item: '7',
+          data: { id: 7, text: 'note 50%_off', private: 'p' },
+          delta: { id: 7, text: 'note 50%_off', private: 'p' },
+          parent: null,
+          version: null,
+        },
         { id: 4, activity: 4, collection: 'hidden', item: '3', data: { id: 3, x: 'secret' }, delta: { id: 3, x: 'secret' }, parent: null, version: null },
-        { id: 5, activity: 5, collection: 'articles', item: '2', data: { id: 2, title: 'Second', body: '', secret: 'z' }, delta: { id: 2, title: 'Second', body: '', secret: 'z' }, parent: 3, version: null },
+        {
+          id: 5,
+          activity: 5,
+          collection: 'articles',
+          item: '2',
+          data: { id: 2, title: 'Second', body: '', secret: 'z' },
+          delta: { id: 2, title: 'Second', body: '', secret: 'z' },
+          parent: 3,
+          version: null,
+        },
         { id: 6, activity: 6, collection: 'articles', item: '1', data: null, delta: null, parent: null, version: null },
-        { id: 7, activity: 7, collection: 'notes', item: '8', data: { id: 8, text: 'eight', private: 'q' }, delta: { text: 'eight', private: 'q' }, parent: 4, version: 'draft' },
+        {
+          id: 7,
+          activity: 7,
+          collection: 'notes',
+          item: '8',
+          data: { id: 8, text: 'eight', private: 'q' },
+          delta: { text: 'eight', private: 'q' },
+          parent: 4,
+          version: 'draft',
+        },
       ],
     });
   });
@@ -36,15 +81,27 @@ describe('GET /revisions query parameters (admin)', () => {
     expect((await get('/revisions?fields[]=id&fields[]=collection&limit=1')).body.data).toEqual([{ id: 1, collection: 'articles' }]);
     const a = await get('/revisions?fields=id,activity.*&filter[id][_eq]=1');
     expect(a.body.data).toEqual([
-      { id: 1, activity: { id: 1, action: 'create', user: U1, timestamp: '2026-01-01T00:00:00.000Z', ip: '10.0.0.1', user_agent: 'jest', collection: 'articles', item: '1', origin: 'http://a' } },
+      {
+        id: 1,
+        activity: {
+          id: 1,
+          action: 'create',
+          user: U1,
+          timestamp: '2026-01-01T00:00:00.000Z',
+          ip: '10.0.0.1',
+          user_agent: 'jest',
+          collection: 'articles',
+          item: '1',
+          origin: 'http://a',
+        },
+      },
     ]);
     const p = await get('/revisions?fields=id,parent.*,parent.activity.user&filter[id][_eq]=5');
     expect(p.body.data[0]).toMatchObject({ id: 5, parent: { id: 3, collection: 'notes', item: '7', activity: { user: U2 } } });
     expect((await get('/revisions?fields=id,parent.id&filter[id][_eq]=1')).body.data).toEqual([{ id: 1, parent: null }]);
     const all = await get('/revisions?fields=*.*&limit=1');
     expect(all.body.data[0].activity).toMatchObject({ id: 1, action: 'create' });
-    for (const bad of ['nope', 'activity.nope', 'item.x', 'id,__proto__'])
-      expect(errorCode(await get(`/revisions?fields=${bad}`))).toBe('FORBIDDEN');
+    for (const bad of ['nope', 'activity.nope', 'item.x', 'id,__proto__']) expect(errorCode(await get(`/revisions?fields=${bad}`))).toBe('FORBIDDEN');
   });
 
   it('limit: default, -1, max, 0, invalid', async () => {
@@ -149,8 +206,14 @@ describe('GET /revisions query parameters (admin)', () => {
     expect(ids(mine)).toEqual([1, 2, 5, 6]);
     expect(await f('filter[activity][action][_eq]=delete')).toEqual([6]);
     expect(await f('filter[parent][collection][_eq]=notes')).toEqual([5]);
-    expect(await f(`filter=${encodeURIComponent(JSON.stringify({ _or: [{ id: { _eq: 1 } }, { _and: [{ collection: { _eq: 'notes' } }, { item: { _eq: '8' } }] }] }))}`)).toEqual([1, 7]);
-    expect(await f(`filter=${encodeURIComponent(JSON.stringify({ activity: { _or: [{ action: { _eq: 'delete' } }, { ip: { _eq: '10.0.0.1' } }] } }))}`)).toEqual([1, 6]);
+    expect(
+      await f(
+        `filter=${encodeURIComponent(JSON.stringify({ _or: [{ id: { _eq: 1 } }, { _and: [{ collection: { _eq: 'notes' } }, { item: { _eq: '8' } }] }] }))}`,
+      ),
+    ).toEqual([1, 7]);
+    expect(
+      await f(`filter=${encodeURIComponent(JSON.stringify({ activity: { _or: [{ action: { _eq: 'delete' } }, { ip: { _eq: '10.0.0.1' } }] } }))}`),
+    ).toEqual([1, 6]);
   });
 
   it('filter errors: 400 for bad values/operators, 403 for unknown fields', async () => {
@@ -202,9 +265,10 @@ describe('GET /revisions query parameters (admin)', () => {
     expect((await get('/revisions?aggregate[countDistinct]=item&aggregate[max]=id&groupBy[]=collection&sort=-collection&limit=1')).body.data).toEqual([
       { collection: 'notes', countDistinct: { item: 2 }, max: { id: 7 } },
     ]);
-    expect((await get(`/revisions?aggregate=${encodeURIComponent('{"sum":"id","avg":"id","min":"id","count":"parent"}')}&filter[collection][_eq]=articles`)).body.data).toEqual([
-      { sum: { id: 14 }, avg: { id: 3.5 }, min: { id: 1 }, count: { parent: 1 } },
-    ]);
+    expect(
+      (await get(`/revisions?aggregate=${encodeURIComponent('{"sum":"id","avg":"id","min":"id","count":"parent"}')}&filter[collection][_eq]=articles`)).body
+        .data,
+    ).toEqual([{ sum: { id: 14 }, avg: { id: 3.5 }, min: { id: 1 }, count: { parent: 1 } }]);
     expect((await get('/revisions?groupBy=activity.user&aggregate[count]=*&sort=activity.user')).body.data).toEqual([
       { 'activity.user': U1, count: 4 },
       { 'activity.user': U2, count: 2 },

@@ -24,8 +24,10 @@ export function useSeededRevisions(): () => SeededRevisions {
 }
 
 /** GET through the service's app, as `auth` (admin by default; null: no token). */
-export const getter = (seeded: () => SeededRevisions) => (path: string, auth: string | null = admin) => {
-  const r = request(seeded().h.app.listener).get(path);
-  return auth ? r.set('Authorization', auth) : r;
-};
+export const getter =
+  (seeded: () => SeededRevisions) =>
+  (path: string, auth: string | null = admin) => {
+    const r = request(seeded().h.app.listener).get(path);
+    return auth ? r.set('Authorization', auth) : r;
+  };
 export const ids = (r: request.Response) => (r.body.data as { id: number }[]).map((x) => x.id);

@@ -25,15 +25,67 @@ export async function seededHarness(): Promise<Harness> {
  */
 export async function seed(h: Harness) {
   const e = [
-    itemEvent({ collection: 'articles', item: '1', action: 'create', data: { id: 1, title: 'Hello', body: 'b1', secret: 's1' }, actor: { user: U1, ip: '10.0.0.1', user_agent: 'jest', origin: 'http://a' }, at: '2026-01-01T00:00:00.000Z' }),
-    itemEvent({ collection: 'articles', item: '1', action: 'update', data: { id: 1, title: 'Hello 2', body: 'b1', secret: 's2' }, actor: { user: U1 }, at: '2026-03-05T00:00:00.000Z' }),
-    itemEvent({ collection: 'notes', item: '7', action: 'create', data: { id: 7, text: 'note 50%_off', private: 'p' }, actor: { user: U2 }, at: '2026-03-06T00:00:00.000Z' }),
+    itemEvent({
+      collection: 'articles',
+      item: '1',
+      action: 'create',
+      data: { id: 1, title: 'Hello', body: 'b1', secret: 's1' },
+      actor: { user: U1, ip: '10.0.0.1', user_agent: 'jest', origin: 'http://a' },
+      at: '2026-01-01T00:00:00.000Z',
+    }),
+    itemEvent({
+      collection: 'articles',
+      item: '1',
+      action: 'update',
+      data: { id: 1, title: 'Hello 2', body: 'b1', secret: 's2' },
+      actor: { user: U1 },
+      at: '2026-03-05T00:00:00.000Z',
+    }),
+    itemEvent({
+      collection: 'notes',
+      item: '7',
+      action: 'create',
+      data: { id: 7, text: 'note 50%_off', private: 'p' },
+      actor: { user: U2 },
+      at: '2026-03-06T00:00:00.000Z',
+    }),
     itemEvent({ collection: 'hidden', item: '3', action: 'create', data: { id: 3, x: 'secret' }, actor: { user: U2 }, at: '2026-03-07T00:00:00.000Z' }),
   ];
-  e.push(itemEvent({ collection: 'articles', item: '2', action: 'create', data: { id: 2, title: 'Second', body: '', secret: 'z' }, actor: { user: U1 }, parent_event: e[2]!.id, at: '2026-03-08T00:00:00.000Z' }));
+  e.push(
+    itemEvent({
+      collection: 'articles',
+      item: '2',
+      action: 'create',
+      data: { id: 2, title: 'Second', body: '', secret: 'z' },
+      actor: { user: U1 },
+      parent_event: e[2]!.id,
+      at: '2026-03-08T00:00:00.000Z',
+    }),
+  );
   e.push(itemEvent({ collection: 'articles', item: '1', action: 'delete', data: null, actor: { user: U1 }, at: '2026-03-09T00:00:00.000Z' }));
-  e.push(itemEvent({ collection: 'notes', item: '8', action: 'update', data: { id: 8, text: 'eight', private: 'q' }, delta: { text: 'eight', private: 'q' }, version: 'draft', actor: { user: null }, parent_event: e[3]!.id, at: '2026-03-09T12:00:00.000Z' }));
-  const audit = { kind: 'audit' as const, v: 1 as const, id: 'audit-1', action: 'login' as const, collection: 'vellum_users', item: U1, actor: { user: U1, ip: '10.0.0.9' }, timestamp: '2026-03-09T13:00:00.000Z' };
+  e.push(
+    itemEvent({
+      collection: 'notes',
+      item: '8',
+      action: 'update',
+      data: { id: 8, text: 'eight', private: 'q' },
+      delta: { text: 'eight', private: 'q' },
+      version: 'draft',
+      actor: { user: null },
+      parent_event: e[3]!.id,
+      at: '2026-03-09T12:00:00.000Z',
+    }),
+  );
+  const audit = {
+    kind: 'audit' as const,
+    v: 1 as const,
+    id: 'audit-1',
+    action: 'login' as const,
+    collection: 'vellum_users',
+    item: U1,
+    actor: { user: U1, ip: '10.0.0.9' },
+    timestamp: '2026-03-09T13:00:00.000Z',
+  };
   await h.writer.write([...e, audit]);
   await h.setRules('r-editor', access('r-editor', { articles: { read: ['id', 'title'] }, notes: { read: ['*'] }, vellum_activity: { read: ['*'] } }));
   await h.setRules('r-none', access('r-none', { articles: { update: ['title'] } }));

@@ -76,7 +76,8 @@ describe('the reader prepares its repeated statements', () => {
       const acc = { user: 'u', role: 'r', admin: true, app: true };
       const q = { sort: '-id', limit: 6, fields: 'id,collection' };
       const pages = [];
-      for (let i = 0; i < 4; i++) pages.push(await reader.listText('revisions', acc, reader.parse(q), { cacheKey: 'GET sort=-id&limit=6&fields=id,collection' }));
+      for (let i = 0; i < 4; i++)
+        pages.push(await reader.listText('revisions', acc, reader.parse(q), { cacheKey: 'GET sort=-id&limit=6&fields=id,collection' }));
       expect(new Set(pages).size).toBe(1);
       expect(reader.cachedPlans()).toBe(1);
       const { rows } = await pool.query<{ name: string }>(`SELECT name FROM pg_prepared_statements WHERE statement LIKE '%LIMIT 6%'`);

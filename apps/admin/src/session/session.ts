@@ -32,7 +32,15 @@ export async function loadMe(): Promise<Me | null> {
       tfa_secret: string | null;
       role: { name?: string; admin_access?: boolean } | null;
     };
-    me = { id: u.id, email: u.email, first_name: u.first_name, last_name: u.last_name, tfa: !!u.tfa_secret, admin: !!u.role?.admin_access, roleName: u.role?.name ?? null };
+    me = {
+      id: u.id,
+      email: u.email,
+      first_name: u.first_name,
+      last_name: u.last_name,
+      tfa: !!u.tfa_secret,
+      admin: !!u.role?.admin_access,
+      roleName: u.role?.name ?? null,
+    };
   } catch (e) {
     if (!(e instanceof ApiError) || (e.status !== 401 && e.status !== 403)) {
       loadError = e instanceof Error ? e.message : String(e);

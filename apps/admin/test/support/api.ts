@@ -43,7 +43,11 @@ export async function becomes<T>(read: () => Promise<T>, expected: T, timeoutMs 
 }
 
 /** A new active user `<prefix>-<random>@example.com` (no role unless `role`), created by the first administrator through the API. */
-export async function createUser(base: string, admin: { email: string; password: string }, user: { prefix: string; password: string; role?: string }): Promise<{ email: string; id: string }> {
+export async function createUser(
+  base: string,
+  admin: { email: string; password: string },
+  user: { prefix: string; password: string; role?: string },
+): Promise<{ email: string; id: string }> {
   const api = await apiAs(base, admin.email, admin.password);
   const email = `${user.prefix}-${randomUUID().slice(0, 8)}@example.com`;
   const r = await api.post('/users', { email, password: user.password, role: user.role, status: 'active' });

@@ -16,7 +16,9 @@ export interface BrowserSuite {
  * runs `prepare`; afterAll closes the browser and stops the platform. The object is filled in by beforeAll: read
  * its fields inside the tests.
  */
-export function browserSuite(opts: { env?: Record<string, string>; signedInAdmin?: boolean; prepare?: (s: BrowserSuite) => Promise<void>; timeoutMs?: number } = {}): BrowserSuite {
+export function browserSuite(
+  opts: { env?: Record<string, string>; signedInAdmin?: boolean; prepare?: (s: BrowserSuite) => Promise<void>; timeoutMs?: number } = {},
+): BrowserSuite {
   const suite = {} as BrowserSuite;
   beforeAll(async () => {
     [suite.platform, suite.browser] = await Promise.all([startPlatformProcess(opts.env), launchChromium()]);

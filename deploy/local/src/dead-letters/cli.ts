@@ -19,7 +19,8 @@ Otherwise (npm start, running): the outbox rows of the auth and items databases 
 /** The embedded PostgreSQL of a running `npm start`: its port is in postmaster.pid (4th line). */
 function embeddedServerUrl(config: LocalConfig): string {
   const pidFile = path.join(config.dataDir, 'postgres', 'postmaster.pid');
-  if (!existsSync(pidFile)) throw new Error(`no running embedded PostgreSQL under ${config.dataDir}: start Vellum (npm start) first, or set DATABASE_URL / NATS_URL`);
+  if (!existsSync(pidFile))
+    throw new Error(`no running embedded PostgreSQL under ${config.dataDir}: start Vellum (npm start) first, or set DATABASE_URL / NATS_URL`);
   const port = readFileSync(pidFile, 'utf8').split('\n')[3]?.trim();
   return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
 }

@@ -16,7 +16,15 @@ export async function natsDeadLetters(settings: Pick<MessagingSettings, 'servers
     async list() {
       const rows = await Promise.all(
         queues.map(async ({ where, q }) =>
-          (await q.deadLetters(10_000)).map((d) => ({ where, id: d.id, subject: d.subject, at: d.at, reason: d.reason, deliveryCount: d.deliveryCount, durable: d.durable })),
+          (await q.deadLetters(10_000)).map((d) => ({
+            where,
+            id: d.id,
+            subject: d.subject,
+            at: d.at,
+            reason: d.reason,
+            deliveryCount: d.deliveryCount,
+            durable: d.durable,
+          })),
         ),
       );
       return rows.flat().sort((a, b) => a.at.localeCompare(b.at));

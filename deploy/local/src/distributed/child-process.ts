@@ -25,8 +25,7 @@ export interface SupervisedOptions {
   onStarted?: (pid: number) => void;
 }
 
-const exitOf = (c: ChildProcess) =>
-  new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
+const exitOf = (c: ChildProcess) => new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once('exit', () => r())));
 
 /**
  * One process of the distributed topology, in its own process group (an operator or a test can kill one service

@@ -24,8 +24,7 @@ const accepts = (port: number) =>
 /** A nats-server with JetStream on a free loopback port, its store and its log (nats-server.log) under `storeDir`. */
 export async function startNatsServer(storeDir: string, searchPath: string | undefined, logger: Logger): Promise<{ url: string; process: Supervised }> {
   const binary = findNatsServer(searchPath);
-  if (!binary)
-    throw new Error('NATS_URL is not set and no nats-server is on PATH: install it (Debian: apt-get install nats-server) or set NATS_URL');
+  if (!binary) throw new Error('NATS_URL is not set and no nats-server is on PATH: install it (Debian: apt-get install nats-server) or set NATS_URL');
   mkdirSync(storeDir, { recursive: true });
   const port = await freePort();
   const proc = supervise({

@@ -65,8 +65,7 @@ export function strategicMerge(base: unknown, patch: unknown, field?: string): u
   if (isMap(patch) && isMap(base)) {
     const out: Obj = structuredClone(base);
     for (const [k, v] of Object.entries(patch)) {
-      if (k.startsWith('$'))
-        throw new Error(`strategic merge directive ${k} is not supported by this test's builder`);
+      if (k.startsWith('$')) throw new Error(`strategic merge directive ${k} is not supported by this test's builder`);
       if (v === null) delete out[k];
       else out[k] = strategicMerge(out[k], v, k);
     }
@@ -75,52 +74,28 @@ export function strategicMerge(base: unknown, patch: unknown, field?: string): u
   return structuredClone(patch);
 }
 
-const CLUSTER_SCOPED = new Set([
-  'Namespace',
-  'ClusterRole',
-  'ClusterRoleBinding',
-  'CustomResourceDefinition',
-  'PersistentVolume',
-  'StorageClass',
-]);
-export const podSpecOf = (o: Obj): Obj | undefined =>
-  ['Deployment', 'StatefulSet'].includes(o.kind) ? o.spec?.template?.spec : undefined;
+const CLUSTER_SCOPED = new Set(['Namespace', 'ClusterRole', 'ClusterRoleBinding', 'CustomResourceDefinition', 'PersistentVolume', 'StorageClass']);
+export const podSpecOf = (o: Obj): Obj | undefined => (['Deployment', 'StatefulSet'].includes(o.kind) ? o.spec?.template?.spec : undefined);
 
 export function build(dir: string): Obj[] {
   const [k] = readYaml(path.join(dir, 'kustomization.yaml'));
-  const supported = new Set([
-    'apiVersion',
-    'kind',
-    'resources',
-    'namespace',
-    'images',
-    'replicas',
-    'patches',
-  ]);
-  for (const key of Object.keys(k))
-    if (!supported.has(key))
-      throw new Error(`${dir}: kustomization field "${key}" is not supported by this test's builder`);
+  const supported = new Set(['apiVersion', 'kind', 'resources', 'namespace', 'images', 'replicas', 'patches']);
+  for (const key of Object.keys(k)) if (!supported.has(key)) throw new Error(`${dir}: kustomization field "${key}" is not supported by this test's builder`);
   let objects: Obj[] = [];
   for (const r of k.resources ?? []) {
     const p = path.resolve(dir, r);
     objects.push(...(fs.statSync(p).isDirectory() ? build(p) : readYaml(p)));
   }
   for (const p of k.patches ?? []) {
-    if (Object.keys(p).some((x) => x !== 'path'))
-      throw new Error(`${dir}: only { path } patches are supported by this test's builder`);
+    if (Object.keys(p).some((x) => x !== 'path')) throw new Error(`${dir}: only { path } patches are supported by this test's builder`);
     for (const doc of readYaml(path.resolve(dir, p.path))) {
       const matches = objects.filter((o) => o.kind === doc.kind && o.metadata?.name === doc.metadata?.name);
-      if (matches.length !== 1)
-        throw new Error(
-          `${dir}: patch ${p.path} matches ${matches.length} objects (${doc.kind}/${doc.metadata?.name})`,
-        );
+      if (matches.length !== 1) throw new Error(`${dir}: patch ${p.path} matches ${matches.length} objects (${doc.kind}/${doc.metadata?.name})`);
       objects = objects.map((o) => (o === matches[0] ? (strategicMerge(o, doc) as Obj) : o));
     }
   }
   for (const r of k.replicas ?? []) {
-    const target = objects.filter(
-      (o) => ['Deployment', 'StatefulSet'].includes(o.kind) && o.metadata.name === r.name,
-    );
+    const target = objects.filter((o) => ['Deployment', 'StatefulSet'].includes(o.kind) && o.metadata.name === r.name);
     if (target.length !== 1) throw new Error(`${dir}: replicas for unknown workload ${r.name}`);
     target[0].spec.replicas = r.count;
   }
@@ -137,8 +112,7 @@ export function build(dir: string): Obj[] {
     }
     if (!used) throw new Error(`${dir}: image ${img.name} is used by no container`);
   }
-  if (k.namespace)
-    for (const o of objects) if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
+  if (k.namespace) for (const o of objects) if (!CLUSTER_SCOPED.has(o.kind)) o.metadata.namespace = k.namespace;
   return objects;
 }
 
@@ -146,12 +120,8 @@ export function build(dir: string): Obj[] {
 export function canonical(v: unknown): unknown {
   if (Array.isArray(v)) {
     const items = v.map(canonical);
-    const key = ['name', 'mountPath'].find(
-      (k) => items.length && items.every((x) => isMap(x) && typeof x[k] === 'string'),
-    );
-    return key
-      ? [...items].sort((a, b) => String((a as Obj)[key]).localeCompare(String((b as Obj)[key])))
-      : items;
+    const key = ['name', 'mountPath'].find((k) => items.length && items.every((x) => isMap(x) && typeof x[k] === 'string'));
+    return key ? [...items].sort((a, b) => String((a as Obj)[key]).localeCompare(String((b as Obj)[key]))) : items;
   }
   if (isMap(v))
     return Object.fromEntries(
@@ -161,7 +131,4 @@ export function canonical(v: unknown): unknown {
     );
   return v;
 }
-export const byId = (objs: Obj[]) =>
-  Object.fromEntries(
-    objs.map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, canonical(o)]),
-  );
+export const byId = (objs: Obj[]) => Object.fromEntries(objs.map((o) => [`${o.kind}/${o.metadata.namespace ?? ''}/${o.metadata.name}`, canonical(o)]));

@@ -3,7 +3,14 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { MESSAGING_VARIABLES, databaseServiceVariables, processVariables, queryLimitVariables, rateLimiterVariables, sessionCookieVariables } from '@vellum/config';
+import {
+  MESSAGING_VARIABLES,
+  databaseServiceVariables,
+  processVariables,
+  queryLimitVariables,
+  rateLimiterVariables,
+  sessionCookieVariables,
+} from '@vellum/config';
 import { loadAuthConfig, loadNatsSettings as authNats } from '@vellum/auth/src/config';
 import { loadRevisionsConfig, loadNatsSettings as revisionsNats } from '@vellum/revisions/src/config';
 import { loadItemsConfig, loadNatsSettings as itemsNats } from '@vellum/items/src/config';
@@ -82,9 +89,7 @@ export function hasRoute(service: string, route: string): boolean {
 /** The service's own modules a file imports (`./…`, `../…`). */
 function localImports(file: string): string[] {
   const src = fs.readFileSync(file, 'utf8');
-  return [...src.matchAll(/from '(\.{1,2}\/[^']+)'/g)]
-    .map((m) => path.join(path.dirname(file), `${m[1]}.ts`))
-    .filter((f) => fs.existsSync(f));
+  return [...src.matchAll(/from '(\.{1,2}\/[^']+)'/g)].map((m) => path.join(path.dirname(file), `${m[1]}.ts`)).filter((f) => fs.existsSync(f));
 }
 
 /** A plausible value for a secret file, so that the config loader can parse it. */
@@ -127,10 +132,7 @@ export function resolveContainer(objects: Obj[], workload: Obj): ResolvedContain
   const env: Env = {};
   const problems: string[] = [];
   const secrets = new Map<string, Set<string>>();
-  if (c.envFrom)
-    problems.push(
-      `${service}: envFrom hands every key of a source to the service; name each variable instead`,
-    );
+  if (c.envFrom) problems.push(`${service}: envFrom hands every key of a source to the service; name each variable instead`);
   for (const e of c.env ?? []) {
     if (env[e.name] !== undefined) problems.push(`${service}: ${e.name} set twice`);
     const why = unknownVariable(service, e.name);
@@ -140,13 +142,9 @@ export function resolveContainer(objects: Obj[], workload: Obj): ResolvedContain
       const { name, key } = e.valueFrom.configMapKeyRef;
       const cm = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === name);
       if (!cm) problems.push(`${service}: ${e.name} from ConfigMap ${name}, which is not in the build`);
-      else if (cm.data?.[key] === undefined)
-        problems.push(`${service}: ${e.name} from ConfigMap ${name} key ${key}, which it lacks`);
+      else if (cm.data?.[key] === undefined) problems.push(`${service}: ${e.name} from ConfigMap ${name} key ${key}, which it lacks`);
       else env[e.name] = cm.data[key];
-    } else
-      problems.push(
-        `${service}: ${e.name} has neither a value nor a ConfigMap key (secrets go through *_FILE)`,
-      );
+    } else problems.push(`${service}: ${e.name} has neither a value nor a ConfigMap key (secrets go through *_FILE)`);
     if (e.name.endsWith('_FILE')) {
       const file = env[e.name] ?? '';
       const mount = (c.volumeMounts ?? []).find((m: Obj) => file.startsWith(`${m.mountPath}/`));
@@ -157,10 +155,7 @@ export function resolveContainer(objects: Obj[], workload: Obj): ResolvedContain
       }
       const rel = file.slice(mount.mountPath.length + 1);
       const item = volume.secret.items ? volume.secret.items.find((i: Obj) => i.path === rel) : { key: rel };
-      if (!item)
-        problems.push(
-          `${service}: ${e.name}=${file}: Secret ${volume.secret.secretName} maps no key to ${rel}`,
-        );
+      if (!item) problems.push(`${service}: ${e.name}=${file}: Secret ${volume.secret.secretName} maps no key to ${rel}`);
       else {
         if (!secrets.has(volume.secret.secretName)) secrets.set(volume.secret.secretName, new Set());
         secrets.get(volume.secret.secretName)!.add(item.key);
@@ -168,8 +163,7 @@ export function resolveContainer(objects: Obj[], workload: Obj): ResolvedContain
     }
   }
   for (const m of c.volumeMounts ?? []) {
-    if (!(pod.volumes ?? []).some((v: Obj) => v.name === m.name))
-      problems.push(`${service}: volumeMount ${m.name} has no volume`);
+    if (!(pod.volumes ?? []).some((v: Obj) => v.name === m.name)) problems.push(`${service}: volumeMount ${m.name} has no volume`);
   }
   return { service, env, secrets, problems };
 }

@@ -23,21 +23,15 @@ export const loginRequestSchema = absentAsEmpty(
 export type LoginRequest = z.output<typeof loginRequestSchema>;
 
 /** `POST /auth/refresh` and `POST /auth/logout`: the token from the body, or a cookie. */
-export const refreshRequestSchema = absentAsEmpty(
-  z.object({ refresh_token: optionalString('refresh_token'), mode }),
-);
+export const refreshRequestSchema = absentAsEmpty(z.object({ refresh_token: optionalString('refresh_token'), mode }));
 export type RefreshRequest = z.output<typeof refreshRequestSchema>;
 
 /** `POST /auth/password/request`. */
-export const passwordRequestSchema = absentAsEmpty(
-  z.object({ email: requiredEmail(), reset_url: optionalString('reset_url') }),
-);
+export const passwordRequestSchema = absentAsEmpty(z.object({ email: requiredEmail(), reset_url: optionalString('reset_url') }));
 export type PasswordRequest = z.output<typeof passwordRequestSchema>;
 
 /** `POST /auth/password/reset` (the password policy is the service's check: 400 FAILED_VALIDATION). */
-export const passwordResetSchema = absentAsEmpty(
-  z.object({ token: requiredString('token'), password: requiredString('password') }),
-);
+export const passwordResetSchema = absentAsEmpty(z.object({ token: requiredString('token'), password: requiredString('password') }));
 export type PasswordReset = z.output<typeof passwordResetSchema>;
 
 /** `POST /auth/device`: a password-reset or invitation token that trusts this browser. */
@@ -47,9 +41,7 @@ export type DeviceTrustRequest = z.output<typeof deviceTrustSchema>;
 /** `POST /users/me/tfa/generate`. */
 export const tfaGenerateSchema = absentAsEmpty(z.object({ password: requiredString('password') }));
 /** `POST /users/me/tfa/enable`. */
-export const tfaEnableSchema = absentAsEmpty(
-  z.object({ secret: requiredString('secret'), otp: requiredString('otp') }),
-);
+export const tfaEnableSchema = absentAsEmpty(z.object({ secret: requiredString('secret'), otp: requiredString('otp') }));
 /** `POST /users/me/tfa/disable`. */
 export const tfaDisableSchema = absentAsEmpty(z.object({ otp: requiredString('otp') }));
 export type TfaGenerateRequest = z.output<typeof tfaGenerateSchema>;

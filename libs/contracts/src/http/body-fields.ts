@@ -10,15 +10,13 @@ export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{1
 const missing = (input: unknown) => input === undefined || input === null;
 
 /** Required string: missing or null → `"<name>" is required`, another type → `"<name>" must be a string`. */
-export const requiredString = (name: string) =>
-  z.string({ error: (iss) => (missing(iss.input) ? `"${name}" is required` : `"${name}" must be a string`) });
+export const requiredString = (name: string) => z.string({ error: (iss) => (missing(iss.input) ? `"${name}" is required` : `"${name}" must be a string`) });
 
 /** Optional string (null counts as absent). */
 export const optionalString = (name: string) => z.string({ error: `"${name}" must be a string` }).nullish();
 
 /** A required, syntactically valid e-mail address. */
-export const requiredEmail = (name = 'email') =>
-  requiredString(name).regex(EMAIL, { error: `"${name}" must be a valid email` });
+export const requiredEmail = (name = 'email') => requiredString(name).regex(EMAIL, { error: `"${name}" must be a valid email` });
 
 /** A string or null, absent allowed (user and role attributes). */
 export const nullableString = (name: string) =>
@@ -27,8 +25,7 @@ export const nullableString = (name: string) =>
     .nullable()
     .optional();
 
-export const optionalBoolean = (name: string) =>
-  z.boolean({ error: `"${name}" must be a boolean` }).optional();
+export const optionalBoolean = (name: string) => z.boolean({ error: `"${name}" must be a boolean` }).optional();
 
 /** A uuid or null, absent allowed (a role reference). */
 export const uuidOrNull = (name: string) =>
@@ -39,12 +36,7 @@ export const uuidOrNull = (name: string) =>
     .optional();
 
 /** One of `values`; another string or type → `"<name>" must be one of a, b, c`. */
-export const oneOf = <const T extends readonly [string, ...string[]]>(
-  name: string,
-  values: T,
-  separator = ', ',
-  brackets = false,
-) => {
+export const oneOf = <const T extends readonly [string, ...string[]]>(name: string, values: T, separator = ', ', brackets = false) => {
   const list = values.join(separator);
   return z.enum(values, { error: `"${name}" must be one of ${brackets ? `[${list}]` : list}` });
 };

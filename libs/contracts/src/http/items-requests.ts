@@ -4,20 +4,7 @@ import { z } from 'zod';
 // the service: unknown field → INVALID_PAYLOAD, wrong type → FAILED_VALIDATION): here it is any JSON object.
 
 /** The field types a collection may declare. */
-export const FIELD_TYPES = [
-  'integer',
-  'bigInteger',
-  'float',
-  'decimal',
-  'string',
-  'text',
-  'boolean',
-  'uuid',
-  'json',
-  'date',
-  'dateTime',
-  'timestamp',
-] as const;
+export const FIELD_TYPES = ['integer', 'bigInteger', 'float', 'decimal', 'string', 'text', 'boolean', 'uuid', 'json', 'date', 'dateTime', 'timestamp'] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Identifiers of collections and fields: lower snake case. */
@@ -34,8 +21,7 @@ const identifier = (what: string) =>
     })
     .regex(/^(?!vellum_)/, { error: (iss) => `${what} "${String(iss.input)}" must not start with vellum_` });
 
-const flag = (name: string) =>
-  z.boolean({ error: `field {field}: schema.${name} must be a boolean` }).nullish();
+const flag = (name: string) => z.boolean({ error: `field {field}: schema.${name} must be a boolean` }).nullish();
 const size = (name: string, min: number) =>
   z
     .number({ error: `field {field}: schema.${name} must be a positive integer` })

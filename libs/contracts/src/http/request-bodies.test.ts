@@ -1,7 +1,6 @@
 import { collectionRequestSchema, loginRequestSchema, requestBodies, requestBodyJsonSchema } from '../index';
 
-const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) =>
-  r.error?.issues[0]?.message;
+const firstMessage = (r: { success: boolean; error?: { issues: { message: string }[] } }) => r.error?.issues[0]?.message;
 
 describe('request body schemas', () => {
   it('every one has a JSON Schema (2020-12, what a client may send) for the OpenAPI document', () => {
@@ -22,18 +21,12 @@ describe('request body schemas', () => {
 
   it('login: the first failing field in the order email, password, mode, otp; .local and localhost are valid', () => {
     expect(firstMessage(loginRequestSchema.safeParse(undefined))).toBe('"email" is required');
-    expect(firstMessage(loginRequestSchema.safeParse({ email: 'nope', password: 1, mode: 'x' }))).toBe(
-      '"email" must be a valid email',
+    expect(firstMessage(loginRequestSchema.safeParse({ email: 'nope', password: 1, mode: 'x' }))).toBe('"email" must be a valid email');
+    expect(firstMessage(loginRequestSchema.safeParse({ email: 'a@b.local', password: 1, mode: 'x' }))).toBe('"password" must be a string');
+    expect(firstMessage(loginRequestSchema.safeParse({ email: 'a@localhost', password: 'p', mode: 'x', otp: 1 }))).toBe(
+      '"mode" must be one of [json, cookie, session]',
     );
-    expect(firstMessage(loginRequestSchema.safeParse({ email: 'a@b.local', password: 1, mode: 'x' }))).toBe(
-      '"password" must be a string',
-    );
-    expect(
-      firstMessage(loginRequestSchema.safeParse({ email: 'a@localhost', password: 'p', mode: 'x', otp: 1 })),
-    ).toBe('"mode" must be one of [json, cookie, session]');
-    expect(
-      loginRequestSchema.safeParse({ email: 'a@localhost', password: 'p', mode: null, otp: null }).success,
-    ).toBe(true);
+    expect(loginRequestSchema.safeParse({ email: 'a@localhost', password: 'p', mode: null, otp: null }).success).toBe(true);
   });
 
   it('collections: unknown keys of the body, a field, its schema and meta are kept', () => {

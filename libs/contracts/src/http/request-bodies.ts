@@ -9,12 +9,7 @@ import {
   tfaEnableSchema,
   tfaGenerateSchema,
 } from './auth-requests';
-import {
-  collectionRequestSchema,
-  itemUpdateSchema,
-  itemsCreateSchema,
-  itemsUpdateSchema,
-} from './items-requests';
+import { collectionRequestSchema, itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema } from './items-requests';
 import { searchRequestSchema } from './revisions-requests';
 import {
   apiTokenCreateSchema,

@@ -5,12 +5,13 @@ import { absentAsEmpty } from './body-fields';
 const PARAMETERS = QUERY_PARAMETERS.join(', ');
 
 /** The query object: only the query language's parameters (a misspelt one is an error, not silently ignored). */
-const query = z.strictObject(Object.fromEntries(QUERY_PARAMETERS.map((p) => [p, z.unknown().optional()])) as Record<(typeof QUERY_PARAMETERS)[number], z.ZodOptional<z.ZodUnknown>>, {
-  error: (iss) =>
-    iss.code === 'unrecognized_keys'
-      ? `"query.${iss.keys[0]}" is not allowed (the query parameters: ${PARAMETERS})`
-      : '"query" must be an object.',
-});
+const query = z.strictObject(
+  Object.fromEntries(QUERY_PARAMETERS.map((p) => [p, z.unknown().optional()])) as Record<(typeof QUERY_PARAMETERS)[number], z.ZodOptional<z.ZodUnknown>>,
+  {
+    error: (iss) =>
+      iss.code === 'unrecognized_keys' ? `"query.${iss.keys[0]}" is not allowed (the query parameters: ${PARAMETERS})` : '"query" must be an object.',
+  },
+);
 
 /**
  * `SEARCH` on a list (`/revisions`, `/activity`, `/users`, `/roles`, `/permissions`, `/items/:collection`): the

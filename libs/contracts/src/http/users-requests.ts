@@ -1,29 +1,15 @@
 import { z } from 'zod';
 import { ACTIONS } from '../access-rules';
-import {
-  EMAIL,
-  UUID,
-  nullableString,
-  optionalBoolean,
-  optionalString,
-  requiredString,
-  uuidOrNull,
-  absentAsEmpty,
-} from './body-fields';
+import { EMAIL, UUID, nullableString, optionalBoolean, optionalString, requiredString, uuidOrNull, absentAsEmpty } from './body-fields';
 
 // Users, roles and permissions (contract §4): unknown fields → 400 INVALID_PAYLOAD (`"<key>" is not allowed`).
 // POST takes one object or an array of them. Password policies are the service's check (FAILED_VALIDATION).
 
 export const USER_STATUSES = ['active', 'invited', 'suspended', 'archived'] as const;
 
-const oneOrMany = <T extends z.ZodType>(item: T) =>
-  z.union([item, z.array(item)], { error: '"body" must be an object or an array of objects' });
+const oneOrMany = <T extends z.ZodType>(item: T) => z.union([item, z.array(item)], { error: '"body" must be an object or an array of objects' });
 
-const userEmail = z
-  .string({ error: '"email" must be a string or null' })
-  .regex(EMAIL, { error: '"email" must be a valid email' })
-  .nullable()
-  .optional();
+const userEmail = z.string({ error: '"email" must be a string or null' }).regex(EMAIL, { error: '"email" must be a valid email' }).nullable().optional();
 
 const ownFields = {
   first_name: nullableString('first_name'),
@@ -81,10 +67,7 @@ export type RoleUpdateInput = z.output<typeof roleUpdateSchema>;
 const permissionFields = {
   collection: z.string({ error: '"collection" must be a string' }),
   action: z.enum(ACTIONS, {
-    error: (iss) =>
-      iss.input === undefined || iss.input === null
-        ? '"action" is required'
-        : `"action" must be one of ${ACTIONS.join(', ')}`,
+    error: (iss) => (iss.input === undefined || iss.input === null ? '"action" is required' : `"action" must be one of ${ACTIONS.join(', ')}`),
   }),
   role: uuidOrNull('role'),
   /** `["*"]`, a list of field names, or a comma list; null means all. */
@@ -113,15 +96,12 @@ export const permissionUpdateSchema = z.strictObject({
 });
 export type PermissionUpdateInput = z.output<typeof permissionUpdateSchema>;
 
-const inviteEmail = z
-  .string({ error: '"email" must be a valid email' })
-  .regex(EMAIL, { error: '"email" must be a valid email' });
+const inviteEmail = z.string({ error: '"email" must be a valid email' }).regex(EMAIL, { error: '"email" must be a valid email' });
 
 /** `POST /users/invite`: one address or several, the role (uuid), an optional `invite_url` (allow list checked by auth). */
 export const inviteSchema = z.strictObject({
   email: z.union([inviteEmail, z.array(inviteEmail).min(1, { error: '"email" is required' })], {
-    error: (iss) =>
-      iss.input === undefined || iss.input === null ? '"email" is required' : '"email" must be a valid email',
+    error: (iss) => (iss.input === undefined || iss.input === null ? '"email" is required' : '"email" must be a valid email'),
   }),
   role: requiredString('role').regex(UUID, { error: '"role" must be a uuid' }),
   invite_url: optionalString('invite_url'),
@@ -129,9 +109,7 @@ export const inviteSchema = z.strictObject({
 export type InviteRequest = z.output<typeof inviteSchema>;
 
 /** `POST /users/invite/accept` (the token is the credential; no body reads as `{}`). */
-export const inviteAcceptSchema = absentAsEmpty(
-  z.object({ token: requiredString('token'), password: requiredString('password') }),
-);
+export const inviteAcceptSchema = absentAsEmpty(z.object({ token: requiredString('token'), password: requiredString('password') }));
 export type InviteAcceptRequest = z.output<typeof inviteAcceptSchema>;
 
 /** `POST /users/me/tokens` (and `/users/:id/tokens`): a name, an expiry (required), an optional narrower role. */

@@ -16,16 +16,13 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export async function waitFor(cond: () => boolean, timeoutMs = 10_000, what = 'condition'): Promise<void> {
   const start = Date.now();
   while (!cond()) {
-    if (Date.now() - start > timeoutMs)
-      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    if (Date.now() - start > timeoutMs) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
     await sleep(10);
   }
 }
 
 /** Polls the dead letters until there is at least one (or 5 s passed). */
-export async function deadLettersOf(source: {
-  deadLetters(limit?: number): Promise<DeadLetter[]>;
-}): Promise<DeadLetter[]> {
+export async function deadLettersOf(source: { deadLetters(limit?: number): Promise<DeadLetter[]> }): Promise<DeadLetter[]> {
   const deadline = Date.now() + 5000;
   let dead = await source.deadLetters();
   while (dead.length === 0 && Date.now() < deadline) dead = await sleep(20).then(() => source.deadLetters());

@@ -22,10 +22,7 @@ export function describeEventStreamContract(subject: () => ContractSubject): voi
           }),
         );
       const ids = Array.from({ length: 200 }, (_, i) => `ev-${i}`);
-      for (let i = 0; i < ids.length; i += 50)
-        await Promise.all(
-          ids.slice(i, i + 50).map((id, j) => s.publish('items.articles.update', { n: i + j }, { id })),
-        );
+      for (let i = 0; i < ids.length; i += 50) await Promise.all(ids.slice(i, i + 50).map((id, j) => s.publish('items.articles.update', { n: i + j }, { id })));
       await waitFor(() => handled.a.length + handled.b.length >= 200, 20_000, '200 events');
       await sleep(300);
       const all = [...handled.a, ...handled.b];
@@ -40,12 +37,8 @@ export function describeEventStreamContract(subject: () => ContractSubject): voi
       for (let i = 0; i < 20; i++) await s.publish(`items.c${i % 3}.create`, { i }, { id: `e${i}` });
       const g1: number[] = [];
       const g2: number[] = [];
-      track(
-        await s.subscribe<{ i: number }>({ durable: 'g1', handler: async (d) => void g1.push(d.data.i) }),
-      );
-      track(
-        await s.subscribe<{ i: number }>({ durable: 'g2', handler: async (d) => void g2.push(d.data.i) }),
-      );
+      track(await s.subscribe<{ i: number }>({ durable: 'g1', handler: async (d) => void g1.push(d.data.i) }));
+      track(await s.subscribe<{ i: number }>({ durable: 'g2', handler: async (d) => void g2.push(d.data.i) }));
       await waitFor(() => g1.length === 20 && g2.length === 20);
       expect(g1).toEqual(Array.from({ length: 20 }, (_, i) => i));
       expect(g2).toEqual(g1);
@@ -105,9 +98,7 @@ export function describeEventStreamContract(subject: () => ContractSubject): voi
       await s.publish('items.x.update', {}, { id: 'poison' });
       await waitFor(() => failing.length === 2 && ok.length === 1);
       const dead = await deadLettersOf(s);
-      expect(dead).toEqual([
-        expect.objectContaining({ id: 'poison', reason: 'cannot record poison', deliveryCount: 2 }),
-      ]);
+      expect(dead).toEqual([expect.objectContaining({ id: 'poison', reason: 'cannot record poison', deliveryCount: 2 })]);
       await sleep(300);
       expect(failing).toEqual([1, 2]);
     });

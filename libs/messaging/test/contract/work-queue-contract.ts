@@ -10,11 +10,7 @@ export function describeWorkQueueContract(subject: () => ContractSubject): void 
 
     it('delivers jobs with id, subject, data, headers and deliveryCount 1, and removes them once acked', async () => {
       const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
-      await q.publish(
-        'mail.send',
-        { to: 'a@example.com' },
-        { id: 'job-1', headers: { 'x-request-id': 'req-1' } },
-      );
+      await q.publish('mail.send', { to: 'a@example.com' }, { id: 'job-1', headers: { 'x-request-id': 'req-1' } });
       await q.publish('mail.send', { to: 'b@example.com' }, { id: 'job-2' });
       const got: Delivery<{ to: string }>[] = [];
       const contexts: (string | undefined)[] = [];
@@ -107,9 +103,7 @@ export function describeWorkQueueContract(subject: () => ContractSubject): void 
       await q.publish('mail.send', { to: 'nobody' }, { id: 'bad' });
       await waitFor(() => seen.length === 1);
       const dead = await deadLettersOf(q);
-      expect(dead).toEqual([
-        expect.objectContaining({ id: 'bad', reason: 'invalid address', deliveryCount: 1 }),
-      ]);
+      expect(dead).toEqual([expect.objectContaining({ id: 'bad', reason: 'invalid address', deliveryCount: 1 })]);
       await sleep(400);
       expect(seen).toEqual([1]);
     });

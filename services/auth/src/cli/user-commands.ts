@@ -48,7 +48,11 @@ const inContext = (io: CliIo, step: (ctx: AuthContext) => Promise<string>) =>
   });
 
 /** A command taking the required --email and --password (checked before connecting) and `extra` options. */
-const withCredentials = (about: About, extra: Command['options'], step: (ctx: AuthContext, email: string, password: string, values: Values) => Promise<string>): Command => ({
+const withCredentials = (
+  about: About,
+  extra: Command['options'],
+  step: (ctx: AuthContext, email: string, password: string, values: Values) => Promise<string>,
+): Command => ({
   ...about,
   options: { ...credentialOptions, ...extra },
   async run(values, io) {
@@ -92,7 +96,11 @@ const setPassword = withCredentials(
 );
 
 const list: Command = {
-  name: 'list', summary: 'list users: id, e-mail, status, role (tab-separated)', usage: '', help: 'Oldest first.', options: {},
+  name: 'list',
+  summary: 'list users: id, e-mail, status, role (tab-separated)',
+  usage: '',
+  help: 'Oldest first.',
+  options: {},
   run: (_values, io) =>
     inContext(io, async (ctx) => {
       const users = await ctx.db.user.findMany({ include: { role: true }, orderBy: { created_at: 'asc' } });

@@ -53,7 +53,10 @@ export async function syncApiTokens(tx: Tx, by: { userId: string } | { roleId: s
 
 /** Remove the map entries of deleted tokens (rows already gone, or about to be with their user or role). */
 export async function dropApiTokenEntries(tx: Tx, rows: Pick<ApiToken, 'id' | 'token_hash'>[], actor: Actor, now: Date): Promise<void> {
-  await enqueue(tx, rows.flatMap((r) => [apiTokenEntry(r.token_hash, undefined), tokenAudit('token_revoked', r.id, actor, now)]));
+  await enqueue(
+    tx,
+    rows.flatMap((r) => [apiTokenEntry(r.token_hash, undefined), tokenAudit('token_revoked', r.id, actor, now)]),
+  );
 }
 
 async function publishOne(tx: Tx, hash: string, now: Date): Promise<void> {

@@ -48,7 +48,14 @@ export async function presentedDevice(ctx: AuthContext, cookie: string | undefin
  * After a login (or a mailbox proof): the presented trusted device gets a new secret (rotation on use), or a new
  * device is trusted (audited `device_trusted`). A rotation that lost a race to a parallel one trusts a new device.
  */
-export async function trustDevice(ctx: AuthContext, userId: string, current: DeviceCredential | undefined, how: DeviceTrust, client: ClientInfo, now: Date): Promise<TrustedDevice> {
+export async function trustDevice(
+  ctx: AuthContext,
+  userId: string,
+  current: DeviceCredential | undefined,
+  how: DeviceTrust,
+  client: ClientInfo,
+  now: Date,
+): Promise<TrustedDevice> {
   if (current) {
     const next = ctx.devices.issue(userId, current.deviceId);
     const rotated = await deviceRepository.rotate(ctx.pg, {
@@ -63,7 +70,15 @@ export async function trustDevice(ctx: AuthContext, userId: string, current: Dev
     if (rotated) return { credential: next };
   }
   const fresh = ctx.devices.issue(userId);
-  await deviceRepository.create(ctx.pg, { id: fresh.deviceId, userId, secretHash: deviceSecretHash(fresh.secret), ip: client.ip, userAgent: client.userAgent, trustedBy: how, now });
+  await deviceRepository.create(ctx.pg, {
+    id: fresh.deviceId,
+    userId,
+    secretHash: deviceSecretHash(fresh.secret),
+    ip: client.ip,
+    userAgent: client.userAgent,
+    trustedBy: how,
+    now,
+  });
   const actor: Actor = { user: userId, ip: client.ip, userAgent: client.userAgent, origin: client.origin };
   await enqueueOutbox(ctx.pg, audit('device_trusted', deviceAuditItem(userId, fresh.deviceId), actor, now, 'vellum_devices'));
   return { credential: fresh };

@@ -73,11 +73,7 @@ export class LoginBuckets {
 
   /** An admin's unlock: the account's untrusted and TOTP budgets and the given devices' buckets start again. */
   async clear(account: string, deviceIds: string[]): Promise<void> {
-    await Promise.all([
-      this.password.reset(`untrusted:${account}`),
-      this.otp.reset(account),
-      ...deviceIds.map((id) => this.password.reset(`device:${id}`)),
-    ]);
+    await Promise.all([this.password.reset(`untrusted:${account}`), this.otp.reset(account), ...deviceIds.map((id) => this.password.reset(`device:${id}`))]);
   }
 
   private async sprayFailure(): Promise<void> {

@@ -60,8 +60,7 @@ export class LoginThrottle {
 }
 
 const addressKey = (ip: string | null) => ip ?? 'unknown';
-const accountKey = (ip: string | null, email: string) =>
-  `${addressKey(ip)}|${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
+const accountKey = (ip: string | null, email: string) => `${addressKey(ip)}|${createHash('sha256').update(email.trim().toLowerCase()).digest('base64url')}`;
 
 function refusal(limiter: Limiter, state: LimitState) {
   if (state.consumed < limiter.points) return undefined;

@@ -10,9 +10,7 @@ export async function logout(ctx: AuthContext, cred: PresentedCredential, client
   await ctx.db.$transaction(async (tx) => {
     const now = ctx.clock.now();
     const row =
-      'refreshToken' in cred
-        ? await sessionRepository.lockByTokenHash(tx, hashToken(cred.refreshToken))
-        : await sessionRepository.lockById(tx, cred.sessionId);
+      'refreshToken' in cred ? await sessionRepository.lockByTokenHash(tx, hashToken(cred.refreshToken)) : await sessionRepository.lockById(tx, cred.sessionId);
     if (!row) return;
     const ids = await sessionRepository.deleteFamily(tx, row.family_id);
     await enqueue(tx, [

@@ -71,13 +71,7 @@ export interface OAuthResult {
  * the RFC 9207 `iss` parameter (mix-up defence), exchanges the code with the PKCE verifier and verifies the ID
  * token (signature by the issuer's JWKS, iss, aud, exp, nonce). Every refusal → 401 INVALID_CREDENTIALS.
  */
-export async function finishOAuthLogin(
-  ctx: AuthContext,
-  name: string,
-  search: string,
-  st: OAuthState | undefined,
-  client: ClientInfo,
-): Promise<OAuthResult> {
+export async function finishOAuthLogin(ctx: AuthContext, name: string, search: string, st: OAuthState | undefined, client: ClientInfo): Promise<OAuthResult> {
   const p = providerOf(ctx, name);
   const now = ctx.clock.now();
   const query = new URLSearchParams(search);
@@ -111,7 +105,10 @@ export async function finishOAuthLogin(
     }
   } catch (e) {
     if (isAppError(e)) throw e;
-    ctx.logger.info({ provider: p.name, err: { name: (e as Error).name, message: (e as Error).message, code: (e as { code?: string }).code } }, 'oauth callback refused');
+    ctx.logger.info(
+      { provider: p.name, err: { name: (e as Error).name, message: (e as Error).message, code: (e as { code?: string }).code } },
+      'oauth callback refused',
+    );
     throw errors.invalidCredentials();
   }
   const identifier = profile[p.identifierKey];
@@ -137,7 +134,8 @@ async function resolveUser(
   profile: Record<string, unknown>,
 ): Promise<UserWithRole> {
   const now = ctx.clock.now();
-  const find = () => ctx.db.user.findUnique({ where: { provider_external_identifier: { provider: p.name, external_identifier: identifier } }, include: { role: true } });
+  const find = () =>
+    ctx.db.user.findUnique({ where: { provider_external_identifier: { provider: p.name, external_identifier: identifier } }, include: { role: true } });
   let user = await find();
   if (!user) {
     const existing = email ? await userRepository.findByEmail(ctx.pg, email) : null;

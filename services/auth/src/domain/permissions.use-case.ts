@@ -10,7 +10,11 @@ import { authReads } from './read-auth-list.use-case';
 /** A validated payload (`permissionSchema` / `permissionUpdateSchema`) → Prisma data; `fields` may be a comma list. */
 function toData(data: PermissionInput | PermissionUpdateInput) {
   const out: Record<string, unknown> = { ...data };
-  if (typeof data.fields === 'string') out.fields = data.fields.split(',').map((s: string) => s.trim()).filter(Boolean);
+  if (typeof data.fields === 'string')
+    out.fields = data.fields
+      .split(',')
+      .map((s: string) => s.trim())
+      .filter(Boolean);
   if ('role' in data) {
     delete out.role;
     out.role_id = data.role;

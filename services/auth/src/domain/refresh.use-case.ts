@@ -11,9 +11,7 @@ import { hashToken, newRefreshToken } from './token-issuer';
 /** What the caller presented: an opaque refresh token, or a session id from a (signature-checked) session cookie. */
 export type PresentedCredential = { refreshToken: string } | { sessionId: string };
 
-type Outcome =
-  | { ok: true; tokens: IssuedTokens }
-  | { ok: false; error: 'INVALID_CREDENTIALS' | 'USER_SUSPENDED' };
+type Outcome = { ok: true; tokens: IssuedTokens } | { ok: false; error: 'INVALID_CREDENTIALS' | 'USER_SUSPENDED' };
 
 /**
  * Rotate on every use. A second use of the immediately previous token within REFRESH_TOKEN_REUSE_INTERVAL answers
@@ -24,9 +22,7 @@ export async function refresh(ctx: AuthContext, cred: PresentedCredential, mode:
   const outcome = await ctx.db.$transaction(async (tx): Promise<Outcome> => {
     const now = ctx.clock.now();
     const row =
-      'refreshToken' in cred
-        ? await sessionRepository.lockByTokenHash(tx, hashToken(cred.refreshToken))
-        : await sessionRepository.lockById(tx, cred.sessionId);
+      'refreshToken' in cred ? await sessionRepository.lockByTokenHash(tx, hashToken(cred.refreshToken)) : await sessionRepository.lockById(tx, cred.sessionId);
     if (!row) return { ok: false, error: 'INVALID_CREDENTIALS' };
     const r: Refresh = { ctx, tx, cred, mode, client, row, now };
     return row.rotated_at ? reuseOfRotated(r, row.rotated_at) : rotate(r);

@@ -12,23 +12,13 @@ import { generateTotpSecret, otpauthUrl, verifyTotp } from './totp';
 /** The additional data binding a sealed secret to its user (a value copied to another row does not open). */
 const aad = (userId: string) => `tfa:${userId}`;
 
-const sameString = (a: string, b: string) =>
-  a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
+const sameString = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
 
 /** The time step matched by `otp` against the user's enabled secret (±1 step), or undefined. */
-export function verifyUserOtp(
-  ctx: AuthContext,
-  user: Pick<User, 'id' | 'tfa_secret'>,
-  otp: string,
-  now: Date,
-): number | undefined {
+export function verifyUserOtp(ctx: AuthContext, user: Pick<User, 'id' | 'tfa_secret'>, otp: string, now: Date): number | undefined {
   const secret = user.tfa_secret ? ctx.secrets.open(user.tfa_secret, aad(user.id)) : undefined;
   if (!secret) {
-    if (user.tfa_secret)
-      ctx.logger.error(
-        { user: user.id },
-        'the TFA secret cannot be decrypted (wrong AUTH_TFA_ENCRYPTION_KEY?)',
-      );
+    if (user.tfa_secret) ctx.logger.error({ user: user.id }, 'the TFA secret cannot be decrypted (wrong AUTH_TFA_ENCRYPTION_KEY?)');
     return undefined;
   }
   return verifyTotp(secret, otp, now);
@@ -39,8 +29,7 @@ export function verifyUserOtp(
  * uses of one code: the second UPDATE waits for the first's row lock, re-reads the row and matches nothing.
  */
 export async function claimOtpStep(tx: Tx, userId: string, step: number): Promise<boolean> {
-  const n =
-    await tx.$executeRaw`UPDATE "users" SET "tfa_last_step" = ${step} WHERE "id" = ${userId}::uuid AND "tfa_last_step" < ${step}`;
+  const n = await tx.$executeRaw`UPDATE "users" SET "tfa_last_step" = ${step} WHERE "id" = ${userId}::uuid AND "tfa_last_step" < ${step}`;
   return n === 1;
 }
 
@@ -52,14 +41,9 @@ async function loadUser(ctx: AuthContext, userId: string): Promise<User> {
 
 export const tfaUseCase = {
   /** A new secret for the caller, kept pending (encrypted) until enabled with a code from it. */
-  async generate(
-    ctx: AuthContext,
-    userId: string,
-    password: string,
-  ): Promise<{ secret: string; otpauth_url: string }> {
+  async generate(ctx: AuthContext, userId: string, password: string): Promise<{ secret: string; otpauth_url: string }> {
     const user = await loadUser(ctx, userId);
-    if (user.provider !== 'default' || !(await ctx.hasher.verify(user.password, password)))
-      throw errors.invalidCredentials();
+    if (user.provider !== 'default' || !(await ctx.hasher.verify(user.password, password))) throw errors.invalidCredentials();
     if (user.tfa_secret) throw errors.invalidPayload('TFA is already enabled for this user');
     const secret = generateTotpSecret();
     await ctx.db.user.update({
@@ -73,11 +57,8 @@ export const tfaUseCase = {
   async enable(ctx: AuthContext, userId: string, secret: string, otp: string, actor: Actor): Promise<void> {
     const user = await loadUser(ctx, userId);
     if (user.tfa_secret) throw errors.invalidPayload('TFA is already enabled for this user');
-    const pending = user.tfa_pending_secret
-      ? ctx.secrets.open(user.tfa_pending_secret, aad(user.id))
-      : undefined;
-    if (!pending || !sameString(pending, secret))
-      throw errors.invalidPayload('"secret" is not the secret generated for this user');
+    const pending = user.tfa_pending_secret ? ctx.secrets.open(user.tfa_pending_secret, aad(user.id)) : undefined;
+    if (!pending || !sameString(pending, secret)) throw errors.invalidPayload('"secret" is not the secret generated for this user');
     const now = ctx.clock.now();
     const step = verifyTotp(pending, otp, now);
     if (step === undefined) throw errors.invalidOtp();
@@ -89,10 +70,7 @@ export const tfaUseCase = {
       });
       if (count !== 1) throw errors.invalidPayload('"secret" is not the secret generated for this user');
       const updated = await tx.user.findUniqueOrThrow({ where: { id: user.id } });
-      await enqueue(tx, [
-        itemChange('vellum_users', 'update', user.id, presentUser(updated), actor, now),
-        audit('tfa_enabled', user.id, actor, now),
-      ]);
+      await enqueue(tx, [itemChange('vellum_users', 'update', user.id, presentUser(updated), actor, now), audit('tfa_enabled', user.id, actor, now)]);
     });
   },
 
@@ -111,10 +89,7 @@ export const tfaUseCase = {
           where: { id: user.id },
           data: { tfa_secret: null, tfa_pending_secret: null },
         });
-        await enqueue(tx, [
-          itemChange('vellum_users', 'update', user.id, presentUser(updated), actor, now),
-          audit('tfa_disabled', user.id, actor, now),
-        ]);
+        await enqueue(tx, [itemChange('vellum_users', 'update', user.id, presentUser(updated), actor, now), audit('tfa_disabled', user.id, actor, now)]);
         return true;
       }));
     if (!ok) {

@@ -38,7 +38,10 @@ export function newRefreshToken(): string {
 
 /** Fingerprint of the current password hash a reset token is bound to (it dies with any password change). */
 export const passwordFingerprint = (passwordHash: string | null) =>
-  createHash('sha256').update(`vellum-reset:${passwordHash ?? ''}`).digest('base64url').slice(0, 22);
+  createHash('sha256')
+    .update(`vellum-reset:${passwordHash ?? ''}`)
+    .digest('base64url')
+    .slice(0, 22);
 
 /** Whom a reset or invitation token is for (`password`: the current hash, null while invited). */
 type ScopedUser = { id: string; email: string; password: string | null };

@@ -1,13 +1,4 @@
-import {
-  base32Decode,
-  base32Encode,
-  generateTotpSecret,
-  hotp,
-  otpauthUrl,
-  timeStep,
-  totpAt,
-  verifyTotp,
-} from './totp';
+import { base32Decode, base32Encode, generateTotpSecret, hotp, otpauthUrl, timeStep, totpAt, verifyTotp } from './totp';
 
 // RFC 6238 Appendix B, SHA-1 rows: seed "12345678901234567890", 8 digits.
 const SEED = Buffer.from('12345678901234567890', 'ascii');
@@ -28,18 +19,7 @@ describe('TOTP (RFC 6238)', () => {
   });
 
   it('RFC 4226 Appendix D HOTP values (counters 0..9)', () => {
-    const expected = [
-      '755224',
-      '287082',
-      '359152',
-      '969429',
-      '338314',
-      '254676',
-      '287922',
-      '162583',
-      '399871',
-      '520489',
-    ];
+    const expected = ['755224', '287082', '359152', '969429', '338314', '254676', '287922', '162583', '399871', '520489'];
     expect(expected.map((_, i) => hotp(SEED, i))).toEqual(expected);
   });
 

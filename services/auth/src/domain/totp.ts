@@ -47,8 +47,7 @@ export function base32Decode(text: string): Buffer | undefined {
 export const generateTotpSecret = (): string => base32Encode(randomBytes(20));
 
 /** The time step of an instant. */
-export const timeStep = (at: Date, stepSeconds = TOTP_STEP_SECONDS): number =>
-  Math.floor(at.getTime() / 1000 / stepSeconds);
+export const timeStep = (at: Date, stepSeconds = TOTP_STEP_SECONDS): number => Math.floor(at.getTime() / 1000 / stepSeconds);
 
 /** HOTP(key, counter) truncated to `digits` (RFC 4226 §5.3, dynamic truncation). */
 export function hotp(key: Buffer, counter: number, digits = TOTP_DIGITS): string {
@@ -56,8 +55,7 @@ export function hotp(key: Buffer, counter: number, digits = TOTP_DIGITS): string
   msg.writeBigUInt64BE(BigInt(counter));
   const mac = createHmac('sha1', key).update(msg).digest();
   const offset = mac[mac.length - 1] & 0x0f;
-  const bin =
-    ((mac[offset] & 0x7f) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
+  const bin = ((mac[offset] & 0x7f) << 24) | (mac[offset + 1] << 16) | (mac[offset + 2] << 8) | mac[offset + 3];
   return String(bin % 10 ** digits).padStart(digits, '0');
 }
 

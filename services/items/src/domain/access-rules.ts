@@ -24,7 +24,11 @@ export class AccessRules extends AccessRuleMap {
   visibleCollections(a: Accountability | undefined): '*' | Set<string> {
     const access = this.forCaller(a);
     if (access?.admin) return '*';
-    return new Set(Object.entries(access?.permissions ?? {}).filter(([, p]) => Object.keys(p).length > 0).map(([c]) => c));
+    return new Set(
+      Object.entries(access?.permissions ?? {})
+        .filter(([, p]) => Object.keys(p).length > 0)
+        .map(([c]) => c),
+    );
   }
 }
 

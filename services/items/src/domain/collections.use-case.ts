@@ -55,9 +55,7 @@ export class CollectionsUseCase {
   async list(a: Accountability | undefined) {
     const visible = this.rules.visibleCollections(a);
     const all = await this.repo.list();
-    return all
-      .filter((c) => visible === '*' || visible.has(c.collection))
-      .map((c) => presentCollection(c, this.rules.fields(a, c.collection, 'read') ?? []));
+    return all.filter((c) => visible === '*' || visible.has(c.collection)).map((c) => presentCollection(c, this.rules.fields(a, c.collection, 'read') ?? []));
   }
 
   async get(a: Accountability | undefined, name: string) {

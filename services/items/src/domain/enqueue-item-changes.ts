@@ -14,5 +14,8 @@ export interface VersionedChange {
  */
 export async function enqueueItemChanges(db: Queryable, changes: VersionedChange[]): Promise<void> {
   for (const c of changes) (c.message.payload as ItemChangeEvent).item_version = c.version;
-  await enqueueOutbox(db, changes.map((c) => c.message));
+  await enqueueOutbox(
+    db,
+    changes.map((c) => c.message),
+  );
 }

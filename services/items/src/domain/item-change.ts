@@ -18,10 +18,7 @@ export function itemChangeMessage(
   delta: Record<string, unknown> | null,
 ): OutboxMessage {
   const actor = ctx.accountability ?? { user: null };
-  return buildItemChange(
-    { collection, item: String(item), action, data, delta, actor, at: ctx.now },
-    ctx.requestId ? { 'x-request-id': ctx.requestId } : {},
-  );
+  return buildItemChange({ collection, item: String(item), action, data, delta, actor, at: ctx.now }, ctx.requestId ? { 'x-request-id': ctx.requestId } : {});
 }
 
 export const pick = (row: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, row[k]]));

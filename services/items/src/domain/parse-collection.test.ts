@@ -19,16 +19,36 @@ describe('parseCollection', () => {
     expect([own.primaryKey, own.fields[0].schema.has_auto_increment]).toEqual(['n', false]);
     const uuid = parse({ collection: 'b', fields: [{ field: 'u', type: 'uuid', schema: { is_primary_key: true, has_auto_increment: true } }] });
     expect(uuid.fields[0].schema).toMatchObject({ has_auto_increment: false, is_nullable: false, is_unique: true });
-    expect(reason({ collection: 'c', fields: [{ field: 's', type: 'string', schema: { is_primary_key: true } }] })).toMatch(/primary key "s" must be an integer/);
+    expect(reason({ collection: 'c', fields: [{ field: 's', type: 'string', schema: { is_primary_key: true } }] })).toMatch(
+      /primary key "s" must be an integer/,
+    );
   });
 
   it('refuses reserved names, duplicate fields, two keys, an unmarked "id", and auto increment off the key', () => {
     expect(reason({ collection: 'outbox' })).toBe('collection "outbox" is a reserved name');
-    expect(reason({ collection: 'd', fields: [{ field: 'x', type: 'text' }, { field: 'x', type: 'text' }] })).toBe('field "x" appears twice');
+    expect(
+      reason({
+        collection: 'd',
+        fields: [
+          { field: 'x', type: 'text' },
+          { field: 'x', type: 'text' },
+        ],
+      }),
+    ).toBe('field "x" appears twice');
     const key = { type: 'integer', schema: { is_primary_key: true } };
-    expect(reason({ collection: 'd', fields: [{ field: 'a', ...key }, { field: 'b', ...key }] })).toBe('a collection has exactly one primary key field');
+    expect(
+      reason({
+        collection: 'd',
+        fields: [
+          { field: 'a', ...key },
+          { field: 'b', ...key },
+        ],
+      }),
+    ).toBe('a collection has exactly one primary key field');
     expect(reason({ collection: 'd', fields: [{ field: 'id', type: 'integer' }] })).toMatch(/"id" exists but is not marked/);
-    expect(reason({ collection: 'd', fields: [{ field: 'n', type: 'integer', schema: { has_auto_increment: true } }] })).toMatch(/only the primary key may auto increment/);
+    expect(reason({ collection: 'd', fields: [{ field: 'n', type: 'integer', schema: { has_auto_increment: true } }] })).toMatch(
+      /only the primary key may auto increment/,
+    );
   });
 
   it('checks decimal precision and scale (defaults 10, 5)', () => {
@@ -38,9 +58,17 @@ describe('parseCollection', () => {
   });
 
   it('coerces a default value to its field type, or refuses it', () => {
-    const def = parse({ collection: 'd', fields: [{ field: 'n', type: 'integer', schema: { default_value: '5' } }, { field: 'j', type: 'json', schema: { default_value: [1] } }] });
+    const def = parse({
+      collection: 'd',
+      fields: [
+        { field: 'n', type: 'integer', schema: { default_value: '5' } },
+        { field: 'j', type: 'json', schema: { default_value: [1] } },
+      ],
+    });
     expect(def.fields.map((f) => f.schema.default_value)).toEqual([undefined, 5, '[1]']);
-    expect(reason({ collection: 'd', fields: [{ field: 'n', type: 'integer', schema: { default_value: 'many' } }] })).toBe('field "n": schema.default_value is not a valid integer');
+    expect(reason({ collection: 'd', fields: [{ field: 'n', type: 'integer', schema: { default_value: 'many' } }] })).toBe(
+      'field "n": schema.default_value is not a valid integer',
+    );
   });
 });
 

@@ -28,18 +28,29 @@ describe('planItemUpdates', () => {
   });
 
   it('plans all or nothing: one bad update among good ones fails the whole plan', () => {
-    expect(thrown(() => planItemUpdates(posts, [{ key: 1, data: { title: 'ok' } }, { key: 2, data: { views: 'x' } }], '*'))).toMatchObject({
+    expect(
+      thrown(() =>
+        planItemUpdates(
+          posts,
+          [
+            { key: 1, data: { title: 'ok' } },
+            { key: 2, data: { views: 'x' } },
+          ],
+          '*',
+        ),
+      ),
+    ).toMatchObject({
       code: 'FAILED_VALIDATION',
       extensions: { field: 'views', type: 'integer' },
     });
   });
 
-  it('checks the written fields against the caller\'s allowed ones (the key is not one of them)', () => {
+  it("checks the written fields against the caller's allowed ones (the key is not one of them)", () => {
     expect(planItemUpdates(posts, [{ data: { id: 3, title: 'x' } }], ['title'])).toEqual([{ key: 3, values: { title: 'x' } }]);
     expect(thrown(() => planItemUpdates(posts, [{ key: 3, data: { body: 'x' } }], ['title'])).status).toBe(403);
   });
 
-  it('leaves the caller\'s payload as it was', () => {
+  it("leaves the caller's payload as it was", () => {
     const data = { id: 3, title: 'x' };
     planItemUpdates(posts, [{ data }], '*');
     expect(data).toEqual({ id: 3, title: 'x' });

@@ -8,8 +8,6 @@ import { permits } from './access-rules';
  * always part of a readable collection.
  */
 export function toQuerySchema(def: CollectionDef, readable: '*' | string[]): QuerySchema {
-  const fields = Object.fromEntries(
-    def.fields.filter((f) => f.field === def.primaryKey || permits(readable, f.field)).map((f) => [f.field, { type: f.type }]),
-  );
+  const fields = Object.fromEntries(def.fields.filter((f) => f.field === def.primaryKey || permits(readable, f.field)).map((f) => [f.field, { type: f.type }]));
   return defineSchema({ [def.collection]: { name: def.collection, table: def.collection, primaryKey: def.primaryKey, fields } });
 }

@@ -34,9 +34,10 @@ export async function updateItems(deps: ItemsDeps, ctx: ChangeContext, collectio
     const keys = planned.map((p) => p.key);
     const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));
     const changes: VersionedChange[] = [];
-    const rows = sameChange && new Set(keys.map(String)).size === keys.length
-      ? await updateAll(db, def, keys, planned[0]?.values ?? {})
-      : await updateEach(db, def, planned);
+    const rows =
+      sameChange && new Set(keys.map(String)).size === keys.length
+        ? await updateAll(db, def, keys, planned[0]?.values ?? {})
+        : await updateEach(db, def, planned);
     for (let i = 0; i < planned.length; i++) {
       const { key, values } = planned[i]!;
       const w = rows[i]!;

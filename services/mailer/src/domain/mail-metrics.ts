@@ -18,7 +18,11 @@ export class MailMetrics {
 
   constructor(registry: Registry) {
     const make = (name: Name) =>
-      singleMetric(registry, `vellum_${name}`, () => new Counter({ name: `vellum_${name}`, help: help[name], labelNames: ['template'] as const, registers: [registry] }));
+      singleMetric(
+        registry,
+        `vellum_${name}`,
+        () => new Counter({ name: `vellum_${name}`, help: help[name], labelNames: ['template'] as const, registers: [registry] }),
+      );
     this.counters = {
       mails_sent_total: make('mails_sent_total'),
       mails_retried_total: make('mails_retried_total'),

@@ -28,12 +28,7 @@ export const BUILTIN_TEMPLATES_DIR = path.join(__dirname, '..', 'templates');
 const placeholder = /\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g;
 
 export function escapeHtml(value: string): string {
-  return value
-    .replace(/&/g, '&amp;')
-    .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
-    .replace(/"/g, '&quot;')
-    .replace(/'/g, '&#39;');
+  return value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
 }
 
 function substitute(template: string, values: TemplateValues, escape: (v: string) => string): string {
@@ -61,8 +56,7 @@ export class MailTemplates {
   private readonly sources = new Map<TemplateName, TemplateSource>();
 
   constructor(overrideDir?: string) {
-    if (overrideDir && !existsSync(overrideDir))
-      throw new Error(`EMAIL_TEMPLATES_PATH "${overrideDir}" does not exist`);
+    if (overrideDir && !existsSync(overrideDir)) throw new Error(`EMAIL_TEMPLATES_PATH "${overrideDir}" does not exist`);
     for (const name of TEMPLATE_NAMES) {
       const subject = readPart(name, '.subject.txt', overrideDir);
       const html = readPart(name, '.html', overrideDir);

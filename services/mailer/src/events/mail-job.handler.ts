@@ -72,8 +72,7 @@ async function deadLetter(o: MailJobHandlerOptions, d: Delivery<unknown>, templa
 
 /** Throws (nak with the next backoff delay) unless the attempts are exhausted: then the job is dead-lettered. */
 async function retryOrGiveUp(o: MailJobHandlerOptions, d: Delivery<unknown>, template: TemplateName, reason: string): Promise<never | void> {
-  if (d.deliveryCount >= o.maxAttempts)
-    return deadLetter(o, d, template, `retries exhausted after ${d.deliveryCount} attempts: ${reason}`);
+  if (d.deliveryCount >= o.maxAttempts) return deadLetter(o, d, template, `retries exhausted after ${d.deliveryCount} attempts: ${reason}`);
   o.metrics.inc('mails_retried_total', template);
   o.logger.warn({ job: d.id, template, deliveryCount: d.deliveryCount, reason }, 'mail send failed temporarily; will retry');
   throw new Error(reason);

@@ -22,7 +22,6 @@ export function parseMailJob(data: unknown): ParsedMailJob {
     return { ok: false, reason: `invalid mail job: ${issues}`, template };
   }
   const protocol = new URL(r.data.data.url).protocol;
-  if (protocol !== 'https:' && protocol !== 'http:')
-    return { ok: false, reason: `invalid mail job: data.url must be http(s), not ${protocol}`, template };
+  if (protocol !== 'https:' && protocol !== 'http:') return { ok: false, reason: `invalid mail job: data.url must be http(s), not ${protocol}`, template };
   return { ok: true, job: r.data };
 }

@@ -23,10 +23,7 @@ export function createFileTransport(dir: string, logger: Logger): MailTransport 
       const tmp = `${file}.${process.pid}.tmp`;
       await writeFile(tmp, info.message as Buffer);
       await rename(tmp, file);
-      logger.info(
-        { job: mail.jobId, template: mail.template, to: mail.to, file, link: mail.url },
-        `mail written to ${file} — link: ${mail.url}`,
-      );
+      logger.info({ job: mail.jobId, template: mail.template, to: mail.to, file, link: mail.url }, `mail written to ${file} — link: ${mail.url}`);
       return { response: `written to ${file}`, messageId: info.messageId };
     },
     async close() {},

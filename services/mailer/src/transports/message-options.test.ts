@@ -9,7 +9,16 @@ describe('message options', () => {
   });
 
   it('builds one message with both parts, the job id header and a Message-ID from the job id', () => {
-    const o = messageOptions({ jobId: 'j1', template: 'password-reset', from: 'f@x.test', to: 't@x.test', subject: 's', html: '<p>h</p>', text: 't', url: 'https://x.test' });
+    const o = messageOptions({
+      jobId: 'j1',
+      template: 'password-reset',
+      from: 'f@x.test',
+      to: 't@x.test',
+      subject: 's',
+      html: '<p>h</p>',
+      text: 't',
+      url: 'https://x.test',
+    });
     expect(o).toMatchObject({ from: 'f@x.test', to: 't@x.test', html: '<p>h</p>', text: 't', messageId: '<j1@vellum-mailer>' });
     expect(o.headers).toEqual({ 'X-Vellum-Job-Id': 'j1', 'X-Vellum-Template': 'password-reset' });
   });

@@ -147,11 +147,7 @@ export class SmtpSink {
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** Polls `check` until it returns a truthy value (or throws the last failure after timeoutMs). */
-export async function eventually<T>(
-  check: () => T | Promise<T>,
-  timeoutMs = 10_000,
-  everyMs = 50,
-): Promise<NonNullable<T>> {
+export async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 10_000, everyMs = 50): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {

@@ -51,12 +51,7 @@ export class ArchiveWriter {
     private readonly cutoff: Date,
   ) {}
 
-  static async create(
-    dir: string,
-    entity: RetainedEntity,
-    cutoff: Date,
-    now = new Date(),
-  ): Promise<ArchiveWriter> {
+  static async create(dir: string, entity: RetainedEntity, cutoff: Date, now = new Date()): Promise<ArchiveWriter> {
     await fs.mkdir(dir, { recursive: true });
     const name = `${entity}-${now.toISOString().replace(/[:.]/g, '-')}.ndjson.gz`;
     return new ArchiveWriter(path.join(dir, name), entity, cutoff);
@@ -111,12 +106,9 @@ export class ArchiveWriter {
 export class ArchiveError extends Error {}
 
 /** Read an archive by its manifest and check it: the row count and the checksum must match. */
-export async function readArchive(
-  manifestPath: string,
-): Promise<{ manifest: ArchiveManifest; lines: string[] }> {
+export async function readArchive(manifestPath: string): Promise<{ manifest: ArchiveManifest; lines: string[] }> {
   const manifest = JSON.parse(await fs.readFile(manifestPath, 'utf8')) as ArchiveManifest;
-  if (manifest.format !== 'vellum-archive/1')
-    throw new ArchiveError(`${manifestPath}: not a Vellum archive manifest`);
+  if (manifest.format !== 'vellum-archive/1') throw new ArchiveError(`${manifestPath}: not a Vellum archive manifest`);
   const data = await fs.readFile(path.join(path.dirname(manifestPath), manifest.file));
   const text = gunzipSync(data.subarray(0, manifest.bytes)).toString('utf8');
   const sha256 = createHash('sha256').update(text).digest('hex');

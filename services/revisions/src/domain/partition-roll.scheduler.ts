@@ -23,12 +23,15 @@ export function schedulePartitionRoll(o: { pool: Pool; intervalMs: number; first
   };
   const schedule = (ms: number) => {
     if (stopped) return;
-    timer = setTimeout(() => {
-      running = round().finally(() => {
-        running = undefined;
-        schedule(o.intervalMs);
-      });
-    }, Math.min(ms, MAX_TIMER_MS)); // longer would overflow setTimeout (it would fire at once)
+    timer = setTimeout(
+      () => {
+        running = round().finally(() => {
+          running = undefined;
+          schedule(o.intervalMs);
+        });
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    ); // longer would overflow setTimeout (it would fire at once)
     timer.unref();
   };
   schedule(o.firstDelayMs);

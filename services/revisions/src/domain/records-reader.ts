@@ -148,8 +148,7 @@ export class RecordsReader {
     // order (no scan of the rows of other collections; the same rows as the row filter above). Each branch costs ~0.1–0.25 ms of
     // planning, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.
     if (collections.length > 0 && collections.length <= (this.limits.mergeMaxCollections ?? MERGE_MAX_COLLECTIONS))
-      opts.partitions = (table, alias) =>
-        table.name === 'revisions' ? collections.map((c) => `${alias}."collection" ${collectionTestSql([c])}`) : null;
+      opts.partitions = (table, alias) => (table.name === 'revisions' ? collections.map((c) => `${alias}."collection" ${collectionTestSql([c])}`) : null);
     opts.project = ({ table, field, expr, alias, params }) => {
       if (table.name !== 'revisions' || (field !== 'data' && field !== 'delta')) return expr;
       return readableJsonSql(expr, alias, params.add(fieldsJson, 'jsonb'));
@@ -177,7 +176,13 @@ export class RecordsReader {
   }
 
   /** `plan`, from the cache when the query text allows (see PlanCache). */
-  private cachedPlan(entity: Entity, acc: Accountability | undefined, query: Query, text: Partial<PlanOptions>, cacheKey: string | undefined): { plan: Plan; vis: Visibility } {
+  private cachedPlan(
+    entity: Entity,
+    acc: Accountability | undefined,
+    query: Query,
+    text: Partial<PlanOptions>,
+    cacheKey: string | undefined,
+  ): { plan: Plan; vis: Visibility } {
     const key = cacheKey === undefined ? undefined : PlanCache.keyOf(`${entity} ${text.jsonText ? 'text' : 'json'}`, cacheKey);
     if (key === undefined) return this.plan(entity, acc, query, text);
     const vis = this.visibility(acc);
@@ -251,13 +256,14 @@ export class RecordsReader {
     // `arrays`: the page as arrays when the plan writes it from them (pg fills an array: no object, no keyed stores)
     let fields: ReadResult['fields'];
     const rowsP =
-      query.limit === 0 && plan.kind === 'list' ? Promise.resolve([])
-      : arrays && plan.serializeArrays ? this.statements.arrays(plan.list()).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
-      : this.statements.rows(plan.list());
+      query.limit === 0 && plan.kind === 'list'
+        ? Promise.resolve([])
+        : arrays && plan.serializeArrays
+          ? this.statements.arrays(plan.list()).then((r) => ((fields = r.fields), r.rows as unknown as Record<string, unknown>[]))
+          : this.statements.rows(plan.list());
     const meta: Record<string, number | string | null> = {};
     const counts: Promise<void>[] = [];
-    if (query.meta.includes('total_count'))
-      counts.push(countFromCounters(this.pool, entity, visible).then((n) => void (meta.total_count = n)));
+    if (query.meta.includes('total_count')) counts.push(countFromCounters(this.pool, entity, visible).then((n) => void (meta.total_count = n)));
     if (query.meta.includes('filter_count')) {
       if (filterCount !== undefined) meta.filter_count = filterCount;
       else if (countableAs !== undefined) {

@@ -34,9 +34,7 @@ export function scheduleRetention(o: {
     (running ??= (async () => {
       const lock = await o.pool.connect();
       try {
-        const { rows } = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int8) AS ok', [
-          RETENTION_LOCK_KEY.toString(),
-        ]);
+        const { rows } = await lock.query<{ ok: boolean }>('SELECT pg_try_advisory_lock($1::int8) AS ok', [RETENTION_LOCK_KEY.toString()]);
         if (!rows[0]?.ok) return undefined;
         try {
           const started = Date.now();
@@ -53,11 +51,14 @@ export function scheduleRetention(o: {
 
   const schedule = (ms: number) => {
     if (stopping) return;
-    timer = setTimeout(() => {
-      runNow()
-        .catch((err) => o.logger.error({ err }, 'retention run failed'))
-        .finally(() => schedule(o.intervalMs));
-    }, Math.min(ms, MAX_TIMER_MS)); // longer would overflow setTimeout (it would fire at once)
+    timer = setTimeout(
+      () => {
+        runNow()
+          .catch((err) => o.logger.error({ err }, 'retention run failed'))
+          .finally(() => schedule(o.intervalMs));
+      },
+      Math.min(ms, MAX_TIMER_MS),
+    ); // longer would overflow setTimeout (it would fire at once)
     timer.unref();
   };
   const active = o.policy.revisionsMaxAgeMs !== undefined || o.policy.activityMaxAgeMs !== undefined;

@@ -41,11 +41,7 @@ export interface RunRetentionOptions {
 }
 
 /** One retention run: revisions first (their activity may then go too), then activity. */
-export async function runRetention(
-  pool: Pool,
-  policy: RetentionPolicy,
-  opts: RunRetentionOptions = {},
-): Promise<RetentionReport> {
+export async function runRetention(pool: Pool, policy: RetentionPolicy, opts: RunRetentionOptions = {}): Promise<RetentionReport> {
   const now = opts.now ?? new Date();
   const report: RetentionReport = {};
   const plan: [RetainedEntity, number | undefined][] = [
@@ -59,20 +55,12 @@ export async function runRetention(
   return report;
 }
 
-async function pruneEntity(
-  pool: Pool,
-  entity: RetainedEntity,
-  cutoff: Date,
-  policy: RetentionPolicy,
-  opts: RunRetentionOptions,
-): Promise<EntityReport> {
+async function pruneEntity(pool: Pool, entity: RetainedEntity, cutoff: Date, policy: RetentionPolicy, opts: RunRetentionOptions): Promise<EntityReport> {
   const client = await pool.connect();
   try {
     await dropPrunedLeftovers(client);
     const untilId = await lastIdBefore(client, entity, cutoff);
-    const archive = policy.archiveDir
-      ? await ArchiveWriter.create(policy.archiveDir, entity, cutoff, opts.now)
-      : undefined;
+    const archive = policy.archiveDir ? await ArchiveWriter.create(policy.archiveDir, entity, cutoff, opts.now) : undefined;
     let afterId = 0;
     let pruned = 0;
     const partitions: string[] = [];
@@ -83,13 +71,18 @@ async function pruneEntity(
       if (part.hi === null || opts.stopping?.()) break;
       const newest = await newestTimestamp(client, part.name);
       if (newest !== undefined && newest >= cutoff) break;
-      const out = await pruneWhole(client, entity, { ...part, hi: part.hi }, {
-        cutoff,
-        keepLast: policy.keepLast,
-        lockTimeoutMs: policy.swapLockTimeoutMs ?? 100,
-        lockAttempts: 50,
-        onPruned: archive ? (rows) => archive.append(rows) : undefined,
-      });
+      const out = await pruneWhole(
+        client,
+        entity,
+        { ...part, hi: part.hi },
+        {
+          cutoff,
+          keepLast: policy.keepLast,
+          lockTimeoutMs: policy.swapLockTimeoutMs ?? 100,
+          lockAttempts: 50,
+          onPruned: archive ? (rows) => archive.append(rows) : undefined,
+        },
+      );
       if (!out) {
         // writers kept needing it: the rest of this entity waits for the next run (its rows are all older)
         deferred = part.name;

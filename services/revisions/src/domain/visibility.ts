@@ -51,7 +51,14 @@ function restricted(access: RoleAccess | undefined): RestrictedVisibility {
     mapText: (text, collection) => readableText(text, allowed.get(collection as string)),
   };
   const names = Object.keys(fields);
-  return Object.freeze({ all: false as const, fields, collections: names, collectionTest: collectionTestSql(names), fieldsJson: JSON.stringify(fields), reducer });
+  return Object.freeze({
+    all: false as const,
+    fields,
+    collections: names,
+    collectionTest: collectionTestSql(names),
+    fieldsJson: JSON.stringify(fields),
+    reducer,
+  });
 }
 
 const NOTHING = restricted(undefined);

@@ -2,13 +2,7 @@ import { createSubgraph as serveSubgraph, type TextField } from '@vellum/subgrap
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import {
-  GraphQLScalarType,
-  Kind,
-  type GraphQLResolveInfo,
-  type SelectionSetNode,
-  type ValueNode,
-} from 'graphql';
+import { GraphQLScalarType, Kind, type GraphQLResolveInfo, type SelectionSetNode, type ValueNode } from 'graphql';
 import { rawJson } from '@vellum/http';
 import type { RecordsReader } from '../domain/records-reader';
 import { RELATIONS, revisionsLayout } from './revisions-layout';
@@ -63,17 +57,10 @@ const StringOrFloat = new GraphQLScalarType({
 });
 
 /** The selection set → query-language field paths (`activity { user { id } }` → `activity.user`). */
-function fieldPaths(
-  set: SelectionSetNode | undefined,
-  type: string,
-  info: GraphQLResolveInfo,
-  prefix = '',
-  out = new Set<string>(),
-): Set<string> {
+function fieldPaths(set: SelectionSetNode | undefined, type: string, info: GraphQLResolveInfo, prefix = '', out = new Set<string>()): Set<string> {
   for (const sel of set?.selections ?? []) {
     if (sel.kind === Kind.INLINE_FRAGMENT) fieldPaths(sel.selectionSet, type, info, prefix, out);
-    else if (sel.kind === Kind.FRAGMENT_SPREAD)
-      fieldPaths(info.fragments[sel.name.value]?.selectionSet, type, info, prefix, out);
+    else if (sel.kind === Kind.FRAGMENT_SPREAD) fieldPaths(info.fragments[sel.name.value]?.selectionSet, type, info, prefix, out);
     else {
       const name = sel.name.value;
       if (name.startsWith('__')) continue;
@@ -125,13 +112,7 @@ export function createSubgraph(reader: RecordsReader) {
       },
       revisions_by_id: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];
-        return reader.one(
-          'revisions',
-          req.accountability,
-          String(args.id),
-          reader.parse({ fields: fields.length ? fields : ['id'] }),
-          { jsonText: rawJson },
-        );
+        return reader.one('revisions', req.accountability, String(args.id), reader.parse({ fields: fields.length ? fields : ['id'] }), { jsonText: rawJson });
       },
       revisions_aggregated: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const sel = selected(info);
@@ -140,20 +121,14 @@ export function createSubgraph(reader: RecordsReader) {
         for (const fn of ['count', 'countDistinct', 'avg', 'sum', 'min', 'max']) {
           const set = sel.get(fn);
           if (!set) continue;
-          const names = set.selections.flatMap((s) =>
-            s.kind === Kind.FIELD && !s.name.value.startsWith('__') ? [s.name.value] : [],
-          );
+          const names = set.selections.flatMap((s) => (s.kind === Kind.FIELD && !s.name.value.startsWith('__') ? [s.name.value] : []));
           if (names.length) aggregate[fn] = [...(aggregate[fn] ?? []), ...names];
         }
         const groupBy = (args.groupBy as string[] | null | undefined) ?? [];
         const q = reader.parse({
           ...listArgs(args),
           groupBy,
-          aggregate: Object.keys(aggregate).length
-            ? aggregate
-            : groupBy.length
-              ? undefined
-              : { count: ['*'] },
+          aggregate: Object.keys(aggregate).length ? aggregate : groupBy.length ? undefined : { count: ['*'] },
         });
         const { data } = await reader.list('revisions', req.accountability, q);
         return data.map((row) => {

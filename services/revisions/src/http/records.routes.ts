@@ -23,7 +23,10 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
     // the lists: the app's fast lane answers them
     fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before }, async (req, res) => {
       const cacheKey = `GET ${queryText(req.originalUrl)}`;
-      sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, cacheKey }));
+      sendJsonText(
+        res,
+        await reader.listText(entity, req.accountability, reader.parse(req.query), { withCursor: hasAfter(req.query), jsonText: rawJson, cacheKey }),
+      );
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
     fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before }, async (req, res) => {

@@ -25,14 +25,21 @@ export function ApiTokensPanel({ user }: { user?: string }) {
   const { notice, error, run } = useAction(tokens.reload);
   const revoke = (t: ApiToken) =>
     run(
-      () => ok(user ? api.DELETE('/users/{id}/tokens/{token}', { params: { path: { id: user, token: t.id } } }) : api.DELETE('/users/me/tokens/{token}', { params: { path: { token: t.id } } })),
+      () =>
+        ok(
+          user
+            ? api.DELETE('/users/{id}/tokens/{token}', { params: { path: { id: user, token: t.id } } })
+            : api.DELETE('/users/me/tokens/{token}', { params: { path: { token: t.id } } }),
+        ),
       `Token ${t.name} is revoked.`,
     );
   const list = tokens.value;
   return (
     <section aria-labelledby={heading}>
       <h2 id={heading}>API tokens</h2>
-      <p class="hint">For scripts and other services: sent as <code>Authorization: Bearer &lt;token&gt;</code>, with the rights of the token’s role.</p>
+      <p class="hint">
+        For scripts and other services: sent as <code>Authorization: Bearer &lt;token&gt;</code>, with the rights of the token’s role.
+      </p>
       {notice && <Alert kind="success">{notice}</Alert>}
       {error && <Alert>{error}</Alert>}
       {tokens.error && <Alert>{tokens.error.message}</Alert>}

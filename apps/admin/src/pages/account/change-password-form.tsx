@@ -32,7 +32,9 @@ export function ChangePasswordForm({ email }: { email: string }) {
         if (!(err instanceof ApiError) || err.code !== 'INVALID_OTP') throw err;
       }
     } catch (err) {
-      return setErrors({ current: err instanceof ApiError && err.code === 'INVALID_CREDENTIALS' ? 'The current password is wrong.' : String((err as Error).message) });
+      return setErrors({
+        current: err instanceof ApiError && err.code === 'INVALID_CREDENTIALS' ? 'The current password is wrong.' : String((err as Error).message),
+      });
     }
     try {
       await ok(api.PATCH('/users/me', { body: { password } }));

@@ -24,10 +24,19 @@ export function DevicesPanel({ user }: { user?: string }) {
   const { notice, error, run: act } = useAction(devices.reload);
   const forget = (d: Device) =>
     act(
-      () => ok(user ? api.DELETE('/users/{id}/devices/{device}', { params: { path: { id: user, device: d.id } } }) : api.DELETE('/users/me/devices/{device}', { params: { path: { device: d.id } } })),
+      () =>
+        ok(
+          user
+            ? api.DELETE('/users/{id}/devices/{device}', { params: { path: { id: user, device: d.id } } })
+            : api.DELETE('/users/me/devices/{device}', { params: { path: { device: d.id } } }),
+        ),
       `${deviceOf(d.user_agent)} (${d.ip ?? 'unknown address'}) is no longer trusted.`,
     );
-  const unlock = () => act(() => ok(api.POST('/users/{id}/unlock', { params: { path: { id: user! } } })), 'Failed sign-ins are forgotten: this user can sign in from anywhere again.');
+  const unlock = () =>
+    act(
+      () => ok(api.POST('/users/{id}/unlock', { params: { path: { id: user! } } })),
+      'Failed sign-ins are forgotten: this user can sign in from anywhere again.',
+    );
   const list = devices.value;
   return (
     <section aria-labelledby={heading}>
@@ -53,7 +62,12 @@ export function DevicesPanel({ user }: { user?: string }) {
               <td>{HOW[d.trusted_by]}</td>
               <td>{when(d.last_used)}</td>
               <td>
-                <button type="button" class="secondary" aria-label={`Forget ${deviceOf(d.user_agent)}, last used ${when(d.last_used)}`} onClick={() => forget(d)}>
+                <button
+                  type="button"
+                  class="secondary"
+                  aria-label={`Forget ${deviceOf(d.user_agent)}, last used ${when(d.last_used)}`}
+                  onClick={() => forget(d)}
+                >
                   Forget
                 </button>
               </td>

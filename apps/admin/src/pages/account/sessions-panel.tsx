@@ -16,13 +16,19 @@ import { useAsync } from '../../ui/use-async';
 export function SessionsPanel({ user }: { user?: string }) {
   const heading = useMemo(() => fieldId('sessions-h'), []);
   const sessions = useAsync(
-    async () => (user ? await ok(api.GET('/users/{id}/sessions', { params: { path: { id: user } } })) : await ok(api.GET('/users/me/sessions'))).data as Session[],
+    async () =>
+      (user ? await ok(api.GET('/users/{id}/sessions', { params: { path: { id: user } } })) : await ok(api.GET('/users/me/sessions'))).data as Session[],
     [user],
   );
   const { notice, error, run: act } = useAction(sessions.reload);
   const end = (s: Session) =>
     act(
-      () => ok(user ? api.DELETE('/users/{id}/sessions/{session}', { params: { path: { id: user, session: s.id } } }) : api.DELETE('/users/me/sessions/{session}', { params: { path: { session: s.id } } })),
+      () =>
+        ok(
+          user
+            ? api.DELETE('/users/{id}/sessions/{session}', { params: { path: { id: user, session: s.id } } })
+            : api.DELETE('/users/me/sessions/{session}', { params: { path: { session: s.id } } }),
+        ),
       `The session of ${deviceOf(s.user_agent)} (${s.ip ?? 'unknown address'}) is signed out.`,
     );
   const endRest = () =>
@@ -75,7 +81,12 @@ function SessionRow({ s, own, onEnd }: { s: Session; own: boolean; onEnd: (s: Se
         {s.current && own ? (
           'Use “Sign out” at the top'
         ) : (
-          <button type="button" class="secondary" aria-label={`Sign out this session (${deviceOf(s.user_agent)}, signed in ${when(s.created)})`} onClick={() => onEnd(s)}>
+          <button
+            type="button"
+            class="secondary"
+            aria-label={`Sign out this session (${deviceOf(s.user_agent)}, signed in ${when(s.created)})`}
+            onClick={() => onEnd(s)}
+          >
             Sign out this session
           </button>
         )}

@@ -105,7 +105,11 @@ export function SignInPage({ next, notice }: { next?: string; notice?: string })
       {list.length > 0 && !needOtp && (
         <nav aria-label="Sign in with a provider" class="providers">
           {list.map((p) => (
-            <a key={p.name} class="button secondary" href={`/auth/login/${encodeURIComponent(p.name ?? '')}?redirect=${encodeURIComponent(location.origin + '/admin')}`}>
+            <a
+              key={p.name}
+              class="button secondary"
+              href={`/auth/login/${encodeURIComponent(p.name ?? '')}?redirect=${encodeURIComponent(location.origin + '/admin')}`}
+            >
               Sign in with {p.label ?? p.name}
             </a>
           ))}

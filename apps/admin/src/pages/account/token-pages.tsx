@@ -8,10 +8,19 @@ type Kind = 'invite' | 'reset';
 const TEXT = {
   title: { invite: 'Accept your invitation', reset: 'Choose a new password' },
   submitLabel: { invite: 'Set my password', reset: 'Set the new password' },
-  successNotice: { invite: 'Welcome! Your account is ready: sign in with your e-mail and new password.', reset: 'Your password is changed. Sign in with the new one.' },
+  successNotice: {
+    invite: 'Welcome! Your account is ready: sign in with your e-mail and new password.',
+    reset: 'Your password is changed. Sign in with the new one.',
+  },
   expired: { invite: 'This invitation has expired. Ask an administrator to invite you again.', reset: 'This reset link has expired. Request a new one below.' },
-  used: { invite: 'This invitation was already accepted. Sign in, or reset your password if you forgot it.', reset: 'This reset link was already used (or your password changed since). Request a new one below.' },
-  invalid: { invite: 'This invitation link is not valid. Ask an administrator to invite you again.', reset: 'This reset link is not valid. Request a new one below.' },
+  used: {
+    invite: 'This invitation was already accepted. Sign in, or reset your password if you forgot it.',
+    reset: 'This reset link was already used (or your password changed since). Request a new one below.',
+  },
+  invalid: {
+    invite: 'This invitation link is not valid. Ask an administrator to invite you again.',
+    reset: 'This reset link is not valid. Request a new one below.',
+  },
 } satisfies Record<string, Record<Kind, string>>;
 
 /** Where each page sends the token and the chosen password. */
@@ -24,7 +33,11 @@ const SEND = { invite: '/users/invite/accept', reset: '/auth/password/reset' } a
 function useTrustThisBrowser(token: string | null): boolean {
   const [trusted, setTrusted] = useState(false);
   useEffect(() => {
-    if (token) ok(api.POST('/auth/device', { body: { token } })).then(() => setTrusted(true), () => undefined);
+    if (token)
+      ok(api.POST('/auth/device', { body: { token } })).then(
+        () => setTrusted(true),
+        () => undefined,
+      );
   }, [token]);
   return trusted;
 }
@@ -40,7 +53,9 @@ function TokenPage({ kind, token }: { kind: Kind; token: string | null }) {
       successNotice={text('successNotice')}
       messages={{ expired: text('expired'), used: text('used'), invalid: text('invalid') }}
       send={(t, password) => ok(api.POST(SEND[kind], { body: { token: t, password } }))}
-      trustedNotice={trusted && kind === 'reset' ? 'This browser is now trusted: if you remember your password after all, you can simply sign in with it.' : undefined}
+      trustedNotice={
+        trusted && kind === 'reset' ? 'This browser is now trusted: if you remember your password after all, you can simply sign in with it.' : undefined
+      }
     />
   );
 }

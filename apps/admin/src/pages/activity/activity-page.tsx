@@ -86,7 +86,13 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
               <td>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</td>
               <td>{r.activity?.action ?? '—'}</td>
               <td>{r.collection}</td>
-              <td>{!r.collection || r.collection.startsWith('vellum_') ? r.item : <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>}</td>
+              <td>
+                {!r.collection || r.collection.startsWith('vellum_') ? (
+                  r.item
+                ) : (
+                  <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>
+                )}
+              </td>
               <td>{r.activity?.user ?? '—'}</td>
             </tr>
           ))}

@@ -11,7 +11,13 @@ type Errors = Record<string, string | undefined>;
 /** Create a user with a password, or invite one by mail (the invitation link leads to /admin/accept-invite). */
 export function NewUserForms({ roles, onDone }: { roles: Role[] | undefined; onDone: () => void }) {
   const ids = useMemo(
-    () => ({ email: fieldId('new-email'), password: fieldId('new-password'), role: fieldId('new-role'), iemail: fieldId('invite-email'), irole: fieldId('invite-role') }),
+    () => ({
+      email: fieldId('new-email'),
+      password: fieldId('new-password'),
+      role: fieldId('new-role'),
+      iemail: fieldId('invite-email'),
+      irole: fieldId('invite-role'),
+    }),
     [],
   );
   const [create, setCreate] = useState({ email: '', password: '', role: '' });
@@ -56,7 +62,14 @@ export function NewUserForms({ roles, onDone }: { roles: Role[] | undefined; onD
         <form onSubmit={submitCreate} noValidate aria-labelledby="create-user-h">
           <h2 id="create-user-h">Create a user</h2>
           {createErr.form && <Alert>{createErr.form}</Alert>}
-          <Field id={ids.email} label="E-mail of the new user" type="email" value={create.email} onInput={(e) => setCreate({ ...create, email: e.currentTarget.value })} error={createErr.email} />
+          <Field
+            id={ids.email}
+            label="E-mail of the new user"
+            type="email"
+            value={create.email}
+            onInput={(e) => setCreate({ ...create, email: e.currentTarget.value })}
+            error={createErr.email}
+          />
           <Field
             id={ids.password}
             label="Password of the new user"
@@ -67,14 +80,35 @@ export function NewUserForms({ roles, onDone }: { roles: Role[] | undefined; onD
             onInput={(e) => setCreate({ ...create, password: e.currentTarget.value })}
             error={createErr.password}
           />
-          <Select id={ids.role} label="Role of the new user" options={roleOptions(roles, 'No role (public access only)')} value={create.role} onChange={(e) => setCreate({ ...create, role: e.currentTarget.value })} error={createErr.role} />
+          <Select
+            id={ids.role}
+            label="Role of the new user"
+            options={roleOptions(roles, 'No role (public access only)')}
+            value={create.role}
+            onChange={(e) => setCreate({ ...create, role: e.currentTarget.value })}
+            error={createErr.role}
+          />
           <button type="submit">Create user</button>
         </form>
         <form onSubmit={submitInvite} noValidate aria-labelledby="invite-user-h">
           <h2 id="invite-user-h">Invite a user</h2>
           {inviteErr.form && <Alert>{inviteErr.form}</Alert>}
-          <Field id={ids.iemail} label="E-mail to invite" type="email" value={invite.email} onInput={(e) => setInvite({ ...invite, email: e.currentTarget.value })} error={inviteErr.email} />
-          <Select id={ids.irole} label="Role of the invited user" options={roleOptions(roles, 'Choose a role')} value={invite.role} onChange={(e) => setInvite({ ...invite, role: e.currentTarget.value })} error={inviteErr.role} />
+          <Field
+            id={ids.iemail}
+            label="E-mail to invite"
+            type="email"
+            value={invite.email}
+            onInput={(e) => setInvite({ ...invite, email: e.currentTarget.value })}
+            error={inviteErr.email}
+          />
+          <Select
+            id={ids.irole}
+            label="Role of the invited user"
+            options={roleOptions(roles, 'Choose a role')}
+            value={invite.role}
+            onChange={(e) => setInvite({ ...invite, role: e.currentTarget.value })}
+            error={inviteErr.role}
+          />
           <button type="submit">Send invitation</button>
         </form>
       </div>

@@ -66,11 +66,17 @@ export function RolesPage() {
       <form onSubmit={create} class="narrow" noValidate aria-labelledby="new-role-h">
         <h2 id="new-role-h">Create a role</h2>
         <Field id={ids.name} label="Role name" value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} error={errors.name} />
-        <Field id={ids.description} label="Description" value={form.description} onInput={(e) => setForm({ ...form, description: e.currentTarget.value })} error={errors.description} />
+        <Field
+          id={ids.description}
+          label="Description"
+          value={form.description}
+          onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
+          error={errors.description}
+        />
         <div class="field">
           <label>
-            <input type="checkbox" checked={form.admin} onChange={(e) => setForm({ ...form, admin: e.currentTarget.checked })} /> Administrator access (everything, no
-            permission needed)
+            <input type="checkbox" checked={form.admin} onChange={(e) => setForm({ ...form, admin: e.currentTarget.checked })} /> Administrator access
+            (everything, no permission needed)
           </label>
         </div>
         <button type="submit">Create role</button>

@@ -65,9 +65,28 @@ export function UserPage({ id }: { id: string }) {
       {user.value && (
         <>
           <form onSubmit={save} class="narrow" noValidate>
-            <Field id={ids.first} label="First name" value={form.first_name} onInput={(e) => setForm({ ...form, first_name: e.currentTarget.value })} error={errors.first_name} />
-            <Field id={ids.last} label="Last name" value={form.last_name} onInput={(e) => setForm({ ...form, last_name: e.currentTarget.value })} error={errors.last_name} />
-            <Select id={ids.role} label="Role" options={roleOptions(roles.value, 'No role (public access only)')} value={form.role} onChange={(e) => setForm({ ...form, role: e.currentTarget.value })} error={errors.role} />
+            <Field
+              id={ids.first}
+              label="First name"
+              value={form.first_name}
+              onInput={(e) => setForm({ ...form, first_name: e.currentTarget.value })}
+              error={errors.first_name}
+            />
+            <Field
+              id={ids.last}
+              label="Last name"
+              value={form.last_name}
+              onInput={(e) => setForm({ ...form, last_name: e.currentTarget.value })}
+              error={errors.last_name}
+            />
+            <Select
+              id={ids.role}
+              label="Role"
+              options={roleOptions(roles.value, 'No role (public access only)')}
+              value={form.role}
+              onChange={(e) => setForm({ ...form, role: e.currentTarget.value })}
+              error={errors.role}
+            />
             <Select
               id={ids.status}
               label="Status"

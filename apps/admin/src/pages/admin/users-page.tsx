@@ -28,7 +28,16 @@ export function UsersPage({ query }: { query: URLSearchParams }) {
     if (status) filter.status = { _eq: status };
     const r = await ok(
       api.GET('/users', {
-        params: { query: { limit: LIMIT, page, sort: 'email', meta: 'filter_count', ...(search ? { search } : {}), ...(Object.keys(filter).length ? { filter: json(filter) } : {}) } },
+        params: {
+          query: {
+            limit: LIMIT,
+            page,
+            sort: 'email',
+            meta: 'filter_count',
+            ...(search ? { search } : {}),
+            ...(Object.keys(filter).length ? { filter: json(filter) } : {}),
+          },
+        },
       }),
     );
     return { list: r.data as User[], count: (r.meta as { filter_count?: number } | undefined)?.filter_count };
@@ -39,7 +48,13 @@ export function UsersPage({ query }: { query: URLSearchParams }) {
     <Page title="Users">
       <FilterForm label="Find users" draft={draft}>
         <Field id={ids.search} label="Search users" type="search" value={draft.search} onInput={(e) => setDraft({ ...draft, search: e.currentTarget.value })} />
-        <Select id={ids.role} label="Role" options={roleOptions(roles.value, 'Any role')} value={draft.role} onChange={(e) => setDraft({ ...draft, role: e.currentTarget.value })} />
+        <Select
+          id={ids.role}
+          label="Role"
+          options={roleOptions(roles.value, 'Any role')}
+          value={draft.role}
+          onChange={(e) => setDraft({ ...draft, role: e.currentTarget.value })}
+        />
         <Select
           id={ids.status}
           label="Status"

@@ -12,7 +12,10 @@ const TYPES = ['string', 'text', 'integer', 'bigInteger', 'float', 'decimal', 'b
 /** "title string" lines → the Directus field shapes (an integer auto-increment id first). */
 function parseFields(text: string): { fields: object[]; problem?: string } {
   const fields: object[] = [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }];
-  for (const line of text.split('\n').map((l) => l.trim()).filter(Boolean)) {
+  for (const line of text
+    .split('\n')
+    .map((l) => l.trim())
+    .filter(Boolean)) {
     const [field, type = 'string'] = line.split(/\s+/);
     if (!TYPES.includes(type)) return { fields, problem: `Line "${line}": the type must be one of ${TYPES.join(', ')}.` };
     fields.push({ field, type });
@@ -45,7 +48,9 @@ export function CollectionsPage() {
     <Page title="Content">
       {collections.error && <Alert>{collections.error.message}</Alert>}
       {collections.value?.length === 0 && (
-        <Empty>{me.admin ? 'There is no collection yet. Create the first one below.' : 'Your role may not read any collection yet. Ask an administrator for access.'}</Empty>
+        <Empty>
+          {me.admin ? 'There is no collection yet. Create the first one below.' : 'Your role may not read any collection yet. Ask an administrator for access.'}
+        </Empty>
       )}
       {collections.value && collections.value.length > 0 && (
         <ul aria-label="Collections">
@@ -60,7 +65,14 @@ export function CollectionsPage() {
         <form onSubmit={create} class="narrow" noValidate aria-labelledby="new-collection-h">
           <h2 id="new-collection-h">Create a collection</h2>
           {errors.form && <Alert>{errors.form}</Alert>}
-          <Field id={ids.name} label="Collection name" hint="Lower case letters, digits and _; starts with a letter." value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} error={errors.name} />
+          <Field
+            id={ids.name}
+            label="Collection name"
+            hint="Lower case letters, digits and _; starts with a letter."
+            value={form.name}
+            onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
+            error={errors.name}
+          />
           <div class="field">
             <label for={ids.fields}>Fields</label>
             <p class="hint" id={`${ids.fields}-hint`}>

@@ -7,7 +7,17 @@ import { inputKind, parseInput, toInput } from './values';
 type Item = Record<string, unknown>;
 
 /** A form built from the collection's fields (an auto-increment primary key is not typed in). */
-export function ItemForm({ collection, item, submitLabel, onSubmit }: { collection: Collection; item?: Item; submitLabel: string; onSubmit: (data: Item) => Promise<void> }) {
+export function ItemForm({
+  collection,
+  item,
+  submitLabel,
+  onSubmit,
+}: {
+  collection: Collection;
+  item?: Item;
+  submitLabel: string;
+  onSubmit: (data: Item) => Promise<void>;
+}) {
   const editable = collection.fields.filter((f) => !(f.schema?.is_primary_key && f.schema?.has_auto_increment) && !(f.schema?.is_primary_key && item));
   const initial = () => Object.fromEntries(editable.map((f) => [f.field, toInput(f, item?.[f.field])]));
   const [values, setValues] = useState<Record<string, string | boolean>>(initial);
@@ -36,7 +46,10 @@ export function ItemForm({ collection, item, submitLabel, onSubmit }: { collecti
     try {
       await onSubmit(data);
     } catch (err) {
-      const p = placeError(err, editable.map((f) => f.field));
+      const p = placeError(
+        err,
+        editable.map((f) => f.field),
+      );
       setErrors(p.field ? { [p.field]: p.message } : { form: p.message });
     }
   };
@@ -60,7 +73,16 @@ export function ItemForm({ collection, item, submitLabel, onSubmit }: { collecti
           <div class="field" key={f.field}>
             {kind === 'checkbox' ? (
               <label>
-                <input type="checkbox" {...common} checked={v === true} onChange={(e) => { const checked = e.currentTarget.checked; setValues((vs) => ({ ...vs, [f.field]: checked })); }} /> {f.field}
+                <input
+                  type="checkbox"
+                  {...common}
+                  checked={v === true}
+                  onChange={(e) => {
+                    const checked = e.currentTarget.checked;
+                    setValues((vs) => ({ ...vs, [f.field]: checked }));
+                  }}
+                />{' '}
+                {f.field}
               </label>
             ) : (
               <>
@@ -68,9 +90,26 @@ export function ItemForm({ collection, item, submitLabel, onSubmit }: { collecti
                   {f.field} <span class="hint">({f.type})</span>
                 </label>
                 {kind === 'textarea' ? (
-                  <textarea rows={4} {...common} value={String(v ?? '')} onInput={(e) => { const value = e.currentTarget.value; setValues((vs) => ({ ...vs, [f.field]: value })); }} />
+                  <textarea
+                    rows={4}
+                    {...common}
+                    value={String(v ?? '')}
+                    onInput={(e) => {
+                      const value = e.currentTarget.value;
+                      setValues((vs) => ({ ...vs, [f.field]: value }));
+                    }}
+                  />
                 ) : (
-                  <input type={kind} step={kind === 'number' ? 'any' : undefined} {...common} value={String(v ?? '')} onInput={(e) => { const value = e.currentTarget.value; setValues((vs) => ({ ...vs, [f.field]: value })); }} />
+                  <input
+                    type={kind}
+                    step={kind === 'number' ? 'any' : undefined}
+                    {...common}
+                    value={String(v ?? '')}
+                    onInput={(e) => {
+                      const value = e.currentTarget.value;
+                      setValues((vs) => ({ ...vs, [f.field]: value }));
+                    }}
+                  />
                 )}
               </>
             )}

@@ -30,7 +30,19 @@ function useWho(revs: Rev[] | undefined) {
 }
 
 /** The item's history: its revisions in time order (who, when), the diff of one against the one before, restore. */
-export function ItemHistory({ collection, id, primaryKey, tick, onRestored }: { collection: string; id: string; primaryKey: string; tick: number; onRestored: () => void }) {
+export function ItemHistory({
+  collection,
+  id,
+  primaryKey,
+  tick,
+  onRestored,
+}: {
+  collection: string;
+  id: string;
+  primaryKey: string;
+  tick: number;
+  onRestored: () => void;
+}) {
   const seen = useRef(0);
   const revs = useAsync(async () => {
     // A just-created item's first revision may still be on its way: a short bounded wait for it too.
@@ -69,7 +81,8 @@ export function ItemHistory({ collection, id, primaryKey, tick, onRestored }: { 
             <strong>
               Revision {i + 1}: {r.activity?.action ?? 'change'}
             </strong>{' '}
-            by {who(r.activity?.user)}, <time dateTime={r.activity?.timestamp}>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</time>{' '}
+            by {who(r.activity?.user)},{' '}
+            <time dateTime={r.activity?.timestamp}>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</time>{' '}
             <button type="button" class="secondary" aria-pressed={i === index} onClick={() => setSelected(r.id as number)}>
               Show changes of revision {i + 1}
             </button>

@@ -54,7 +54,9 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       {notice && <Alert kind="success">{notice}</Alert>}
       <div class={isNew ? '' : 'cols'}>
         <div>
-          {meta.value && (isNew || item.value) && <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={save} />}
+          {meta.value && (isNew || item.value) && (
+            <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={save} />
+          )}
           {!isNew && item.value && (
             <p>
               <ConfirmButton label="Delete item" question="Delete this item?" confirmLabel="Yes, delete the item" onConfirm={remove} />

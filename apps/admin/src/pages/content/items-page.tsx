@@ -34,7 +34,14 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
   const sortState = (c: string) => (sort === c ? 'ascending' : sort === `-${c}` ? 'descending' : undefined);
 
   return (
-    <Page title={`Items of ${collection}`} actions={<Link to={`/content/${collection}/+`} class="button">New item</Link>}>
+    <Page
+      title={`Items of ${collection}`}
+      actions={
+        <Link to={`/content/${collection}/+`} class="button">
+          New item
+        </Link>
+      }
+    >
       <p>
         <Link to="/content">All collections</Link>
       </p>
@@ -54,7 +61,9 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
       {items.value?.list.length === 0 && <Empty>{search ? 'No item matches the search.' : 'No item here yet (or none your role may read).'}</Empty>}
       {items.value && items.value.list.length > 0 && (
         <table>
-          <caption class="sr-only">Items of {collection}, sorted by {sort.replace(/^-/, '')}</caption>
+          <caption class="sr-only">
+            Items of {collection}, sorted by {sort.replace(/^-/, '')}
+          </caption>
           <thead>
             <tr>
               {columns.map((c) => (
@@ -70,7 +79,13 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
             {items.value.list.map((item) => (
               <tr key={String(item[pk])}>
                 {columns.map((c) => (
-                  <td key={c}>{c === pk ? <Link to={`/content/${collection}/${encodeURIComponent(String(item[pk]))}`}>{`Open ${String(item[pk])}`}</Link> : showValue(item[c])}</td>
+                  <td key={c}>
+                    {c === pk ? (
+                      <Link to={`/content/${collection}/${encodeURIComponent(String(item[pk]))}`}>{`Open ${String(item[pk])}`}</Link>
+                    ) : (
+                      showValue(item[c])
+                    )}
+                  </td>
                 ))}
               </tr>
             ))}
