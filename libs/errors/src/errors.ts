@@ -16,6 +16,8 @@ export const errors = {
   forbidden: () => new AppError('FORBIDDEN'),
   invalidProvider: () => new AppError('INVALID_PROVIDER'),
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
+  /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */
+  preconditionFailed: (current?: number) => new AppError('PRECONDITION_FAILED', undefined, current === undefined ? {} : { version: current }),
   contentTooLarge: () => new AppError('CONTENT_TOO_LARGE'),
   /** The request line or headers overflowed the HTTP parser; `hint` tells a client with a long query where to put it. */
   uriTooLong: (hint: string) => new AppError('URI_TOO_LONG', `URI too long. ${hint}`),

@@ -26,13 +26,14 @@ export async function createItems(
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
     const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
-    const result: WriteResult = { def, keys: [], rows: [] };
+    const result: WriteResult = { def, keys: [], rows: [], versions: [] };
     const changes: VersionedChange[] = [];
     for (const values of all) {
       const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
       const key = row[def.primaryKey];
       result.keys.push(key);
       result.rows.push(row);
+      result.versions.push(version);
       changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
     }
     await enqueueItemChanges(db, changes);
