@@ -27,5 +27,8 @@ export const errors = {
     return new AppError('REQUESTS_EXCEEDED', undefined, { limit, reset: resetAt.toISOString() }, { 'Retry-After': String(retryAfter) });
   },
   internal: () => new AppError('INTERNAL_SERVER_ERROR'),
+  /** Shedding load to let a dependency catch up (back-pressure): retry after `retryAfterSeconds`. */
+  backPressure: (service: string, reason: string, retryAfterSeconds: number) =>
+    new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is behind; retry later.`, { service, reason }, { 'Retry-After': String(retryAfterSeconds) }),
   serviceUnavailable: (service: string, reason: string) => new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is unavailable.`, { service, reason }),
 };

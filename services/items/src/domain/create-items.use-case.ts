@@ -21,6 +21,7 @@ export async function createItems(
 ): Promise<WriteResult> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'create');
   if (!allowed) throw errors.forbidden();
+  await deps.history?.admit();
   const payloads = Array.isArray(body) ? body : [body];
   return withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);

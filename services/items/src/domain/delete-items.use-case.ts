@@ -14,6 +14,7 @@ import type { IfMatch } from './update-items.use-case';
  */
 export async function deleteItems(deps: ItemsDeps, ctx: ChangeContext, collection: string, rawKeys: unknown[], ifMatch: IfMatch = null): Promise<void> {
   if (!deps.rules.fields(ctx.accountability, collection, 'delete')) throw errors.forbidden();
+  await deps.history?.admit();
   await withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();

@@ -39,6 +39,7 @@ export async function updateItems(
 ): Promise<WriteResult> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'update');
   if (!allowed) throw errors.forbidden();
+  await deps.history?.admit();
   return withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
