@@ -33,6 +33,8 @@ describe('ETag and If-Match', () => {
     const id = await create({ title: 'a', body: 'x' });
     const first = await read(id);
     expect(first.headers.etag).toBe('"1"');
+    // the key as stored, whatever the URL's spelling: what GET /revisions waits for with X-Vellum-Min-Version
+    expect((await request(h.app).get(`/items/notes/00${id}`).set(auth()).expect(200)).headers['x-vellum-version']).toBe(`notes/${id}@1`);
     const ok = await request(h.app).patch(`/items/notes/${id}`).set(auth()).set('If-Match', first.headers.etag!).send({ title: 'b' }).expect(200);
     expect(ok.headers.etag).toBe('"2"');
     expect(ok.body.data).toMatchObject({ id, title: 'b', body: 'x' });

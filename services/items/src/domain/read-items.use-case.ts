@@ -36,7 +36,7 @@ export async function readItems(deps: ItemsDeps, a: Accountability | undefined, 
 }
 
 /**
- * GET /items/:collection/:id → the item and its version (`item_versions`, read by the same statement, so the two
+ * GET /items/:collection/:id → the item, its key as stored (`007` → `7`) and its version (`item_versions`, read by the same statement, so the two
  * belong together; 0 for an item never written since versions exist); a missing and an unreadable item are both 403.
  */
 export async function readItem(
@@ -45,14 +45,15 @@ export async function readItem(
   collection: string,
   id: unknown,
   rawQuery: unknown,
-): Promise<{ item: Item; version: number }> {
+): Promise<{ item: Item; key: string; version: number }> {
   const { plan, def } = await readPlan(deps, a, collection, onlyFields(rawQuery));
   const one = plan.one(id);
   const n = one.values.length;
   const text = `SELECT o.*, (SELECT version FROM item_versions WHERE collection = $${n + 1} AND item = $${n + 2})::text AS "$version" FROM (${one.text}) o`;
-  const r = await deps.pool.query({ text, values: [...one.values, collection, String(primaryKeyValue(def, id))] });
+  const key = String(primaryKeyValue(def, id));
+  const r = await deps.pool.query({ text, values: [...one.values, collection, key] });
   if (r.rowCount === 0) throw errors.forbidden();
-  return { item: plan.shape(r.rows)[0]!, version: Number(r.rows[0].$version ?? 0) };
+  return { item: plan.shape(r.rows)[0]!, key, version: Number(r.rows[0].$version ?? 0) };
 }
 
 const onlyFields = (rawQuery: unknown): { fields?: unknown } => {

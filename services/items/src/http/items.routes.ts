@@ -28,8 +28,8 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
-    const { item, version } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
-    setVersionHeaders(res, collectionOf(req), req.params.id, version);
+    const { item, key, version } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
+    setVersionHeaders(res, collectionOf(req), key, version);
     res.json({ data: item });
   });
 
