@@ -60,7 +60,8 @@ describe('ETag and If-Match', () => {
     expect(errorCode(stale)).toBe('PRECONDITION_FAILED');
     expect((await read(id)).body.data.title).toBe('e');
     expect(await outboxCount()).toBe(events);
-    await request(h.app).delete(`/items/notes/${id}`).set(auth()).set('If-Match', '"2"').expect(204);
+    const deleted = await request(h.app).delete(`/items/notes/${id}`).set(auth()).set('If-Match', '"2"').expect(204);
+    expect(deleted.headers['x-vellum-version']).toBe(`notes/${id}@3`); // the delete's revision, for X-Vellum-Min-Version
     await request(h.app).get(`/items/notes/${id}`).set(auth()).expect(403);
   });
 

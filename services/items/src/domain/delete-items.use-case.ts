@@ -11,16 +11,23 @@ import type { IfMatch } from './update-items.use-case';
 /**
  * DELETE /items/:collection[/:id]: every key must exist (else 403, nothing is deleted); one `delete` event each.
  * `ifMatch`: an item whose version is another is 412 PRECONDITION_FAILED (checked by the delete's statement).
+ * Returns each key (as stored) with the version its delete got, in the order of the keys (duplicates dropped).
  */
-export async function deleteItems(deps: ItemsDeps, ctx: ChangeContext, collection: string, rawKeys: unknown[], ifMatch: IfMatch = null): Promise<void> {
+export async function deleteItems(
+  deps: ItemsDeps,
+  ctx: ChangeContext,
+  collection: string,
+  rawKeys: unknown[],
+  ifMatch: IfMatch = null,
+): Promise<{ key: unknown; version: number }[]> {
   if (!deps.rules.fields(ctx.accountability, collection, 'delete')) throw errors.forbidden();
   await deps.history?.admit();
-  await withTransaction(deps.pool, async (db) => {
+  return withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
     const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
     if (keys.some((k) => k === undefined)) throw errors.forbidden();
-    if (keys.length === 0) return;
+    if (keys.length === 0) return [];
     const deleted = new Map((await itemsRepository.delete(db, def, keys, ifMatch)).map((w) => [String(w.row[def.primaryKey]), w.version]));
     if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
     if ([...deleted.values()].some(Number.isNaN)) throw errors.preconditionFailed();
@@ -28,5 +35,6 @@ export async function deleteItems(deps: ItemsDeps, ctx: ChangeContext, collectio
       db,
       keys.map((k) => ({ message: itemChangeMessage(ctx, collection, 'delete', k, null, null), version: deleted.get(String(k))! })),
     );
+    return keys.map((k) => ({ key: k, version: deleted.get(String(k))! }));
   });
 }

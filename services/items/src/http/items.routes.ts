@@ -65,7 +65,8 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'delete', '/items/:collection/:id', 'public', async (req, res) => {
-    await deleteItems(deps, ctxOf(deps, req), collectionOf(req), [req.params.id], ifMatchOf(req));
+    const [deleted] = await deleteItems(deps, ctxOf(deps, req), collectionOf(req), [req.params.id], ifMatchOf(req));
+    if (deleted) setVersionHeaders(res, collectionOf(req), deleted.key, deleted.version);
     res.status(204).end();
   });
 
