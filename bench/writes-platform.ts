@@ -50,7 +50,14 @@ export async function startWritesPlatform(tree: string, name: string, server: st
     config,
     logger: createLogger({ name: 'bench', level: 'warn' }),
     databases,
-    overrides: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
+    overrides: {
+      ADMIN_EMAIL: ADMIN.email,
+      ADMIN_PASSWORD: ADMIN.password,
+      RATE_LIMITER_ENABLED: 'false',
+      LOGIN_STALL_TIME: '0',
+      // WB_HISTORY_LAG_LIMIT=0: the items service's back-pressure (and its lag sampling) off, to measure what it costs
+      ...(process.env.WB_HISTORY_LAG_LIMIT ? { HISTORY_LAG_LIMIT: process.env.WB_HISTORY_LAG_LIMIT } : {}),
+    },
   });
   const token = (await call(platform.url, 'POST', '/auth/login', undefined, ADMIN)).data.access_token as string;
   await call(platform.url, 'POST', '/collections', token, BENCH_COLLECTION);
