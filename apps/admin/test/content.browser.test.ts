@@ -61,7 +61,7 @@ describeBrowser('admin app: content and history', () => {
     // Restore revision 1: the old values are written back, which makes revision 4.
     await page.getByRole('button', { name: 'Show changes of revision 1' }).click();
     await page.getByRole('button', { name: 'Restore revision 1' }).click();
-    await see(page.getByRole('status').filter({ hasText: 'Restored.' }));
+    await see(page.getByRole('status').filter({ hasText: 'Restored from revision 1.' }));
     await see(page.getByRole('button', { name: 'Show changes of revision 4' }));
     // The form shows the item as re-read after the restore.
     await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, {
@@ -131,7 +131,7 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('link', { name: 'notes' }).click();
     await see(page.getByRole('cell', { name: 'public note' }));
     await page.goto('/admin/content/secrets');
-    await see(page.getByRole('alert').filter({ hasText: /permission/ }));
+    await see(page.getByRole('alert').filter({ hasText: /not found/ }));
 
     await page.goto('/admin/activity');
     await see(page.getByRole('heading', { level: 1, name: 'Activity' }));

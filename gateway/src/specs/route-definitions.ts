@@ -117,6 +117,9 @@ export const ROUTES: RouteDefinition[] = [
   r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'UserUpdateRequest', responses: { '200': 'One:User' } }),
   r('delete', '/users/{id}', 'users', 'admin', 'Delete a user', none),
   ...adminCollection('roles', 'Role', 'role', { create: 'RolesCreateRequest', update: 'RoleUpdateRequest' }),
+  r('get', '/permissions/me', 'permissions', 'authenticated', "The caller's own permissions (its role's rules; an app shows only what the user may do)", {
+    responses: { '200': 'List:Permission' },
+  }),
   ...adminCollection('permissions', 'Permission', 'permission', { create: 'PermissionsCreateRequest', update: 'PermissionUpdateRequest' }),
   // §5 revisions
   r('get', '/revisions', 'revisions', 'public', 'List revisions the caller may read', { ...list, responses: { '200': 'List:Revision' } }),

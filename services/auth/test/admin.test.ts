@@ -92,6 +92,12 @@ describe('users, roles, permissions (admin)', () => {
     expect(code(await as(token).post('/roles', { name: 'x' }))).toBe('FORBIDDEN');
     expect(code(await request(h.app).get('/users/me'))).toBe('FORBIDDEN');
     expect((await as(token).get('/users/me')).body.data).toMatchObject({ id: u.body.data.id, email: 'me@x.io' });
+    // its own rules (no role: the public role's), not the admin list
+    await as(admin).post('/permissions', { role: null, collection: 'notes', action: 'read', fields: ['title'] });
+    const mine = (await as(token).get('/permissions/me')).body.data as { role: string | null; collection: string }[];
+    expect(mine).toContainEqual(expect.objectContaining({ collection: 'notes', action: 'read', fields: ['title'] }));
+    expect(mine.every((p) => p.role === null)).toBe(true);
+    expect(code(await request(h.app).get('/permissions/me'))).toBe('FORBIDDEN');
     expect((await as(token).patch('/users/me', { first_name: 'Me' })).body.data.first_name).toBe('Me');
     expect(code(await as(token).patch('/users/me', { role: null }))).toBe('INVALID_PAYLOAD');
     expect(code(await as(token).patch('/users/me', { status: 'active' }))).toBe('INVALID_PAYLOAD');

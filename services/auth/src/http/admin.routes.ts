@@ -75,6 +75,10 @@ export function adminRoutes(ctx: AuthContext): Router & RouteTable {
   route(r, 'patch', '/users/me', 'authenticated', { body: userSelfSchema }, async (req, res) => {
     res.json({ data: await usersUseCase.updateMe(ctx, req.accountability!.user!, req.body, actorOf(req)) });
   });
+  // before the admin CRUD's `/permissions/:id`: any signed-in user may read its own role's rules
+  route(r, 'get', '/permissions/me', 'authenticated', async (req, res) => {
+    res.json({ data: await permissionsUseCase.mine(ctx, req.accountability!.role) });
+  });
   crud(r, ctx, '/users', usersUseCase, { create: usersCreateSchema, update: userSchema });
   crud(r, ctx, '/roles', rolesUseCase, { create: rolesCreateSchema, update: roleUpdateSchema });
   crud(r, ctx, '/permissions', permissionsUseCase, { create: permissionsCreateSchema, update: permissionUpdateSchema });

@@ -35,13 +35,17 @@ export function ItemHistory({
   id,
   primaryKey,
   tick,
+  mayRestore,
   onRestored,
 }: {
   collection: string;
   id: string;
   primaryKey: string;
   tick: number;
-  onRestored: () => void;
+  /** The user may update the item (else no restore button). */
+  mayRestore: boolean;
+  /** After a restore, with the number of the revision restored. */
+  onRestored: (revision: number) => void;
 }) {
   const seen = useRef(0);
   const revs = useAsync(async () => {
@@ -64,7 +68,7 @@ export function ItemHistory({
     try {
       await ok(api.PATCH('/items/{collection}/{id}', { params: { path: { collection, id } }, body: data }));
       setSelected(undefined);
-      onRestored();
+      onRestored(list.indexOf(rev) + 1);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -96,7 +100,7 @@ export function ItemHistory({
             before={(index > 0 ? list[index - 1].data : null) as Record<string, unknown> | null}
             after={current.data as Record<string, unknown> | null}
           />
-          {current.data && index < list.length - 1 && (
+          {mayRestore && current.data && index < list.length - 1 && (
             <button type="button" onClick={() => restore(current)}>
               Restore revision {index + 1}
             </button>

@@ -1,6 +1,8 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { useCollection } from '../../data/collections';
+import { useCan } from '../../session/permissions';
+import { notFoundMessage } from './not-found';
 import { navigate, withQuery } from '../../router/router';
 import { Link } from '../../router/link';
 import { Field, fieldId } from '../../ui/field';
@@ -17,6 +19,7 @@ type Item = Record<string, unknown>;
 export function ItemsPage({ collection, query }: { collection: string; query: URLSearchParams }) {
   const searchId = useMemo(() => fieldId('item-search'), []);
   const meta = useCollection(collection);
+  const can = useCan();
   const page = pageOf(query);
   const search = query.get('search') ?? '';
   const pk = meta.value?.primary_key ?? 'id';
@@ -37,9 +40,11 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
     <Page
       title={`Items of ${collection}`}
       actions={
-        <Link to={`/content/${collection}/+`} class="button">
-          New item
-        </Link>
+        can('create', collection) && (
+          <Link to={`/content/${collection}/+`} class="button">
+            New item
+          </Link>
+        )
       }
     >
       <p>
@@ -57,7 +62,8 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
         <Field id={searchId} label={`Search ${collection}`} type="search" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
-      {(meta.error || items.error) && <Alert>{(meta.error ?? items.error)!.message}</Alert>}
+      {meta.error && <Alert>{notFoundMessage(meta.error, `Collection “${collection}”`)}</Alert>}
+      {!meta.error && items.error && <Alert>{items.error.message}</Alert>}
       {items.value?.list.length === 0 && <Empty>{search ? 'No item matches the search.' : 'No item here yet (or none your role may read).'}</Empty>}
       {items.value && items.value.list.length > 0 && (
         <table>
