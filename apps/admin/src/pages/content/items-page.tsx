@@ -8,6 +8,7 @@ import { Link } from '../../router/link';
 import { Field, fieldId } from '../../ui/field';
 import { Alert, Empty, Page } from '../../ui/page';
 import { Pager, pageOf } from '../../ui/pager';
+import { TableScroll } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
 import { showValue } from './values';
 
@@ -66,37 +67,39 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
       {!meta.error && items.error && <Alert>{items.error.message}</Alert>}
       {items.value?.list.length === 0 && <Empty>{search ? 'No item matches the search.' : 'No item here yet (or none your role may read).'}</Empty>}
       {items.value && items.value.list.length > 0 && (
-        <table>
-          <caption class="sr-only">
-            Items of {collection}, sorted by {sort.replace(/^-/, '')}
-          </caption>
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th key={c} scope="col" aria-sort={sortState(c) ?? 'none'}>
-                  <button type="button" onClick={() => navigate(withQuery({ sort: sort === c ? `-${c}` : c, page: undefined }))}>
-                    {c} {sortState(c) === 'ascending' ? '▲' : sortState(c) === 'descending' ? '▼' : ''}
-                  </button>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {items.value.list.map((item) => (
-              <tr key={String(item[pk])}>
+        <TableScroll>
+          <table>
+            <caption class="sr-only">
+              Items of {collection}, sorted by {sort.replace(/^-/, '')}
+            </caption>
+            <thead>
+              <tr>
                 {columns.map((c) => (
-                  <td key={c}>
-                    {c === pk ? (
-                      <Link to={`/content/${collection}/${encodeURIComponent(String(item[pk]))}`}>{`Open ${String(item[pk])}`}</Link>
-                    ) : (
-                      showValue(item[c])
-                    )}
-                  </td>
+                  <th key={c} scope="col" aria-sort={sortState(c) ?? 'none'}>
+                    <button type="button" onClick={() => navigate(withQuery({ sort: sort === c ? `-${c}` : c, page: undefined }))}>
+                      {c} {sortState(c) === 'ascending' ? '▲' : sortState(c) === 'descending' ? '▼' : ''}
+                    </button>
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {items.value.list.map((item) => (
+                <tr key={String(item[pk])}>
+                  {columns.map((c) => (
+                    <td key={c}>
+                      {c === pk ? (
+                        <Link to={`/content/${collection}/${encodeURIComponent(String(item[pk]))}`}>{`Open ${String(item[pk])}`}</Link>
+                      ) : (
+                        showValue(item[c])
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <Pager page={page} limit={LIMIT} count={items.value?.count} label={`Items of ${collection}`} />
     </Page>
