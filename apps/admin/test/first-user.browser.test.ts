@@ -58,4 +58,54 @@ describeBrowser('admin app: what a first user meets in content', () => {
     await admin.waitForFunction(() => (document.getElementById('item-memos-title') as HTMLInputElement | null)?.value === 'doomed memo');
     expect((await api.get(`/items/memos/${doomed}`)).body.data.title).toBe('doomed memo');
   }, 90_000);
+
+  it('history: 231 revisions newest first and paged, against the current item, word-level changes, restore of chosen fields named by its source', async () => {
+    const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
+    const fields = [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string' },
+      { field: 'body', type: 'text' },
+    ];
+    expect((await api.post('/collections', { collection: 'drafts', fields })).status).toBe(200);
+    const id = (await api.post('/items/drafts', { title: 'title 1', body: 'first line\nsecond line stays' })).body.data.id as number;
+    for (let n = 2; n <= 230; n++) expect((await api.patch(`/items/drafts/${id}`, { title: `title ${n}` })).status).toBe(200);
+    expect((await api.patch(`/items/drafts/${id}`, { body: 'first line\nsecond line moves' })).status).toBe(200);
+
+    const { page } = suite.admin;
+    await page.goto(`/admin/content/drafts/${id}`);
+    // revisions reach the history through the event stream: reload until all are in (bounded)
+    for (let i = 0; i < 40 && !(await page.getByText('231 revisions, newest first').count()); i++) {
+      await page.waitForTimeout(250);
+      if (i % 8 === 7) await page.reload();
+    }
+    await see(page.getByText('231 revisions, newest first. Page 1 of 12.'));
+    const heads = page.getByRole('list', { name: 'Revisions, newest first' }).locator('li strong');
+    expect(await heads.first().textContent()).toBe('Revision 231: update');
+    // the newest is shown at once: its words, with the line break kept
+    const diff = page.getByRole('table', { name: 'Revision 231 against revision 230' });
+    await see(diff);
+    const body = diff.getByRole('row', { name: /body/ });
+    expect(await body.locator('del').allTextContents()).toEqual(['stays']);
+    expect(await body.locator('ins').allTextContents()).toEqual(['moves']);
+    expect(await body.locator('td').nth(1).innerText()).toBe('first line\nsecond line moves');
+    await checkPage(suite.admin, 'item-history-long');
+
+    // the oldest, eleven pages on
+    for (let i = 0; i < 11; i++) await page.getByRole('button', { name: 'Older revisions' }).click();
+    await see(page.getByText('Page 12 of 12'));
+    expect(await heads.last().textContent()).toBe('Revision 1: create');
+    await page.getByRole('button', { name: 'Show changes of revision 1', exact: true }).click();
+    await page.getByLabel('the current item').check();
+    const now = page.getByRole('table', { name: 'Revision 1 against the current item' });
+    await see(now);
+    expect((await now.locator('tr[data-changed="true"] th').allTextContents()).sort()).toEqual(['body (changed)', 'title (changed)']);
+
+    // restore only the title: the body stays as it is
+    await page.getByRole('checkbox', { name: 'Restore body' }).uncheck();
+    await page.getByRole('button', { name: 'Restore revision 1' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Restored from revision 1.' }));
+    await page.waitForFunction(() => (document.getElementById('item-drafts-title') as HTMLInputElement | null)?.value === 'title 1');
+    expect((await api.get(`/items/drafts/${id}`)).body.data).toMatchObject({ title: 'title 1', body: 'first line\nsecond line moves' });
+    await see(page.getByText('232 revisions, newest first'));
+  }, 120_000);
 });

@@ -99,6 +99,7 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
             id={id}
             primaryKey={meta.value.primary_key}
             tick={historyTick}
+            current={item.value}
             mayRestore={!!can('update', collection) && !!item.value}
             onRestored={(n) => {
               setNotice(`Restored from revision ${n}. The old values were written back as a new revision.`);
