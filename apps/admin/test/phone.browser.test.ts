@@ -57,4 +57,18 @@ describeBrowser('admin app: every page on a phone and a desktop', () => {
     }
     expect(wide).toEqual([]);
   }, 120_000);
+
+  it("sends the app's scripts and styles compressed (issue 40.9)", async () => {
+    const { page } = suite.admin;
+    const encodings = new Map<string, string | undefined>();
+    page.on('response', (r) => {
+      if (/\/admin\/assets\/.*\.(js|css)$/.test(r.url())) encodings.set(r.url(), r.headers()['content-encoding']);
+    });
+    // a fresh load past the browser's cache
+    await page.context().clearCookies();
+    await page.goto('/admin/login', { waitUntil: 'networkidle' });
+    await page.reload({ waitUntil: 'networkidle' });
+    expect(encodings.size).toBeGreaterThan(0);
+    for (const [url, enc] of encodings) expect({ url, enc }).toEqual({ url, enc: expect.stringMatching(/^(br|gzip)$/) });
+  });
 });
