@@ -1,5 +1,5 @@
-import { checkPage, describeBrowser, expectFieldError, see } from './support/browser';
-import { apiAs, createUser } from './support/api';
+import { checkPage, describeBrowser, expectFieldError, isFocused, openContext, see } from './support/browser';
+import { apiAs, createUser, totp } from './support/api';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
 
@@ -42,4 +42,55 @@ describeBrowser('admin app: administering roles and users', () => {
     await see(page.getByRole('cell', { name: 'They review drafts' }));
     expect((await api.get(`/roles/${reviewers}`)).body.data).toMatchObject({ description: 'They review drafts', app_access: false });
   }, 90_000);
+
+  it('the two-factor step puts the focus on the code field; a failed create’s errors go with a later success (issue 40.9)', async () => {
+    const user = await createUser(suite.platform.url, ADMIN, { prefix: 'tfa', password: 'tfa-password-1' });
+    const self = await apiAs(suite.platform.url, user.email, 'tfa-password-1');
+    const { secret } = (await self.post('/users/me/tfa/generate', { password: 'tfa-password-1' })).body.data as { secret: string };
+    expect((await self.post('/users/me/tfa/enable', { secret, otp: totp(secret) })).status).toBe(204);
+    const app = await openContext(suite.browser, suite.platform.url, '/admin/login');
+    await app.page.getByLabel('E-mail').fill(user.email);
+    await app.page.getByLabel('Password', { exact: true }).fill('tfa-password-1');
+    await app.page.getByRole('button', { name: 'Sign in' }).click();
+    const code = app.page.getByLabel('One-time code');
+    await see(code);
+    await app.page.waitForFunction(() => document.activeElement?.id.includes('otp'), undefined, { timeout: 5000 }).catch(() => undefined);
+    expect(await isFocused(code)).toBe(true);
+    await app.close();
+
+    const { page } = suite.admin;
+    await page.goto('/admin/users');
+    await page.getByLabel('E-mail of the new user').fill('not-an-address');
+    await page.getByLabel('Password of the new user').fill('new-user-password-1');
+    await page.getByRole('button', { name: 'Create user' }).click();
+    await see(page.locator('form[aria-labelledby="create-user-h"] .error, form[aria-labelledby="create-user-h"] [role="alert"]'));
+    await page.getByLabel('E-mail to invite').fill('invited-40@example.com');
+    await page.getByLabel('Role of the invited user').selectOption({ label: 'Administrator' });
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Invitation sent to invited-40@example.com.' }));
+    expect(await page.locator('form[aria-labelledby="create-user-h"] .error, form[aria-labelledby="create-user-h"] [role="alert"]').count()).toBe(0);
+  }, 60_000);
+
+  it('null and missing are the same “no value”, never shown as “(changed)” (issue 40.9)', async () => {
+    const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
+    const fields = [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string' },
+      { field: 'note', type: 'text' },
+    ];
+    expect((await api.post('/collections', { collection: 'sparse', fields })).status).toBe(200);
+    const id = (await api.post('/items/sparse', { title: 'one' })).body.data.id as number;
+    expect((await api.patch(`/items/sparse/${id}`, { title: 'two' })).status).toBe(200);
+    const { page } = suite.admin;
+    await page.goto(`/admin/content/sparse/${id}`);
+    for (let i = 0; i < 20 && !(await page.getByText('2 revisions, newest first').count()); i++) await page.reload();
+    const diff = page.getByRole('table', { name: 'Revision 2 against revision 1' });
+    await diff.locator('tr[data-changed="true"]').first().waitFor();
+    expect(await diff.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)']);
+    // the creation: the note was never given (null) — no value before, no value after, no change
+    await page.getByRole('button', { name: 'Show changes of revision 1', exact: true }).click();
+    const created = page.getByRole('table', { name: 'Revision 1 against nothing (created)' });
+    await created.locator('tr[data-changed="true"]').first().waitFor();
+    expect((await created.locator('tr[data-changed="true"] th').allTextContents()).sort()).toEqual(['id (changed)', 'title (changed)']);
+  }, 60_000);
 });

@@ -1,5 +1,7 @@
-import { checkPage, describeBrowser, see } from './support/browser';
-import { apiAs } from './support/api';
+import net from 'node:net';
+import { checkPage, describeBrowser, openContext, see } from './support/browser';
+import { apiAs, createUser } from './support/api';
+import { signIn } from './support/sign-in';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
 
@@ -13,8 +15,14 @@ const SIZES = [
 describeBrowser('admin app: every page on a phone and a desktop', () => {
   let itemId = 0;
   let userId = '';
+  // 40.9: `npm start` with its metrics port unset while the default 9464 is taken (another `npm start` with
+  // another PORT) comes up on a free metrics port and says so
+  const holder = net.createServer();
+  beforeAll(() => new Promise<void>((resolve) => holder.once('error', () => resolve()).listen(9464, '127.0.0.1', resolve)));
+  afterAll(() => new Promise<void>((resolve) => (holder.listening ? holder.close(() => resolve()) : resolve())));
   const suite = browserSuite({
     signedInAdmin: true,
+    env: { METRICS_PORT: undefined as unknown as string },
     prepare: async (s) => {
       const api = await apiAs(s.platform.url, ADMIN.email, ADMIN.password);
       const fields = [
@@ -70,5 +78,27 @@ describeBrowser('admin app: every page on a phone and a desktop', () => {
     await page.reload({ waitUntil: 'networkidle' });
     expect(encodings.size).toBeGreaterThan(0);
     for (const [url, enc] of encodings) expect({ url, enc }).toEqual({ url, enc: expect.stringMatching(/^(br|gzip)$/) });
+  });
+
+  it('starts with the default metrics port taken, on a free one it names (issue 40.9)', () => {
+    expect(suite.platform.output()).toContain('metrics port 9464 is taken');
+  });
+
+  it('no 403 in the console on signed-out pages or a non-administrator profile (issue 40.9)', async () => {
+    const app = await openContext(suite.browser, suite.platform.url);
+    const failures: string[] = [];
+    app.page.on('response', (r) => {
+      if (r.status() >= 400) failures.push(`${r.status()} ${new URL(r.url()).pathname} on ${new URL(app.page.url()).pathname}`);
+    });
+    for (const path of ['/admin/login', '/admin/forgot-password']) {
+      await app.page.goto(path, { waitUntil: 'networkidle' });
+      await see(app.page.locator('h1'));
+    }
+    const user = await createUser(suite.platform.url, ADMIN, { prefix: 'plain', password: 'plain-password-1' });
+    await signIn(app.page, user.email, 'plain-password-1');
+    await app.page.goto('/admin/profile', { waitUntil: 'networkidle' });
+    await see(app.page.getByRole('heading', { level: 1, name: 'Profile' }));
+    expect(failures).toEqual([]);
+    await app.close();
   });
 });
