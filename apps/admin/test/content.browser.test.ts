@@ -151,11 +151,11 @@ describeBrowser('admin app: content and history', () => {
     // By user: the reader wrote nothing, the administrator everything.
     const readerId = (await api.get(`/users?filter[email][_eq]=${encodeURIComponent(email)}&fields=id`)).body.data[0].id as string;
     await suite.admin.page.getByLabel('Collection').fill('');
-    await suite.admin.page.getByLabel('User id').fill(readerId);
+    await suite.admin.page.getByLabel('User (name or e-mail)').fill(readerId);
     await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
     await see(suite.admin.page.getByText('No revision matches'));
     await suite.admin.page.getByLabel('Search revisions').fill('note');
-    await suite.admin.page.getByLabel('User id').fill('');
+    await suite.admin.page.getByLabel('User (name or e-mail)').fill('');
     await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
     await see(suite.admin.page.getByRole('cell', { name: 'notes', exact: true }));
     expect(new Set(await suite.admin.page.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set(['notes']));

@@ -108,4 +108,33 @@ describeBrowser('admin app: what a first user meets in content', () => {
     expect((await api.get(`/items/drafts/${id}`)).body.data).toMatchObject({ title: 'title 1', body: 'first line\nsecond line moves' });
     await see(page.getByText('232 revisions, newest first'));
   }, 120_000);
+
+  it('activity and history name people, not ids; filter by a user’s name or e-mail (issue 40.6)', async () => {
+    const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
+    const fields = [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string' },
+    ];
+    expect((await api.post('/collections', { collection: 'logbook', fields })).status).toBe(200);
+    const role = (await api.post('/roles', { name: 'loggers' })).body.data.id as string;
+    for (const action of ['create', 'read']) expect((await api.post('/permissions', { role, collection: 'logbook', action, fields: ['*'] })).status).toBe(200);
+    const email = `grace-${randomUUID().slice(0, 8)}@example.com`;
+    const grace = { email, password: 'grace-password-1', role, status: 'active', first_name: 'Grace', last_name: 'Hopper' };
+    expect((await api.post('/users', grace)).status).toBe(200);
+    const asGrace = await apiAs(suite.platform.url, email, 'grace-password-1');
+    const id = (await asGrace.post('/items/logbook', { title: 'moth found in relay' })).body.data.id as number;
+    expect((await api.post('/items/logbook', { title: 'written by the administrator' })).status).toBe(200);
+
+    const { page } = suite.admin;
+    await page.goto('/admin/activity?collection=logbook');
+    await see(page.getByRole('cell', { name: `Grace Hopper (${email})` }));
+    await page.getByLabel('User (name or e-mail)').fill('hopper');
+    await page.getByRole('button', { name: 'Apply' }).click();
+    await page.waitForURL(/user=hopper/);
+    await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
+    expect(await page.locator('tbody tr td:nth-child(6)').allTextContents()).toEqual([`Grace Hopper (${email})`]);
+    await checkPage(suite.admin, 'activity-people');
+    await page.goto(`/admin/content/logbook/${id}`);
+    await see(page.getByText(`by Grace Hopper (${email})`));
+  }, 60_000);
 });

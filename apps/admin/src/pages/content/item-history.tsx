@@ -1,6 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, json, ok, type Revision } from '../../api/client';
-import { useMeOrThrow } from '../../session/session';
+import { useWho } from '../../data/user-names';
 import { Alert, Empty } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
 import { RestoreFields } from './restore-fields';
@@ -26,18 +26,6 @@ async function loadRevisions(collection: string, id: string, page: number, atLea
     if (total >= atLeast || i >= tries) return { list, total };
     await new Promise((res) => setTimeout(res, 200));
   }
-}
-
-/** Who: "you", the user's e-mail (administrators can look users up), or the id. */
-function useWho(revs: Rev[] | undefined) {
-  const me = useMeOrThrow();
-  const ids = [...new Set((revs ?? []).map((r) => r.activity?.user).filter((u): u is string => !!u && u !== me.id))];
-  const users = useAsync(async () => {
-    if (!me.admin || ids.length === 0) return new Map<string, string>();
-    const r = await ok(api.GET('/users', { params: { query: { filter: json({ id: { _in: ids } }), fields: 'id,email', limit: -1 } } }));
-    return new Map((r.data as { id: string; email: string }[]).map((u) => [u.id, u.email]));
-  }, [ids.join(',')]);
-  return (u: string | null | undefined) => (!u ? 'the system' : u === me.id ? `you (${me.email})` : (users.value?.get(u) ?? u));
 }
 
 /**
@@ -73,7 +61,7 @@ export function ItemHistory(p: {
   const [selected, setSelected] = useState<number>();
   const [against, setAgainst] = useState<'before' | 'current'>('before');
   const [error, setError] = useState<string>();
-  const who = useWho(revs.value?.list);
+  const who = useWho((revs.value?.list ?? []).map((r) => r.activity?.user));
   const all = revs.value?.list ?? [];
   const list = all.slice(0, LIMIT);
   const total = revs.value?.total ?? 0;
