@@ -67,6 +67,7 @@ export const ROUTES: RouteDefinition[] = [
   r('get', '/auth/login/{provider}/callback', 'auth', 'public', 'OAuth/OpenID callback', { responses: { '200': 'Tokens', '302': null } }),
   r('post', '/users/me/tfa/generate', 'users', 'authenticated', 'Generate a TFA secret', { body: 'TfaGenerateRequest', responses: { '200': 'TfaGenerate' } }),
   r('post', '/users/me/tfa/enable', 'users', 'authenticated', 'Enable TFA', { body: 'TfaEnableRequest', ...none }),
+  r('post', '/users/{id}/tfa/reset', 'users', 'admin', "Reset a user's TFA (a lost authenticator): no code asked", { ...none }),
   r('post', '/users/me/tfa/disable', 'users', 'authenticated', 'Disable TFA', { body: 'TfaDisableRequest', ...none }),
   // §4 users, roles, permissions
   r('get', '/users', 'users', 'admin', 'List users (the query language; password and TFA secret only as set/unset)', {
