@@ -1,6 +1,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import request from 'supertest';
 import { createGateway, type Gateway } from '../src/app';
 import { ADMIN_CSP } from '../src/admin/admin-app';
@@ -40,6 +43,42 @@ describe('the admin app at /admin', () => {
     expect(asset.headers['content-type']).toMatch(/javascript/);
     expect(asset.headers['cache-control']).toBe('public, max-age=31536000, immutable');
     expect(asset.headers['content-security-policy']).toBe(ADMIN_CSP);
+  });
+
+  it('sends text assets brotli- or gzip-compressed when the client accepts it (issue 40.9)', async () => {
+    const app = await make(dist);
+    const big = `console.log(${JSON.stringify('vellum '.repeat(2000))});`;
+    writeFileSync(path.join(dist, 'assets', 'big-def456.js'), big);
+    // node:http, not supertest: supertest inflates the body before the test could see it
+    const server = http.createServer(app).listen(0);
+    await new Promise((r) => server.once('listening', r));
+    const raw = (enc: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const { port } = server.address() as AddressInfo;
+        http
+          .get({ port, path: '/admin/assets/big-def456.js', headers: { 'accept-encoding': enc } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on('data', (c: Buffer) => chunks.push(c));
+            res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on('error', reject);
+      });
+    const br = await raw('gzip, deflate, br');
+    expect({ enc: br.headers['content-encoding'], vary: br.headers['vary'], cache: br.headers['cache-control'] }).toEqual({
+      enc: 'br',
+      vary: expect.stringMatching(/Accept-Encoding/i),
+      cache: 'public, max-age=31536000, immutable',
+    });
+    expect(brotliDecompressSync(br.body).toString()).toBe(big);
+    expect(br.body.length).toBeLessThan(big.length / 10);
+    const gz = await raw('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gz.body).toString()).toBe(big);
+    const plain = await raw('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body.toString()).toBe(big);
+    expect((await raw('br;q=0, gzip')).headers['content-encoding']).toBe('gzip');
+    server.close();
   });
 
   it('answers every app route with the shell (SPA fallback), but a missing asset with a 404 envelope', async () => {

@@ -101,8 +101,8 @@ function Frame({ children, nav }: { children: ComponentChildren; nav?: Component
 
 export function App() {
   const { path, query } = useRoute();
-  const me = useMe();
   const pub = publicPage(path, query);
+  const me = useMe(!pub);
   const needsSignIn = !pub && me === null;
   useEffect(() => {
     if (needsSignIn) navigate(`/login?next=${encodeURIComponent(path)}`, { replace: true });

@@ -21,6 +21,7 @@ describeBrowser('admin app: administration', () => {
     await page.getByLabel('Role name').fill('short-lived');
     await page.getByRole('button', { name: 'Create role' }).click();
     await page.getByRole('button', { name: 'Delete short-lived' }).click();
+    await page.getByRole('button', { name: 'Yes, delete short-lived' }).click();
     await see(page.getByRole('status').filter({ hasText: 'Role short-lived deleted.' }));
     await page.getByRole('cell', { name: 'short-lived', exact: true }).waitFor({ state: 'detached' });
 

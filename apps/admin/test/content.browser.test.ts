@@ -61,7 +61,7 @@ describeBrowser('admin app: content and history', () => {
     // Restore revision 1: the old values are written back, which makes revision 4.
     await page.getByRole('button', { name: 'Show changes of revision 1' }).click();
     await page.getByRole('button', { name: 'Restore revision 1' }).click();
-    await see(page.getByRole('status').filter({ hasText: 'Restored.' }));
+    await see(page.getByRole('status').filter({ hasText: 'Restored from revision 1.' }));
     await see(page.getByRole('button', { name: 'Show changes of revision 4' }));
     // The form shows the item as re-read after the restore.
     await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, {
@@ -131,7 +131,7 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('link', { name: 'notes' }).click();
     await see(page.getByRole('cell', { name: 'public note' }));
     await page.goto('/admin/content/secrets');
-    await see(page.getByRole('alert').filter({ hasText: /permission/ }));
+    await see(page.getByRole('alert').filter({ hasText: /not found/ }));
 
     await page.goto('/admin/activity');
     await see(page.getByRole('heading', { level: 1, name: 'Activity' }));
@@ -151,11 +151,11 @@ describeBrowser('admin app: content and history', () => {
     // By user: the reader wrote nothing, the administrator everything.
     const readerId = (await api.get(`/users?filter[email][_eq]=${encodeURIComponent(email)}&fields=id`)).body.data[0].id as string;
     await suite.admin.page.getByLabel('Collection').fill('');
-    await suite.admin.page.getByLabel('User id').fill(readerId);
+    await suite.admin.page.getByLabel('User (name or e-mail)').fill(readerId);
     await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
     await see(suite.admin.page.getByText('No revision matches'));
     await suite.admin.page.getByLabel('Search revisions').fill('note');
-    await suite.admin.page.getByLabel('User id').fill('');
+    await suite.admin.page.getByLabel('User (name or e-mail)').fill('');
     await suite.admin.page.getByRole('button', { name: 'Apply' }).click();
     await see(suite.admin.page.getByRole('cell', { name: 'notes', exact: true }));
     expect(new Set(await suite.admin.page.locator('tbody tr td:nth-child(4)').allTextContents())).toEqual(new Set(['notes']));

@@ -33,6 +33,8 @@ export type LocalConfig = z.infer<z.ZodObject<typeof shape>> & {
   publicUrl: string;
   env: Env;
   servicesTrustProxy: string;
+  /** METRICS_PORT was set (else a taken default gives way to a free port: metrics-port.ts). */
+  metricsPortExplicit: boolean;
   /** NATS settings when NATS_URL is set (the same loader as every service's main.ts). */
   messaging?: MessagingSettings;
 };
@@ -45,6 +47,7 @@ export function loadLocalConfig(env: Env = process.env): LocalConfig {
     publicUrl: c.PUBLIC_URL ?? `http://localhost:${c.PORT}`,
     env: { ...env, ADMIN_EMAIL: c.ADMIN_EMAIL },
     servicesTrustProxy: trustBehindGateway(c.TRUST_PROXY),
+    metricsPortExplicit: !!env.METRICS_PORT,
     messaging: loadOptionalMessagingSettings(env, { name: 'vellum-local' }),
   };
 }

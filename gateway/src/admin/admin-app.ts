@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import express, { type RequestHandler, type Router } from 'express';
 import { errors } from '@vellum/errors';
+import { compressedFiles } from './compressed-files';
 
 /**
  * The admin app's policy: every script, style, image and request from this origin only (no CDN, no inline
@@ -26,7 +27,7 @@ export const ADMIN_CSP = [
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-export interface AdminAppOptions {
+interface AdminAppOptions {
   /** The built app (apps/admin/dist): index.html and assets/. */
   dir: string;
   /** Mount path, default /admin. */
@@ -50,15 +51,17 @@ export function adminApp({ dir, base = '/admin' }: AdminAppOptions): Router {
   router.use(base, (_req, _res, next) =>
     next(existsSync(indexFile) ? undefined : errors.serviceUnavailable('admin', `the admin app is not built (${dir}): run \`npm run build -w @vellum/admin\``)),
   );
+  const cacheControl = (file: string) => (file.startsWith(path.join(dir, 'assets') + path.sep) ? IMMUTABLE : REVALIDATE);
   router.use(
     base,
     csp,
+    compressedFiles(path.resolve(dir), (file) => ({ 'Cache-Control': cacheControl(file) })),
     express.static(dir, {
       index: false,
       redirect: false,
       dotfiles: 'ignore',
       setHeaders: (res, file) => {
-        res.setHeader('Cache-Control', file.startsWith(path.join(dir, 'assets') + path.sep) ? IMMUTABLE : REVALIDATE);
+        res.setHeader('Cache-Control', cacheControl(file));
       },
     }),
   );

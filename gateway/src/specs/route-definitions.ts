@@ -67,6 +67,7 @@ export const ROUTES: RouteDefinition[] = [
   r('get', '/auth/login/{provider}/callback', 'auth', 'public', 'OAuth/OpenID callback', { responses: { '200': 'Tokens', '302': null } }),
   r('post', '/users/me/tfa/generate', 'users', 'authenticated', 'Generate a TFA secret', { body: 'TfaGenerateRequest', responses: { '200': 'TfaGenerate' } }),
   r('post', '/users/me/tfa/enable', 'users', 'authenticated', 'Enable TFA', { body: 'TfaEnableRequest', ...none }),
+  r('post', '/users/{id}/tfa/reset', 'users', 'admin', "Reset a user's TFA (a lost authenticator): no code asked", { ...none }),
   r('post', '/users/me/tfa/disable', 'users', 'authenticated', 'Disable TFA', { body: 'TfaDisableRequest', ...none }),
   // §4 users, roles, permissions
   r('get', '/users', 'users', 'admin', 'List users (the query language; password and TFA secret only as set/unset)', {
@@ -117,6 +118,9 @@ export const ROUTES: RouteDefinition[] = [
   r('patch', '/users/{id}', 'users', 'admin', 'Update a user', { body: 'UserUpdateRequest', responses: { '200': 'One:User' } }),
   r('delete', '/users/{id}', 'users', 'admin', 'Delete a user', none),
   ...adminCollection('roles', 'Role', 'role', { create: 'RolesCreateRequest', update: 'RoleUpdateRequest' }),
+  r('get', '/permissions/me', 'permissions', 'authenticated', "The caller's own permissions (its role's rules; an app shows only what the user may do)", {
+    responses: { '200': 'List:Permission' },
+  }),
   ...adminCollection('permissions', 'Permission', 'permission', { create: 'PermissionsCreateRequest', update: 'PermissionUpdateRequest' }),
   // §5 revisions
   r('get', '/revisions', 'revisions', 'public', 'List revisions the caller may read', { ...list, responses: { '200': 'List:Revision' } }),

@@ -92,10 +92,34 @@ describe('users, roles, permissions (admin)', () => {
     expect(code(await as(token).post('/roles', { name: 'x' }))).toBe('FORBIDDEN');
     expect(code(await request(h.app).get('/users/me'))).toBe('FORBIDDEN');
     expect((await as(token).get('/users/me')).body.data).toMatchObject({ id: u.body.data.id, email: 'me@x.io' });
+    // its own rules (no role: the public role's), not the admin list
+    await as(admin).post('/permissions', { role: null, collection: 'notes', action: 'read', fields: ['title'] });
+    const mine = (await as(token).get('/permissions/me')).body.data as { role: string | null; collection: string }[];
+    expect(mine).toContainEqual(expect.objectContaining({ collection: 'notes', action: 'read', fields: ['title'] }));
+    expect(mine.every((p) => p.role === null)).toBe(true);
+    expect(code(await request(h.app).get('/permissions/me'))).toBe('FORBIDDEN');
     expect((await as(token).patch('/users/me', { first_name: 'Me' })).body.data.first_name).toBe('Me');
     expect(code(await as(token).patch('/users/me', { role: null }))).toBe('INVALID_PAYLOAD');
     expect(code(await as(token).patch('/users/me', { status: 'active' }))).toBe('INVALID_PAYLOAD');
     expect(code(await request(h.app).get('/users/me').set('Authorization', 'Bearer not-a-jwt'))).toBe('INVALID_CREDENTIALS');
+  });
+
+  it('role names are unique (letter case aside); a role is deleted with its users moved to another (issue 40.5)', async () => {
+    const a = (await as(admin).post('/roles', { name: 'Writers' })).body.data.id as string;
+    const b = (await as(admin).post('/roles', { name: 'Reviewers' })).body.data.id as string;
+    const dup = await as(admin).post('/roles', { name: 'writers' });
+    expect({ status: dup.status, code: code(dup), field: dup.body.errors[0].extensions.field }).toEqual({
+      status: 400,
+      code: 'FAILED_VALIDATION',
+      field: 'name',
+    });
+    expect(code(await as(admin).patch(`/roles/${b}`, { name: 'WRITERS' }))).toBe('FAILED_VALIDATION');
+    expect((await as(admin).patch(`/roles/${a}`, { name: 'Writers', description: 'they write' })).status).toBe(200);
+    const u = (await as(admin).post('/users', { email: 'writer@x.io', role: a })).body.data.id as string;
+    expect(code(await as(admin).del(`/roles/${a}?move_users_to=${a}`))).toBe('INVALID_PAYLOAD');
+    expect(code(await as(admin).del(`/roles/${a}?move_users_to=00000000-0000-4000-8000-00000000dead`))).toBe('INVALID_PAYLOAD');
+    expect((await as(admin).del(`/roles/${a}?move_users_to=${b}`)).status).toBe(204);
+    expect((await as(admin).get(`/users/${u}`)).body.data.role).toBe(b);
   });
 
   it('declares an access rule for every route', () => {

@@ -82,6 +82,33 @@ describe('users', () => {
   });
 });
 
+describe('reset-tfa (issue 40.7)', () => {
+  it('a user who lost their authenticator signs in with the password again; an administrator does the same through the API', async () => {
+    const enrol = async (email: string) => {
+      expect((await cli(['create-user', '--email', email, '--password', PASSWORD])).code).toBe(0);
+      const auth = { Authorization: `Bearer ${(await loginAs(h.app, email, PASSWORD)).body.data.access_token}` };
+      const secret = (await request(h.app).post('/users/me/tfa/generate').set(auth).send({ password: PASSWORD })).body.data.secret as string;
+      const otp = totpAt(secret, timeStep(new Date()));
+      expect((await request(h.app).post('/users/me/tfa/enable').set(auth).send({ secret, otp })).status).toBe(204);
+      expect((await request(h.app).post('/auth/login').send({ email, password: PASSWORD })).body.errors[0].extensions.code).toBe('INVALID_OTP');
+    };
+    await enrol('lost-phone@x.io');
+    expect(await cli(['reset-tfa', '--email', 'lost-phone@x.io'])).toEqual({ code: 0, out: 'two-factor authentication reset for lost-phone@x.io' });
+    expect((await loginAs(h.app, 'lost-phone@x.io', PASSWORD)).status).toBe(200);
+    expect(await cli(['reset-tfa', '--email', 'lost-phone@x.io'])).toMatchObject({ code: 1, out: expect.stringContaining('TFA is not enabled') });
+    expect(await cli(['reset-tfa', '--email', 'nobody@x.io'])).toEqual({ code: 1, out: 'error: no user with e-mail "nobody@x.io"' });
+
+    await enrol('lost-again@x.io');
+    const id = (await h.sql<{ id: string }>(`SELECT id FROM users WHERE email = 'lost-again@x.io'`))[0]!.id;
+    const self = (await loginAs(h.app, 'lost-phone@x.io', PASSWORD)).body.data.access_token as string;
+    expect((await request(h.app).post(`/users/${id}/tfa/reset`).set('Authorization', `Bearer ${self}`)).status).toBe(403); // admins only
+    expect((await cli(['create-admin', '--email', 'boss@x.io', '--password', PASSWORD])).code).toBe(0);
+    const boss = (await loginAs(h.app, 'boss@x.io', PASSWORD)).body.data.access_token as string;
+    expect((await request(h.app).post(`/users/${id}/tfa/reset`).set('Authorization', `Bearer ${boss}`)).status).toBe(204);
+    expect((await loginAs(h.app, 'lost-again@x.io', PASSWORD)).status).toBe(200);
+  });
+});
+
 describe('key rotation', () => {
   it('rotate-tfa-key moves enrolled secrets to the new key in one go; logins with a code keep working', async () => {
     expect((await cli(['create-user', '--email', 'tfa@x.io', '--password', PASSWORD])).code).toBe(0);

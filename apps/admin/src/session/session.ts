@@ -75,15 +75,20 @@ onSessionEnded(() => {
 /** The problem of the last session check, if it failed for another reason than "not signed in". */
 export const sessionError = () => loadError;
 
-/** The session as a hook: re-renders on sign in/out. */
-export function useMe(): Me | null | undefined {
+/**
+ * The session as a hook: re-renders on sign in/out. `check` false (the signed-out pages: sign-in, reset…) asks
+ * nothing: a signed-out browser's `GET /users/me` is a 403 in its console.
+ */
+export function useMe(check = true): Me | null | undefined {
   const [, setTick] = useState(0);
   useEffect(() => {
     const l = () => setTick((n) => n + 1);
     listeners.add(l);
-    if (me === undefined) loadMe().catch(() => undefined);
     return () => void listeners.delete(l);
   }, []);
+  useEffect(() => {
+    if (check && me === undefined) loadMe().catch(() => undefined);
+  }, [check]);
   return me;
 }
 

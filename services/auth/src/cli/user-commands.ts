@@ -2,6 +2,7 @@ import { userSchema } from '@vellum/contracts';
 import { parseBody } from '@vellum/http';
 import { userRepository } from '../data/user.repository';
 import type { AuthContext } from '../domain/context';
+import { tfaUseCase } from '../domain/tfa.use-case';
 import { usersUseCase } from '../domain/users.use-case';
 import { systemActor } from '../domain/auth-messages';
 import { withAuthContext } from './auth-context';
@@ -95,6 +96,23 @@ const setPassword = withCredentials(
   },
 );
 
+const resetTfa: Command = {
+  name: 'reset-tfa',
+  summary: "turn a user's two-factor authentication off (a lost authenticator); they sign in with the password and may enrol again",
+  usage: '--email <e-mail>',
+  help: 'The same as POST /users/:id/tfa/reset: no code asked, an audit event written.',
+  options: { email: { type: 'string' } },
+  async run(values, io) {
+    const email = required(values, 'email');
+    return inContext(io, async (ctx) => {
+      const user = await userRepository.findByEmail(ctx.pg, email);
+      if (!user) throw new CliError(`no user with e-mail "${email}"`);
+      await asCliError(() => tfaUseCase.reset(ctx, user.id, systemActor));
+      return `two-factor authentication reset for ${email}`;
+    });
+  },
+};
+
 const list: Command = {
   name: 'list',
   summary: 'list users: id, e-mail, status, role (tab-separated)',
@@ -108,4 +126,4 @@ const list: Command = {
     }),
 };
 
-export const userCommands: Command[] = [createCommand(false), createCommand(true), setPassword, list];
+export const userCommands: Command[] = [createCommand(false), createCommand(true), setPassword, resetTfa, list];

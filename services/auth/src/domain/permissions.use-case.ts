@@ -41,6 +41,12 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
 export const permissionsUseCase = {
   ...authReads('permissions', (id) => String(parseId(id))),
 
+  /** `GET /permissions/me`: the rules of the caller's role (null: the public role), so an app shows only what works. */
+  async mine(ctx: AuthContext, roleId: string | null) {
+    const perms = await ctx.db.permission.findMany({ where: { role_id: roleId }, orderBy: { id: 'asc' } });
+    return perms.map(presentPermission);
+  },
+
   async create(ctx: AuthContext, body: PermissionInput, actor: Actor) {
     const data = toData(body);
     const now = ctx.clock.now();

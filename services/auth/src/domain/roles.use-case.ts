@@ -5,10 +5,18 @@ import { accessRules, itemChange, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import { publishRoleAccess } from './access-rules';
 import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
+import type { Tx } from '../data/prisma';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
 import { presentRole } from './presenters';
 import { authReads } from './read-auth-list.use-case';
+
+/** Role names are unique, letter case aside: two "Editors" could not be told apart in a list or a select. */
+async function refuseTakenName(tx: Tx, name: string | undefined, except?: string): Promise<void> {
+  if (name === undefined) return;
+  const taken = await tx.role.findFirst({ where: { name: { equals: name, mode: 'insensitive' }, ...(except ? { NOT: { id: except } } : {}) } });
+  if (taken) throw errors.failedValidation('name', 'unique', `A role named "${taken.name}" exists already.`);
+}
 
 export const rolesUseCase = {
   ...authReads('roles'),
@@ -16,6 +24,7 @@ export const rolesUseCase = {
   async create(ctx: AuthContext, data: RoleInput, actor: Actor) {
     const now = ctx.clock.now();
     return ctx.db.$transaction(async (tx) => {
+      await refuseTakenName(tx, data.name);
       const r = await tx.role.create({ data: { id: randomUUID(), ...data } });
       await enqueue(tx, itemChange('vellum_roles', 'create', r.id, presentRole(r), actor, now));
       await publishRoleAccess(tx, r.id, now);
@@ -28,6 +37,7 @@ export const rolesUseCase = {
     const now = ctx.clock.now();
     return ctx.db.$transaction(async (tx) => {
       if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+      await refuseTakenName(tx, data.name, id);
       const r = await tx.role.update({ where: { id }, data });
       await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
       await publishRoleAccess(tx, id, now);
@@ -36,11 +46,19 @@ export const rolesUseCase = {
     });
   },
 
-  async remove(ctx: AuthContext, id: string, actor: Actor) {
+  /** `query.move_users_to`: a role the users of this one get first (else they drop to the public role). */
+  async remove(ctx: AuthContext, id: string, actor: Actor, query: { move_users_to?: unknown } = {}) {
     if (!isUuid(id)) throw errors.forbidden();
+    const moveTo = query.move_users_to;
+    if (moveTo !== undefined && (typeof moveTo !== 'string' || !isUuid(moveTo) || moveTo === id))
+      throw errors.invalidPayload('"move_users_to" must be the id of another role');
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
       if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+      if (moveTo) {
+        if (!(await tx.role.findUnique({ where: { id: moveTo } }))) throw errors.invalidPayload('"move_users_to" must be the id of another role');
+        await tx.user.updateMany({ where: { role_id: id }, data: { role_id: moveTo } });
+      }
       const perms = await tx.permission.findMany({ where: { role_id: id } });
       const users = await tx.user.findMany({ where: { role_id: id }, select: { id: true } });
       await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { role_id: id } }), actor, now); // rows cascade

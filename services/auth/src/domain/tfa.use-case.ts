@@ -74,6 +74,20 @@ export const tfaUseCase = {
     });
   },
 
+  /**
+   * An administrator (or the CLI) turns TFA off for a user who lost their authenticator: no code asked; the user
+   * signs in with the password alone and may enrol again. Audited as `tfa_disabled` by the administrator.
+   */
+  async reset(ctx: AuthContext, userId: string, actor: Actor): Promise<void> {
+    const user = await loadUser(ctx, userId);
+    if (!user.tfa_secret && !user.tfa_pending_secret) throw errors.invalidPayload('TFA is not enabled for this user');
+    const now = ctx.clock.now();
+    await ctx.db.$transaction(async (tx) => {
+      const updated = await tx.user.update({ where: { id: user.id }, data: { tfa_secret: null, tfa_pending_secret: null } });
+      await enqueue(tx, [itemChange('vellum_users', 'update', user.id, presentUser(updated), actor, now), audit('tfa_disabled', user.id, actor, now)]);
+    });
+  },
+
   /** Disable with a current code (used once like a login code; wrong codes spend the account's TOTP budget). */
   async disable(ctx: AuthContext, userId: string, otp: string, actor: Actor): Promise<void> {
     const user = await loadUser(ctx, userId);

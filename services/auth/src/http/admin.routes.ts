@@ -24,7 +24,8 @@ interface Crud {
   get(ctx: AuthContext, id: string, query: unknown): Promise<unknown>;
   create(ctx: AuthContext, body: unknown, actor: Actor): Promise<unknown>;
   update(ctx: AuthContext, id: string, body: unknown, actor: Actor): Promise<unknown>;
-  remove(ctx: AuthContext, id: string, actor: Actor): Promise<void>;
+  /** `query`: options of the delete (roles: `move_users_to`). */
+  remove(ctx: AuthContext, id: string, actor: Actor, query: Record<string, unknown>): Promise<void>;
 }
 
 interface Bodies {
@@ -62,7 +63,7 @@ function crud(r: Router & RouteTable, ctx: AuthContext, path: string, uc: Crud, 
     res.json({ data: await uc.update(ctx, String(req.params.id), req.body, actorOf(req)) });
   });
   route(r, 'delete', `${path}/:id`, 'admin', async (req, res) => {
-    await uc.remove(ctx, String(req.params.id), actorOf(req));
+    await uc.remove(ctx, String(req.params.id), actorOf(req), req.query as Record<string, unknown>);
     res.status(204).end();
   });
 }
@@ -74,6 +75,10 @@ export function adminRoutes(ctx: AuthContext): Router & RouteTable {
   });
   route(r, 'patch', '/users/me', 'authenticated', { body: userSelfSchema }, async (req, res) => {
     res.json({ data: await usersUseCase.updateMe(ctx, req.accountability!.user!, req.body, actorOf(req)) });
+  });
+  // before the admin CRUD's `/permissions/:id`: any signed-in user may read its own role's rules
+  route(r, 'get', '/permissions/me', 'authenticated', async (req, res) => {
+    res.json({ data: await permissionsUseCase.mine(ctx, req.accountability!.role) });
   });
   crud(r, ctx, '/users', usersUseCase, { create: usersCreateSchema, update: userSchema });
   crud(r, ctx, '/roles', rolesUseCase, { create: rolesCreateSchema, update: roleUpdateSchema });

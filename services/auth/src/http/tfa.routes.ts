@@ -1,11 +1,13 @@
 import { Router } from 'express';
 import { tfaDisableSchema, tfaEnableSchema, tfaGenerateSchema } from '@vellum/contracts';
 import { route, type RouteTable } from '@vellum/http';
+import { errors } from '@vellum/errors';
 import type { AuthContext } from '../domain/context';
+import { isUuid } from '../domain/payload';
 import { tfaUseCase } from '../domain/tfa.use-case';
 import { actorOf } from './request-helpers';
 
-/** POST /users/me/tfa/{generate,enable,disable} (contract §3 "Two-factor"); bodies validated with the contract's schemas. */
+/** POST /users/me/tfa/{generate,enable,disable} (contract §3 "Two-factor"), and an administrator's POST /users/:id/tfa/reset. */
 export function tfaRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'post', '/users/me/tfa/generate', 'authenticated', { body: tfaGenerateSchema }, async (req, res) => {
@@ -22,5 +24,15 @@ export function tfaRoutes(ctx: AuthContext): Router & RouteTable {
     await tfaUseCase.disable(ctx, req.accountability!.user!, otp, actorOf(req));
     res.status(204).end();
   });
+  // an administrator resets another user's TFA (lost phone): no body, no code
+  route(r, 'post', '/users/:id/tfa/reset', 'admin', async (req, res) => {
+    await tfaUseCase.reset(ctx, validUserId(String(req.params.id)), actorOf(req));
+    res.status(204).end();
+  });
   return r;
 }
+
+const validUserId = (id: string) => {
+  if (!isUuid(id)) throw errors.forbidden();
+  return id;
+};

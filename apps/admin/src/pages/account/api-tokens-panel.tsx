@@ -1,6 +1,7 @@
 import { useMemo } from 'preact/hooks';
 import { api, ok, type ApiToken } from '../../api/client';
 import { useRoles } from '../../data/roles';
+import { useMeOrThrow } from '../../session/session';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { when } from '../../ui/dates';
 import { fieldId } from '../../ui/field';
@@ -16,7 +17,7 @@ import { ApiTokenForm } from './api-token-form';
  */
 export function ApiTokensPanel({ user }: { user?: string }) {
   const heading = useMemo(() => fieldId('tokens-h'), []);
-  const roles = useRoles();
+  const roles = useRoles(useMeOrThrow().admin);
   const tokens = useAsync(
     async () => (user ? await ok(api.GET('/users/{id}/tokens', { params: { path: { id: user } } })) : await ok(api.GET('/users/me/tokens'))).data as ApiToken[],
     [user],

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { api, ApiError, ok } from '../../api/client';
 import { solveChallenge } from '../../session/proof-of-work';
 import { loadMe } from '../../session/session';
@@ -17,6 +17,10 @@ export function SignInPage({ next, notice }: { next?: string; notice?: string })
   const [needOtp, setNeedOtp] = useState(false);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
+  // the code step: the focus on the code field (after the page's heading took it for the new title)
+  useEffect(() => {
+    if (needOtp) document.getElementById(ids.otp)?.focus();
+  }, [needOtp]);
   const [working, setWorking] = useState(false);
   const providers = useAsync(() => ok(api.GET('/auth')), []);
 

@@ -1,6 +1,8 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, json, ok, type Revision } from '../../api/client';
+import { usersMatching, useWho } from '../../data/user-names';
 import { Link } from '../../router/link';
+import { useMeOrThrow } from '../../session/session';
 import { Field, fieldId } from '../../ui/field';
 import { FilterForm } from '../../ui/filter-form';
 import { Alert, Empty, Page } from '../../ui/page';
@@ -14,11 +16,11 @@ const FILTERS = ['collection', 'item', 'user', 'from', 'to', 'search'] as const;
 type Filters = Record<(typeof FILTERS)[number], string>;
 
 /** The filters of the URL as the revisions query language's filter. */
-function toFilter(f: Filters): Record<string, unknown> | undefined {
+function toFilter(f: Filters, users?: string[]): Record<string, unknown> | undefined {
   const and: Record<string, unknown>[] = [];
   if (f.collection) and.push({ collection: { _eq: f.collection } });
   if (f.item) and.push({ item: { _eq: f.item } });
-  if (f.user) and.push({ activity: { user: { _eq: f.user } } });
+  if (users) and.push({ activity: { user: { _in: users } } });
   if (f.from) and.push({ activity: { timestamp: { _gte: new Date(`${f.from}T00:00:00`).toISOString() } } });
   if (f.to) and.push({ activity: { timestamp: { _lt: new Date(new Date(`${f.to}T00:00:00`).getTime() + 86_400_000).toISOString() } } });
   return and.length ? { _and: and } : undefined;
@@ -36,8 +38,12 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
   const page = pageOf(query);
   const started = useRef(performance.now());
   const [firstMs, setFirstMs] = useState<number>();
+  const me = useMeOrThrow();
   const revs = useAsync(async () => {
-    const filter = toFilter(applied);
+    // a user by name or e-mail: the ids it means first (none: nothing matches)
+    const users = applied.user ? await usersMatching(applied.user, me) : undefined;
+    if (users?.length === 0) return { list: [] as Rev[], hasMore: false };
+    const filter = toFilter(applied, users);
     const r = await ok(
       api.GET('/revisions', {
         params: {
@@ -56,6 +62,7 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
     if (firstMs === undefined) setFirstMs(Math.round(performance.now() - started.current));
     return { list: list.slice(0, LIMIT), hasMore: list.length > LIMIT };
   }, [page, ...FILTERS.map((f) => applied[f])]);
+  const who = useWho((revs.value?.list ?? []).map((r) => r.activity?.user));
   const set = (k: keyof Filters) => (e: { currentTarget: HTMLInputElement }) => {
     const value = e.currentTarget.value;
     setDraft((d) => ({ ...d, [k]: value }));
@@ -66,7 +73,7 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
       <FilterForm label="Filter revisions" draft={draft}>
         <Field id={ids.collection} label="Collection" value={draft.collection} onInput={set('collection')} />
         <Field id={ids.item} label="Item" value={draft.item} onInput={set('item')} />
-        <Field id={ids.user} label="User id" value={draft.user} onInput={set('user')} />
+        <Field id={ids.user} label="User (name or e-mail)" value={draft.user} onInput={set('user')} />
         <Field id={ids.from} label="From (date)" type="date" value={draft.from} onInput={set('from')} />
         <Field id={ids.to} label="To (date)" type="date" value={draft.to} onInput={set('to')} />
         <Field id={ids.search} label="Search revisions" type="search" value={draft.search} onInput={set('search')} />
@@ -93,7 +100,7 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
                   <Link to={`/content/${r.collection}/${encodeURIComponent(String(r.item))}`}>{r.item}</Link>
                 )}
               </td>
-              <td>{r.activity?.user ?? '—'}</td>
+              <td>{who(r.activity?.user)}</td>
             </tr>
           ))}
         </Table>

@@ -34,6 +34,7 @@ export function NewUserForms({ roles, onDone }: { roles: Role[] | undefined; onD
       setNotice(`User ${create.email} created.`);
       setCreate({ email: '', password: '', role: '' });
       setCreateErr({});
+      setInviteErr({});
       onDone();
     } catch (err) {
       const p = placeError(err, ['email', 'password', 'role']);
@@ -49,6 +50,7 @@ export function NewUserForms({ roles, onDone }: { roles: Role[] | undefined; onD
       setNotice(`Invitation sent to ${invite.email}.`);
       setInvite({ email: '', role: '' });
       setInviteErr({});
+      setCreateErr({});
       onDone();
     } catch (err) {
       const p = placeError(err, ['email', 'role']);

@@ -1,47 +1,35 @@
-import { useMemo, useState } from 'preact/hooks';
-import { api, ok } from '../../api/client';
+import { useState } from 'preact/hooks';
+import { api, ok, type Role } from '../../api/client';
 import { useRoles } from '../../data/roles';
 import { Link } from '../../router/link';
-import { Field, fieldId } from '../../ui/field';
-import { placeError } from '../../ui/field-errors';
 import { Alert, Empty, Page } from '../../ui/page';
 import { Table } from '../../ui/table';
+import { RoleDelete } from './role-delete';
+import { RoleForm, type RoleValues } from './role-form';
 
-/** Roles: the list, create (name, administrator access), delete; each links to its permissions. */
+const body = (v: RoleValues) => ({ name: v.name, description: v.description || null, admin_access: v.admin, app_access: v.app });
+const valuesOf = (r: Role): RoleValues => ({
+  name: String(r.name),
+  description: String(r.description ?? ''),
+  admin: !!r.admin_access,
+  app: r.app_access !== false,
+});
+
+/** Roles: the list, create, edit (name, description, access), delete (asked, with its users moved); each links to its permissions. */
 export function RolesPage() {
-  const ids = useMemo(() => ({ name: fieldId('role-name'), description: fieldId('role-description'), admin: fieldId('role-admin') }), []);
   const roles = useRoles();
-  const [form, setForm] = useState({ name: '', description: '', admin: false });
-  const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [notice, setNotice] = useState<string>();
-  const create = async (e: Event) => {
-    e.preventDefault();
-    setNotice(undefined);
-    if (!form.name.trim()) return setErrors({ name: 'Give the role a name.' });
-    try {
-      await ok(api.POST('/roles', { body: { name: form.name.trim(), description: form.description || null, admin_access: form.admin, app_access: true } }));
-      setNotice(`Role ${form.name} created.`);
-      setForm({ name: '', description: '', admin: false });
-      setErrors({});
-      roles.reload();
-    } catch (err) {
-      const p = placeError(err, ['name', 'description']);
-      setErrors(p.field ? { [p.field]: p.message } : { form: p.message });
-    }
-  };
-  const remove = async (id: string, name: string) => {
-    try {
-      await ok(api.DELETE('/roles/{id}', { params: { path: { id } } }));
-      setNotice(`Role ${name} deleted.`);
-      roles.reload();
-    } catch (err) {
-      setErrors({ form: (err as Error).message });
-    }
+  const [error, setError] = useState<string>();
+  const [editing, setEditing] = useState<Role>();
+  const done = (message: string) => {
+    setError(undefined);
+    setNotice(message);
+    roles.reload();
   };
   return (
     <Page title="Roles">
       {notice && <Alert kind="success">{notice}</Alert>}
-      {errors.form && <Alert>{errors.form}</Alert>}
+      {error && <Alert>{error}</Alert>}
       {roles.error && <Alert>{roles.error.message}</Alert>}
       {roles.value?.length === 0 && <Empty>No role yet.</Empty>}
       {roles.value && roles.value.length > 0 && (
@@ -51,36 +39,48 @@ export function RolesPage() {
               <td>{r.name}</td>
               <td>{(r.description as string | null) ?? '—'}</td>
               <td>{r.admin_access ? 'yes' : 'no'}</td>
-              <td>
+              <td class="actions">
                 <Link to={`/permissions?role=${r.id}`}>Permissions of {r.name}</Link>{' '}
+                <button type="button" class="secondary" onClick={() => setEditing(r)}>
+                  Edit {r.name}
+                </button>{' '}
                 {!r.admin_access && (
-                  <button type="button" class="secondary" onClick={() => remove(String(r.id), String(r.name))}>
-                    Delete {r.name}
-                  </button>
+                  <RoleDelete
+                    role={r}
+                    roles={roles.value!}
+                    onError={setError}
+                    onDeleted={(moved) => done(`Role ${r.name} deleted.${moved ? ` Its users now have the role ${moved}.` : ''}`)}
+                  />
                 )}
               </td>
             </tr>
           ))}
         </Table>
       )}
-      <form onSubmit={create} class="narrow" noValidate aria-labelledby="new-role-h">
-        <h2 id="new-role-h">Create a role</h2>
-        <Field id={ids.name} label="Role name" value={form.name} onInput={(e) => setForm({ ...form, name: e.currentTarget.value })} error={errors.name} />
-        <Field
-          id={ids.description}
-          label="Description"
-          value={form.description}
-          onInput={(e) => setForm({ ...form, description: e.currentTarget.value })}
-          error={errors.description}
+      {editing ? (
+        <RoleForm
+          key={editing.id}
+          title={`Edit the role ${editing.name}`}
+          submitLabel="Save role"
+          initial={valuesOf(editing)}
+          onCancel={() => setEditing(undefined)}
+          onSubmit={async (v) => {
+            await ok(api.PATCH('/roles/{id}', { params: { path: { id: String(editing.id) } }, body: body(v) }));
+            setEditing(undefined);
+            done(`Role ${v.name} saved.`);
+          }}
         />
-        <div class="field">
-          <label>
-            <input type="checkbox" checked={form.admin} onChange={(e) => setForm({ ...form, admin: e.currentTarget.checked })} /> Administrator access
-            (everything, no permission needed)
-          </label>
-        </div>
-        <button type="submit">Create role</button>
-      </form>
+      ) : (
+        <RoleForm
+          title="Create a role"
+          submitLabel="Create role"
+          initial={{ name: '', description: '', admin: false, app: true }}
+          onSubmit={async (v) => {
+            await ok(api.POST('/roles', { body: body(v) }));
+            done(`Role ${v.name} created.`);
+          }}
+        />
+      )}
     </Page>
   );
 }

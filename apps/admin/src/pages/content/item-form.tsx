@@ -16,7 +16,8 @@ export function ItemForm({
   collection: Collection;
   item?: Item;
   submitLabel: string;
-  onSubmit: (data: Item) => Promise<void>;
+  /** Absent: the user may not write here (read-only fields, no button). */
+  onSubmit?: (data: Item) => Promise<void>;
 }) {
   const editable = collection.fields.filter((f) => !(f.schema?.is_primary_key && f.schema?.has_auto_increment) && !(f.schema?.is_primary_key && item));
   const initial = () => Object.fromEntries(editable.map((f) => [f.field, toInput(f, item?.[f.field])]));
@@ -42,7 +43,7 @@ export function ItemForm({
       data[f.field] = value;
     }
     setErrors(problems);
-    if (Object.keys(problems).length) return;
+    if (Object.keys(problems).length || !onSubmit) return;
     try {
       await onSubmit(data);
     } catch (err) {
@@ -65,6 +66,7 @@ export function ItemForm({
         const err = errors[f.field];
         const common = {
           id: id(f),
+          disabled: !onSubmit,
           'aria-invalid': err ? ('true' as const) : undefined,
           'aria-describedby': err ? `${id(f)}-error` : undefined,
         };
@@ -121,7 +123,7 @@ export function ItemForm({
           </div>
         );
       })}
-      <button type="submit">{submitLabel}</button>
+      {onSubmit && <button type="submit">{submitLabel}</button>}
     </form>
   );
 }

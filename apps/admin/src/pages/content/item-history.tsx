@@ -1,70 +1,85 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, json, ok, type Revision } from '../../api/client';
-import { useMeOrThrow } from '../../session/session';
+import { useWho } from '../../data/user-names';
 import { Alert, Empty } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
+import { RestoreFields } from './restore-fields';
 import { RevisionDiff } from './revision-diff';
 
 type Rev = Revision & { activity?: { action?: string; user?: string | null; timestamp?: string } };
+type Data = Record<string, unknown>;
+const LIMIT = 20;
 
-/** Revisions arrive through the event stream a moment after a write: after one, wait (bounded) for the new one. */
-async function loadRevisions(collection: string, id: string, atLeast: number, tries: number): Promise<Rev[]> {
+/**
+ * One page of the item's revisions, newest first, plus the one before the page's oldest (its diff needs it), and
+ * the count. Revisions arrive through the event stream a moment after a write: after one, wait (bounded) for it.
+ */
+async function loadRevisions(collection: string, id: string, page: number, atLeast: number, tries: number): Promise<{ list: Rev[]; total: number }> {
   const filter = json({ _and: [{ collection: { _eq: collection } }, { item: { _eq: id } }] });
+  const query = { filter, sort: '-id', fields: '*,activity.*', limit: LIMIT + 1, offset: (page - 1) * LIMIT, meta: 'filter_count' as const };
   for (let i = 0; ; i++) {
-    const list = (await ok(api.GET('/revisions', { params: { query: { filter, sort: 'id', fields: '*,activity.*', limit: 200 } } }))).data as Rev[];
-    if (list.length >= atLeast || i >= tries) return list;
-    await new Promise((r) => setTimeout(r, 200));
+    const r = await ok(api.GET('/revisions', { params: { query } }));
+    const list = r.data as Rev[];
+    // the count and the rows are read apart (a revision may land between): the last page's rows are the truth
+    const counted = (r.meta as { filter_count?: number } | undefined)?.filter_count ?? 0;
+    const total = list.length <= LIMIT ? (page - 1) * LIMIT + list.length : Math.max(counted, page * LIMIT + 1);
+    if (total >= atLeast || i >= tries) return { list, total };
+    await new Promise((res) => setTimeout(res, 200));
   }
 }
 
-/** Who: "you", the user's e-mail (administrators can look users up), or the id. */
-function useWho(revs: Rev[] | undefined) {
-  const me = useMeOrThrow();
-  const ids = [...new Set((revs ?? []).map((r) => r.activity?.user).filter((u): u is string => !!u && u !== me.id))];
-  const users = useAsync(async () => {
-    if (!me.admin || ids.length === 0) return new Map<string, string>();
-    const r = await ok(api.GET('/users', { params: { query: { filter: json({ id: { _in: ids } }), fields: 'id,email', limit: -1 } } }));
-    return new Map((r.data as { id: string; email: string }[]).map((u) => [u.id, u.email]));
-  }, [ids.join(',')]);
-  return (u: string | null | undefined) => (!u ? 'the system' : u === me.id ? `you (${me.email})` : (users.value?.get(u) ?? u));
-}
-
-/** The item's history: its revisions in time order (who, when), the diff of one against the one before, restore. */
-export function ItemHistory({
-  collection,
-  id,
-  primaryKey,
-  tick,
-  onRestored,
-}: {
+/**
+ * The item's history, newest first and paged (any length): who and when, one revision against the one before or
+ * against the current item, and restore of all or chosen fields.
+ */
+export function ItemHistory(p: {
   collection: string;
   id: string;
   primaryKey: string;
   tick: number;
-  onRestored: () => void;
+  /** The item as it is now (undefined while loading or when it cannot be read). */
+  current?: Data;
+  /** The user may update the item (else no restore). */
+  mayRestore: boolean;
+  /** After a restore, with the number of the revision restored. */
+  onRestored: (revision: number) => void;
 }) {
+  const { collection, id } = p;
   const seen = useRef(0);
+  const [page, setPage] = useState(1);
+  const shownTick = useRef(p.tick);
+  if (shownTick.current !== p.tick) {
+    shownTick.current = p.tick;
+    if (page !== 1) setPage(1);
+  }
   const revs = useAsync(async () => {
     // A just-created item's first revision may still be on its way: a short bounded wait for it too.
-    const list = await loadRevisions(collection, id, tick > 0 ? seen.current + 1 : 1, tick > 0 ? 30 : 10);
-    seen.current = list.length;
-    return list;
-  }, [collection, id, tick]);
+    const r = await loadRevisions(collection, id, page, p.tick > 0 ? seen.current + 1 : 1, p.tick > 0 ? 30 : 10);
+    seen.current = r.total;
+    return { ...r, page };
+  }, [collection, id, p.tick, page]);
   const [selected, setSelected] = useState<number>();
+  const [against, setAgainst] = useState<'before' | 'current'>('before');
   const [error, setError] = useState<string>();
-  const who = useWho(revs.value);
-  const list = revs.value ?? [];
-  const index = selected !== undefined ? list.findIndex((r) => r.id === selected) : list.length - 1;
-  const current = index >= 0 ? list[index] : undefined;
+  const who = useWho((revs.value?.list ?? []).map((r) => r.activity?.user));
+  const all = revs.value?.list ?? [];
+  const list = all.slice(0, LIMIT);
+  const total = revs.value?.total ?? 0;
+  // numbers from the page the list was read for (the page asked for may still be loading)
+  const shownPage = revs.value?.page ?? page;
+  const numberAt = (i: number) => total - (shownPage - 1) * LIMIT - i;
+  const pages = Math.max(1, Math.ceil(total / LIMIT));
+  const found = list.findIndex((r) => r.id === selected);
+  const index = found >= 0 ? found : 0;
+  const rev = list[index];
+  const previous = all[index + 1];
 
-  const restore = async (rev: Rev) => {
+  const restore = async (n: number, values: Data) => {
     setError(undefined);
-    const data = { ...(rev.data as Record<string, unknown>) };
-    delete data[primaryKey];
     try {
-      await ok(api.PATCH('/items/{collection}/{id}', { params: { path: { collection, id } }, body: data }));
+      await ok(api.PATCH('/items/{collection}/{id}', { params: { path: { collection, id } }, body: values }));
       setSelected(undefined);
-      onRestored();
+      p.onRestored(n);
     } catch (err) {
       setError((err as Error).message);
     }
@@ -74,32 +89,72 @@ export function ItemHistory({
       <h2 id="history-h">History</h2>
       {revs.error && <Alert>{revs.error.message}</Alert>}
       {error && <Alert>{error}</Alert>}
-      {revs.value && list.length === 0 && <Empty>No revision of this item (or none your role may read).</Empty>}
-      <ol aria-label="Revisions, oldest first">
+      {revs.value && total === 0 && <Empty>No revision of this item (or none your role may read).</Empty>}
+      {total > 0 && (
+        <p>
+          {total} revisions, newest first. Page {shownPage} of {pages}.
+        </p>
+      )}
+      <ol aria-label="Revisions, newest first">
         {list.map((r, i) => (
           <li key={r.id} aria-current={i === index ? 'true' : undefined}>
             <strong>
-              Revision {i + 1}: {r.activity?.action ?? 'change'}
+              Revision {numberAt(i)}: {r.activity?.action ?? 'change'}
             </strong>{' '}
             by {who(r.activity?.user)},{' '}
             <time dateTime={r.activity?.timestamp}>{r.activity?.timestamp ? new Date(r.activity.timestamp).toLocaleString() : '—'}</time>{' '}
             <button type="button" class="secondary" aria-pressed={i === index} onClick={() => setSelected(r.id as number)}>
-              Show changes of revision {i + 1}
+              Show changes of revision {numberAt(i)}
             </button>
           </li>
         ))}
       </ol>
-      {current && (
+      {pages > 1 && (
+        <nav class="pager" aria-label="Revision pages">
+          <button type="button" class="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            Newer revisions
+          </button>
+          <button type="button" class="secondary" disabled={page >= pages} onClick={() => setPage(page + 1)}>
+            Older revisions
+          </button>
+        </nav>
+      )}
+      {rev && (
         <>
-          <RevisionDiff
-            caption={`Revision ${index + 1} against ${index > 0 ? `revision ${index}` : 'nothing (created)'}`}
-            before={(index > 0 ? list[index - 1].data : null) as Record<string, unknown> | null}
-            after={current.data as Record<string, unknown> | null}
-          />
-          {current.data && index < list.length - 1 && (
-            <button type="button" onClick={() => restore(current)}>
-              Restore revision {index + 1}
-            </button>
+          <fieldset>
+            <legend>Compare revision {numberAt(index)} with</legend>
+            <div class="checks">
+              <label>
+                <input type="radio" name="against" checked={against === 'before'} onChange={() => setAgainst('before')} /> the revision before
+              </label>
+              <label>
+                <input type="radio" name="against" checked={against === 'current'} onChange={() => setAgainst('current')} disabled={!p.current} /> the current
+                item
+              </label>
+            </div>
+          </fieldset>
+          {against === 'current' && p.current ? (
+            <RevisionDiff
+              caption={`Revision ${numberAt(index)} against the current item`}
+              before={rev.data as Data | null}
+              after={p.current}
+              afterLabel="Current item"
+            />
+          ) : (
+            <RevisionDiff
+              caption={`Revision ${numberAt(index)} against ${previous ? `revision ${numberAt(index + 1)}` : 'nothing (created)'}`}
+              before={(previous?.data ?? null) as Data | null}
+              after={rev.data as Data | null}
+            />
+          )}
+          {p.mayRestore && rev.data && p.current && (
+            <RestoreFields
+              number={numberAt(index)}
+              data={rev.data as Data}
+              current={p.current}
+              primaryKey={p.primaryKey}
+              onRestore={(values) => restore(numberAt(index), values)}
+            />
           )}
         </>
       )}

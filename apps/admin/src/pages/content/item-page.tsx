@@ -3,22 +3,28 @@ import { api, ok } from '../../api/client';
 import { useCollection } from '../../data/collections';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
+import { useCan } from '../../session/permissions';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
 import { ItemForm } from './item-form';
 import { ItemHistory } from './item-history';
+import { lastState } from './last-state';
+import { notFoundMessage } from './not-found';
 
 type Item = Record<string, unknown>;
 
-/** One item: its form (create when id is "+"), delete, and its history with diffs and restore. */
+/** One item: its form (create when id is "+"), delete, and its history with diffs and restore; a deleted one can be undeleted. */
 export function ItemPage({ collection, id }: { collection: string; id: string }) {
   const isNew = id === '+';
   const meta = useCollection(collection);
+  const can = useCan();
   const item = useAsync(
     async () => (isNew ? undefined : ((await ok(api.GET('/items/{collection}/{id}', { params: { path: { collection, id } } }))).data as Item)),
     [collection, id],
   );
+  // an unreadable item: deleted (its history says so) or not there
+  const gone = useAsync(async () => (item.error?.code === 'FORBIDDEN' && meta.value ? lastState(collection, id) : undefined), [item.error, meta.value]);
   const [notice, setNotice] = useState<string>();
   const [historyTick, setHistoryTick] = useState(0);
   const [error, setError] = useState<string>();
@@ -43,21 +49,45 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       setError((err as Error).message);
     }
   };
+  const undelete = async () => {
+    setError(undefined);
+    try {
+      await ok(api.POST('/items/{collection}', { params: { path: { collection } }, body: gone.value!.data! }));
+      setNotice(`Restored from revision ${gone.value!.revision}: the item is back with the values it had when it was deleted.`);
+      item.reload();
+      setHistoryTick((n) => n + 1);
+    } catch (err) {
+      setError((err as Error).message);
+    }
+  };
   const title = isNew ? `New item in ${collection}` : `Item ${id} of ${collection}`;
+  const mayWrite = isNew ? can('create', collection) : can('update', collection);
   return (
     <Page title={title}>
       <p>
         <Link to={`/content/${collection}`}>Back to {collection}</Link>
       </p>
-      {(meta.error || item.error) && <Alert>{(meta.error ?? item.error)!.message}</Alert>}
+      {meta.error && <Alert>{notFoundMessage(meta.error, `Collection “${collection}”`)}</Alert>}
+      {!meta.error && item.error && !gone.value?.deleted && gone.value && <Alert>{notFoundMessage(item.error, `Item ${id} of ${collection}`)}</Alert>}
+      {!meta.error && item.error && item.error.code !== 'FORBIDDEN' && <Alert>{item.error.message}</Alert>}
+      {gone.value?.deleted && (
+        <div class="alert alert-info" role="status">
+          <p>This item was deleted.</p>
+          {gone.value.data && can('create', collection) && (
+            <button type="button" onClick={undelete}>
+              Undelete item
+            </button>
+          )}
+        </div>
+      )}
       {error && <Alert>{error}</Alert>}
       {notice && <Alert kind="success">{notice}</Alert>}
       <div class={isNew ? '' : 'cols'}>
         <div>
           {meta.value && (isNew || item.value) && (
-            <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={save} />
+            <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={mayWrite ? save : undefined} />
           )}
-          {!isNew && item.value && (
+          {!isNew && item.value && can('delete', collection) && (
             <p>
               <ConfirmButton label="Delete item" question="Delete this item?" confirmLabel="Yes, delete the item" onConfirm={remove} />
             </p>
@@ -69,10 +99,12 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
             id={id}
             primaryKey={meta.value.primary_key}
             tick={historyTick}
-            onRestored={() => {
-              setNotice('Restored. The old values were written back as a new revision.');
+            current={item.value}
+            mayRestore={!!can('update', collection) && !!item.value}
+            onRestored={(n) => {
+              setNotice(`Restored from revision ${n}. The old values were written back as a new revision.`);
               item.reload();
-              setHistoryTick((n) => n + 1);
+              setHistoryTick((t) => t + 1);
             }}
           />
         )}

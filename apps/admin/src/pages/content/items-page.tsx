@@ -1,11 +1,14 @@
 import { useMemo, useState } from 'preact/hooks';
 import { api, ok } from '../../api/client';
 import { useCollection } from '../../data/collections';
+import { useCan } from '../../session/permissions';
+import { notFoundMessage } from './not-found';
 import { navigate, withQuery } from '../../router/router';
 import { Link } from '../../router/link';
 import { Field, fieldId } from '../../ui/field';
 import { Alert, Empty, Page } from '../../ui/page';
 import { Pager, pageOf } from '../../ui/pager';
+import { TableScroll } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
 import { showValue } from './values';
 
@@ -17,6 +20,7 @@ type Item = Record<string, unknown>;
 export function ItemsPage({ collection, query }: { collection: string; query: URLSearchParams }) {
   const searchId = useMemo(() => fieldId('item-search'), []);
   const meta = useCollection(collection);
+  const can = useCan();
   const page = pageOf(query);
   const search = query.get('search') ?? '';
   const pk = meta.value?.primary_key ?? 'id';
@@ -37,9 +41,11 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
     <Page
       title={`Items of ${collection}`}
       actions={
-        <Link to={`/content/${collection}/+`} class="button">
-          New item
-        </Link>
+        can('create', collection) && (
+          <Link to={`/content/${collection}/+`} class="button">
+            New item
+          </Link>
+        )
       }
     >
       <p>
@@ -57,40 +63,43 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
         <Field id={searchId} label={`Search ${collection}`} type="search" value={draft} onInput={(e) => setDraft(e.currentTarget.value)} />
         <button type="submit">Search</button>
       </form>
-      {(meta.error || items.error) && <Alert>{(meta.error ?? items.error)!.message}</Alert>}
+      {meta.error && <Alert>{notFoundMessage(meta.error, `Collection “${collection}”`)}</Alert>}
+      {!meta.error && items.error && <Alert>{items.error.message}</Alert>}
       {items.value?.list.length === 0 && <Empty>{search ? 'No item matches the search.' : 'No item here yet (or none your role may read).'}</Empty>}
       {items.value && items.value.list.length > 0 && (
-        <table>
-          <caption class="sr-only">
-            Items of {collection}, sorted by {sort.replace(/^-/, '')}
-          </caption>
-          <thead>
-            <tr>
-              {columns.map((c) => (
-                <th key={c} scope="col" aria-sort={sortState(c) ?? 'none'}>
-                  <button type="button" onClick={() => navigate(withQuery({ sort: sort === c ? `-${c}` : c, page: undefined }))}>
-                    {c} {sortState(c) === 'ascending' ? '▲' : sortState(c) === 'descending' ? '▼' : ''}
-                  </button>
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody>
-            {items.value.list.map((item) => (
-              <tr key={String(item[pk])}>
+        <TableScroll>
+          <table>
+            <caption class="sr-only">
+              Items of {collection}, sorted by {sort.replace(/^-/, '')}
+            </caption>
+            <thead>
+              <tr>
                 {columns.map((c) => (
-                  <td key={c}>
-                    {c === pk ? (
-                      <Link to={`/content/${collection}/${encodeURIComponent(String(item[pk]))}`}>{`Open ${String(item[pk])}`}</Link>
-                    ) : (
-                      showValue(item[c])
-                    )}
-                  </td>
+                  <th key={c} scope="col" aria-sort={sortState(c) ?? 'none'}>
+                    <button type="button" onClick={() => navigate(withQuery({ sort: sort === c ? `-${c}` : c, page: undefined }))}>
+                      {c} {sortState(c) === 'ascending' ? '▲' : sortState(c) === 'descending' ? '▼' : ''}
+                    </button>
+                  </th>
                 ))}
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {items.value.list.map((item) => (
+                <tr key={String(item[pk])}>
+                  {columns.map((c) => (
+                    <td key={c}>
+                      {c === pk ? (
+                        <Link to={`/content/${collection}/${encodeURIComponent(String(item[pk]))}`}>{`Open ${String(item[pk])}`}</Link>
+                      ) : (
+                        showValue(item[c])
+                      )}
+                    </td>
+                  ))}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </TableScroll>
       )}
       <Pager page={page} limit={LIMIT} count={items.value?.count} label={`Items of ${collection}`} />
     </Page>
