@@ -16,9 +16,8 @@ export interface MinVersionWait {
   maxWaitMs: number;
 }
 
-async function awaitMinVersion(req: IncomingMessage, res: ServerResponse, wait: MinVersionWait | undefined): Promise<void> {
+async function awaitMinVersion(req: IncomingMessage, res: ServerResponse, wait: MinVersionWait): Promise<void> {
   const header = req.headers['x-vellum-min-version'];
-  if (header === undefined || wait === undefined) return;
   const missing = await waitForVersions(wait.pool, parseMinVersion(String(header)), wait.maxWaitMs);
   if (missing.length) res.setHeader('X-Vellum-Behind', behindHeader(missing));
 }
@@ -42,7 +41,7 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
   for (const entity of ['revisions', 'activity'] as Entity[]) {
     // the lists: the app's fast lane answers them
     fastRoute(lane.app, { router, path: `/${entity}`, access: 'public', before }, async (req, res) => {
-      await awaitMinVersion(req, res, minVersion);
+      if (minVersion && req.headers['x-vellum-min-version'] !== undefined) await awaitMinVersion(req, res, minVersion);
       const cacheKey = `GET ${queryText(req.originalUrl)}`;
       sendJsonText(
         res,
@@ -51,7 +50,7 @@ export function recordsRoutes(reader: RecordsReader, lane: { app: Express; authe
     });
     // The query in the body (`searchRequestSchema`: no body or no `query` is the empty query).
     fastRoute(lane.app, { router, method: 'search', path: `/${entity}`, access: 'public', body: searchRequestSchema, before }, async (req, res) => {
-      await awaitMinVersion(req, res, minVersion);
+      if (minVersion && req.headers['x-vellum-min-version'] !== undefined) await awaitMinVersion(req, res, minVersion);
       const q = req.body.query ?? {};
       const cacheKey = `SEARCH ${JSON.stringify(q)}`;
       sendJsonText(res, await reader.listText(entity, req.accountability, reader.parse(q), { withCursor: hasAfter(q), jsonText: rawJson, cacheKey }));
