@@ -24,7 +24,8 @@ export async function historyUnderLoad(t: WriteTarget, items: Client, o: { rate:
   const lags: number[] = [];
   const statuses: Record<number, number> = {};
   const probe = (async () => {
-    for (let k = 0; running; k++) {
+    // a value never sent before (a PATCH of the stored value writes nothing and records no revision)
+    for (let k = Math.floor(Math.random() * 1e9); running; k++) {
       const r = await fetch(`${t.itemsUrl}/${probeItem}`, {
         method: 'PATCH',
         headers: { ...t.headers, 'content-type': 'application/json' },

@@ -16,7 +16,8 @@ const sliceSize = Math.floor((o.idTo - o.idFrom) / o.connections);
 const latencies = [];
 const status = {};
 let errors = 0;
-let counter = 0;
+// values never repeat across runs (a PATCH of the stored value writes nothing and records no revision)
+let counter = Math.floor(Math.random() * 1e9);
 let inFlight = 0;
 const until = performance.now() + o.seconds * 1000;
 

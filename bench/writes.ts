@@ -7,7 +7,7 @@
 // CPU per write = the serving process + its PostgreSQL backends, from the load's start until every acknowledged
 // write has its revision (the history's work counts). WB_BASE=<checkout> adds that checkout's platform (e.g. the
 // previous commit, with its own node_modules) to every round. Then, unless WB_HISTORY=0, the history under load:
-// bench/write-history.ts at the highest sustained PATCH rate measured and at half of it.
+// bench/write-history.ts at the highest sustained PATCH rate measured, at half of it and at WB_HISTORY_OVER (2) × it.
 //   npm run bench:writes        (WB_ROUNDS=3 WB_SECONDS=5 WB_ONLY=PATCH,batch WB_ITEMS=2000 BENCH_DATABASE_URL=…)
 import { Client } from 'pg';
 import { backendCpu, backendCpuBetween } from './backend-cpu';
@@ -22,6 +22,8 @@ const SECONDS = Number(process.env.WB_SECONDS ?? 5);
 const CONNECTIONS = Number(process.env.WB_CONNECTIONS ?? 8);
 const ITEMS = Number(process.env.WB_ITEMS ?? 2000);
 const BATCH = 100;
+/** The history run beyond the sustained rate: offered at this multiple of it (0: skipped). */
+const OVER = Number(process.env.WB_HISTORY_OVER ?? 2);
 const half = Math.floor(ITEMS / 2);
 
 interface Scenario {
@@ -142,6 +144,8 @@ const fmt = (m: Measured) =>
         const full = Math.round(median(results.PATCH[p.name]!.map((m) => m.wps)));
         await historyUnderLoad(p, itemsDb.get(p)!, { rate: full, label: `${p.name} full` }, ITEMS);
         await historyUnderLoad(p, itemsDb.get(p)!, { rate: Math.round(full / 2), label: `${p.name} half` }, ITEMS);
+        // beyond what it sustains: the history must stay bounded (back-pressure: HISTORY_LAG_LIMIT, 503s counted)
+        if (OVER > 0) await historyUnderLoad(p, itemsDb.get(p)!, { rate: Math.round(full * OVER), label: `${p.name} ${OVER}× full` }, ITEMS);
       }
     }
   } finally {

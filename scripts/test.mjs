@@ -2,7 +2,7 @@
 // and print one plain summary line. Extra arguments go to Jest (`npm test -- services/auth`).
 // `npm test -- --tier unit|integration|e2e` runs one tier (or several: `--tier unit,integration`): unit = `src/**/*.test.ts` (no servers started, no
 // type-check: under a minute), integration = `test/` without the end-to-end ones, e2e = `*.e2e.test.ts` and the
-// admin app's `*.browser.test.ts` (real processes, a browser).
+// admin app's `*.browser.test.ts` (real processes, a browser, and the response-timing measurements: minutes each).
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, existsSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';

@@ -70,8 +70,9 @@ const shape = {
   CORS_ENABLED: bool(false),
   CORS_ORIGIN: corsOrigin(),
   CORS_CREDENTIALS: bool(true),
-  CORS_ALLOWED_HEADERS: list(['Content-Type', 'Authorization', 'X-Request-Id']),
-  CORS_EXPOSED_HEADERS: list(['Content-Range', 'X-Request-Id', 'Retry-After']),
+  // If-Match / ETag: an item's version (lost updates); X-Vellum-*: reading one's own write in /revisions
+  CORS_ALLOWED_HEADERS: list(['Content-Type', 'Authorization', 'X-Request-Id', 'If-Match', 'X-Vellum-Min-Version']),
+  CORS_EXPOSED_HEADERS: list(['Content-Range', 'X-Request-Id', 'Retry-After', 'ETag', 'X-Vellum-Version', 'X-Vellum-Behind']),
   CORS_MAX_AGE: int(18000),
   GRAPHQL_INTROSPECTION: bool(true),
   /** GET /server/info: the project basics (Directus settings the SDK reads). */

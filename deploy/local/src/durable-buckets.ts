@@ -16,7 +16,7 @@ export const MESSAGING_DATABASE = 'vellum_messaging';
  */
 const DURABLE_BUCKETS: readonly string[] = [MAIL_SENT_BUCKET];
 
-export interface DurableBuckets {
+interface DurableBuckets {
   /** Per bucket name, for `createInProcessMessaging({ stores })`. */
   stores: Record<string, BucketStore>;
   close(): Promise<void>;

@@ -1,7 +1,7 @@
 import type { Logger } from '@vellum/logger';
 
 /** Something a topology started, and how to stop it. */
-export interface Stoppable {
+interface Stoppable {
   name: string;
   stop(): Promise<void>;
 }

@@ -23,7 +23,7 @@ export interface Load {
   stop(): Promise<LoadResult>;
 }
 
-export interface LoadOptions {
+interface LoadOptions {
   /** Returns the gateway URL (it can change when a test restarts the platform). */
   url: () => string;
   token: string;
@@ -117,7 +117,7 @@ async function getJson(url: string, token: string): Promise<{ data: Record<strin
   return (await r.json()) as { data: Record<string, unknown>[] };
 }
 
-export interface Recorded {
+interface Recorded {
   items: string[];
   /** Revisions per item id. */
   revisions: Map<string, number>;

@@ -27,7 +27,7 @@ export const ADMIN_CSP = [
 const IMMUTABLE = 'public, max-age=31536000, immutable';
 const REVALIDATE = 'no-cache';
 
-export interface AdminAppOptions {
+interface AdminAppOptions {
   /** The built app (apps/admin/dist): index.html and assets/. */
   dir: string;
   /** Mount path, default /admin. */

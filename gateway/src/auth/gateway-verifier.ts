@@ -2,7 +2,7 @@ import type { ApiTokenEntry } from '@vellum/contracts';
 import { cachedVerifier, createTokenVerifier, jwksUrl, remoteKeySource, type ApiTokenSource, type CachedVerifier, type TokenVerifier } from '@vellum/tokens';
 import type { GatewayConfig } from '../config';
 
-export interface GatewayVerifierDeps {
+interface GatewayVerifierDeps {
   /** Access-token verifier; default: the auth service's JWKS (`${first AUTH_URL}/auth/.well-known/jwks.json`). */
   verifier?: TokenVerifier;
   apiTokens?: ApiTokenSource;

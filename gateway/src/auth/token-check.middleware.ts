@@ -3,7 +3,7 @@ import { errors } from '@vellum/errors';
 import { extractAccessToken, isTokenRevoked, type TokenVerifier } from '@vellum/tokens';
 import { tagUser } from '../metrics/gateway-metrics';
 
-export interface TokenCheckOptions {
+interface TokenCheckOptions {
   verifier: TokenVerifier;
   sessionCookieName?: string;
   /** Session (and session family) ids revoked by logout or an ended session (the auth service's KV bucket), when messaging is available. */

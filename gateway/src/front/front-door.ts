@@ -13,7 +13,7 @@ import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from '@vellu
 import { sendError } from './send-error';
 import { GRAPHQL_PATH, type GraphQLDoor } from './graphql-door';
 
-export interface FrontDoorOptions {
+interface FrontDoorOptions {
   proxies: Record<ServiceName, Proxy>;
   /** The compiled TRUST_PROXY (compileTrust), the app's `trust proxy` setting. */
   trust: TrustFn;

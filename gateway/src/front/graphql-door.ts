@@ -14,7 +14,7 @@ import { JsonBody } from './json-body';
 /** The one path the door answers (exactly, without a query: anything else stays on the express stack). */
 export const GRAPHQL_PATH = '/graphql/system';
 
-export interface GraphQLDoorOptions {
+interface GraphQLDoorOptions {
   parts: FederationParts;
   /** The JSON body parser the express stack mounts on /graphql/system (federation-routes.ts: graphqlBody). */
   body: RequestHandler;
@@ -27,7 +27,7 @@ export interface GraphQLDoorOptions {
 }
 
 /** What the door needs of the front door's request (its Exchange). */
-export interface GraphQLCall extends ForwardContext {
+interface GraphQLCall extends ForwardContext {
   req: IncomingMessage;
   res: ServerResponse;
   /** The gateway's own response headers (request id, security headers, CORS): flat name/value list. */

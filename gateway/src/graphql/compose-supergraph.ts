@@ -3,7 +3,7 @@ import path from 'node:path';
 import { composeServices } from '@apollo/composition';
 import { parse } from 'graphql';
 
-export interface SubgraphSource {
+interface SubgraphSource {
   name: string;
   /** Where the SDL lives (relative to the repository root for the real subgraphs). */
   file: string;
@@ -13,7 +13,7 @@ export const REPO_ROOT = path.resolve(__dirname, '../../..');
 export const SUPERGRAPH_FILE = path.resolve(__dirname, 'supergraph.graphql');
 
 /** The subgraphs behind /graphql/system, in composition order. */
-export const SUBGRAPHS: SubgraphSource[] = [
+const SUBGRAPHS: SubgraphSource[] = [
   { name: 'auth', file: 'services/auth/src/graphql/schema.graphql' },
   { name: 'revisions', file: 'services/revisions/src/graphql/schema.graphql' },
 ];
@@ -23,7 +23,7 @@ export const SUBGRAPHS: SubgraphSource[] = [
  * address: at run time the gateway sends each subgraph's fetches to that service's replicas
  * (`${replica}/graphql`), so one committed supergraph works in every topology.
  */
-export const placeholderUrl = (name: string) => `http://${name}.subgraph.invalid/graphql`;
+const placeholderUrl = (name: string) => `http://${name}.subgraph.invalid/graphql`;
 
 /** Compose a static supergraph from subgraph SDL strings; composition errors are thrown, all listed. */
 export function composeSupergraph(subgraphs: { name: string; sdl: string }[]): string {

@@ -10,7 +10,7 @@ import { tokenCheck } from '../auth/token-check.middleware';
 import { createFederation, type Federation } from './federation';
 import { readCommittedSupergraph } from './compose-supergraph';
 
-export interface FederationRoutesOptions {
+interface FederationRoutesOptions {
   config: GatewayConfig;
   logger: Logger;
   pools: Record<ServiceName, UpstreamPool>;

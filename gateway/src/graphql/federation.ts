@@ -25,12 +25,12 @@ import { subgraphHeaders } from './subgraph-headers';
 /** A GraphQL request as the gateway has it (node's, from the front door or express): its id and parsed body. */
 export type FederationRequest = IncomingMessage & { requestId?: string; body?: unknown };
 
-export interface GraphQLContext {
+interface GraphQLContext {
   req: FederationRequest;
   res: ServerResponse;
 }
 
-export interface FederationOptions {
+interface FederationOptions {
   supergraphSdl: string;
   /** Subgraph name → the replicas of the service that serves it (at `${replica}/graphql`). */
   pools: Record<string, UpstreamPool>;

@@ -28,9 +28,9 @@ export interface SubgraphRequest {
 }
 
 /** A subgraph's fetch: the federation's fetcher (replicas, timeout, 503s) for one subgraph. */
-export type SubgraphFetch = (url: string, init: SubgraphRequest) => Promise<SubgraphAnswer>;
+type SubgraphFetch = (url: string, init: SubgraphRequest) => Promise<SubgraphAnswer>;
 
-export interface SingleFetchOptions {
+interface SingleFetchOptions {
   supergraphSdl: string;
   /** Subgraph name → its fetch (the URL given is the supergraph's, which the fetch replaces by a replica's). */
   fetchers: Record<string, SubgraphFetch>;

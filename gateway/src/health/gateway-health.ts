@@ -41,7 +41,7 @@ function probeReplica(url: URL, agent: http.Agent, timeoutMs: number): Promise<R
  * One check per service: ok when every replica is ok; warn when some replica is down or warns (the service
  * still answers); error when no replica is healthy.
  */
-export function serviceProbe(pool: UpstreamPool, timeoutMs: number): HealthProbe {
+function serviceProbe(pool: UpstreamPool, timeoutMs: number): HealthProbe {
   return async (): Promise<HealthCheck> => {
     const replicas = await Promise.all(pool.replicas.map((r) => probeReplica(r.url, r.agent, timeoutMs)));
     const healthy = replicas.filter((r) => r.status !== 'error').length;

@@ -3,7 +3,7 @@ import type { HealthProbe } from '@vellum/http';
 import { createLimiterStore, requestLimiter, type LimiterStore, type RequestLimit } from '@vellum/limits';
 import type { GatewayConfig } from '../config';
 
-export interface GatewayRateLimit {
+interface GatewayRateLimit {
   /** The per-client-IP limiter the express stack and the front door share. */
   limit?: RequestLimit;
   /** The store's health probe, when there is a store. */

@@ -37,7 +37,7 @@ const FIXED_ROUTES = [
 ];
 
 /** Label for a path: the owning prefix (`/revisions`), a fixed gateway route, or `unmatched` (never the raw path). */
-export function metricsRoute(path: string): string {
+function metricsRoute(path: string): string {
   if (serviceFor(path)) return routeLabel(path);
   if (path === '/reference' || path.startsWith('/reference/')) return '/reference';
   return FIXED_ROUTES.includes(path) ? path : 'unmatched';

@@ -15,7 +15,7 @@ function randomHex(bytes: number): string {
 import type { IncomingHttpHeaders, IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 
 /** Headers that describe one connection, never forwarded (RFC 9110 §7.6.1), plus `host` and `expect`. */
-export const HOP_BY_HOP = new Set([
+const HOP_BY_HOP = new Set([
   'connection',
   'keep-alive',
   'proxy-authenticate',
@@ -27,7 +27,7 @@ export const HOP_BY_HOP = new Set([
   'upgrade',
 ]);
 
-export function stripHopByHop(headers: IncomingHttpHeaders, extraDrop: string[] = []): OutgoingHttpHeaders {
+function stripHopByHop(headers: IncomingHttpHeaders, extraDrop: string[] = []): OutgoingHttpHeaders {
   const connectionListed = String(headers.connection ?? '')
     .split(',')
     .map((s) => s.trim().toLowerCase())

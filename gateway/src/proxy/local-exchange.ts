@@ -3,7 +3,7 @@ import { Duplex } from 'node:stream';
 import type { RequestListener } from '@vellum/http';
 import { headersFromList } from './local-handoff';
 
-export interface LocalRequest {
+interface LocalRequest {
   method: string;
   /** Path and query, e.g. `/graphql`. */
   url: string;

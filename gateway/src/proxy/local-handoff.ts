@@ -37,7 +37,7 @@ export function headersFromList(list: readonly string[]): IncomingHttpHeaders {
   return out;
 }
 
-export interface Handoff {
+interface Handoff {
   /** The upstream request headers the HTTP path would send (Host first), flat name/value list. */
   headers: string[];
   /** The gateway's own response headers; a service's own value of a header wins (`Vary` is added to). */

@@ -7,7 +7,7 @@ import { handOff } from './local-handoff';
 import { responseHeaderList, upstreamRawHeaders, type ForwardContext } from './forward-headers';
 import type { Replica, UpstreamPool } from './upstream-pool';
 
-export interface ProxyOptions {
+interface ProxyOptions {
   /** Request body limit in bytes (413 above it). */
   bodyLimit: number;
   /** The upstream pools' timeouts, for the 503 reasons (the pools enforce them). */

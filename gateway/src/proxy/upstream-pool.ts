@@ -13,7 +13,7 @@ export interface Replica {
   failures: number;
 }
 
-export interface UpstreamPoolOptions {
+interface UpstreamPoolOptions {
   maxSockets?: number;
   /** Time allowed to open a TCP connection. */
   connectTimeoutMs?: number;

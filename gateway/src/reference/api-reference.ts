@@ -34,7 +34,7 @@ const PAGE = `<!doctype html>
 `;
 
 /** Where the Redoc bundle is installed (the `redoc` package ships it prebuilt). */
-export function redocBundlePath(): string {
+function redocBundlePath(): string {
   return path.join(path.dirname(require.resolve('redoc/package.json')), 'bundles', 'redoc.standalone.js');
 }
 

@@ -2,9 +2,9 @@ import type { RequestHandler, Request } from 'express';
 import type { AccessTokenClaims } from '@vellum/tokens';
 
 /** The Vellum release the gateway reports to admins (Directus answers its own version there). */
-export const VELLUM_VERSION = '0.1.0';
+const VELLUM_VERSION = '0.1.0';
 
-export interface ServerInfoSettings {
+interface ServerInfoSettings {
   projectName: string;
   projectDescriptor?: string;
   projectColor?: string;

@@ -6,7 +6,7 @@ import type { UpstreamPool } from '../proxy/upstream-pool';
 import { gatewayHealth } from '../health/gateway-health';
 import { serverInfoHandler } from './server-info';
 
-export interface ServerRouterOptions {
+interface ServerRouterOptions {
   config: GatewayConfig;
   pools: UpstreamPool[];
   /** The gateway's own dependencies (readiness). */

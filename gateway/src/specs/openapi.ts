@@ -57,7 +57,7 @@ function operation(r: RouteDefinition): Json {
 }
 
 /** The request body components, generated from the zod schemas the services validate with (one source of truth). */
-export function requestBodyComponents(): Record<RequestBodyName, Json> {
+function requestBodyComponents(): Record<RequestBodyName, Json> {
   return Object.fromEntries(Object.entries(requestBodies).map(([name, schema]) => [name, requestBodyJsonSchema(schema)])) as Record<RequestBodyName, Json>;
 }
 

@@ -6,7 +6,7 @@
 // process killed outright leaves it running; the next start stops it (recoverPreviousRun).
 import { execFileSync, spawn } from 'node:child_process';
 
-export interface PostmasterOptions {
+interface PostmasterOptions {
   binary: string;
   dataDir: string;
   port: number;

@@ -16,6 +16,8 @@ export const errors = {
   forbidden: () => new AppError('FORBIDDEN'),
   invalidProvider: () => new AppError('INVALID_PROVIDER'),
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
+  /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */
+  preconditionFailed: (current?: number) => new AppError('PRECONDITION_FAILED', undefined, current === undefined ? {} : { version: current }),
   contentTooLarge: () => new AppError('CONTENT_TOO_LARGE'),
   /** The request line or headers overflowed the HTTP parser; `hint` tells a client with a long query where to put it. */
   uriTooLong: (hint: string) => new AppError('URI_TOO_LONG', `URI too long. ${hint}`),
@@ -25,5 +27,8 @@ export const errors = {
     return new AppError('REQUESTS_EXCEEDED', undefined, { limit, reset: resetAt.toISOString() }, { 'Retry-After': String(retryAfter) });
   },
   internal: () => new AppError('INTERNAL_SERVER_ERROR'),
+  /** Shedding load to let a dependency catch up (back-pressure): retry after `retryAfterSeconds`. */
+  backPressure: (service: string, reason: string, retryAfterSeconds: number) =>
+    new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is behind; retry later.`, { service, reason }, { 'Retry-After': String(retryAfterSeconds) }),
   serviceUnavailable: (service: string, reason: string) => new AppError('SERVICE_UNAVAILABLE', `Service "${service}" is unavailable.`, { service, reason }),
 };

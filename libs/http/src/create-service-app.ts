@@ -76,7 +76,7 @@ export interface ServiceAppOptions {
  * express answers `If-None-Match: *` (or a matching `If-Modified-Since`) with an empty 304 even without a validator
  * of its own (its freshness check needs none): the request's freshness headers are dropped before any route.
  */
-export const ignoreFreshnessHeaders: RequestHandler = (req, _res, next) => {
+const ignoreFreshnessHeaders: RequestHandler = (req, _res, next) => {
   // deleted only when sent: a `delete` turns the headers object into a slower dictionary for every later read
   const h = req.headers;
   if (h['if-none-match'] !== undefined) delete h['if-none-match'];

@@ -26,7 +26,7 @@ function overflowError(raw: Buffer | undefined, limit: number): AppError {
 }
 
 /** The raw HTTP answer with the contract's error envelope; the connection is closed (the parser cannot go on). */
-export function rawErrorResponse(err: AppError): string {
+function rawErrorResponse(err: AppError): string {
   const body = JSON.stringify(toErrorBody(err));
   return (
     `HTTP/1.1 ${err.status} ${REASON[err.status] ?? 'Error'}\r\n` +

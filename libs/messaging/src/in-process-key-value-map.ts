@@ -9,7 +9,7 @@ function assertKey(key: string): void {
 }
 
 /** How often, at most, a bucket with a maximum age prunes its store (it expires memory on every access). */
-export const STORE_PRUNE_INTERVAL_MS = 60_000;
+const STORE_PRUNE_INTERVAL_MS = 60_000;
 
 /**
  * The shared state of one bucket; values are stored as JSON so readers never share objects with writers. With a

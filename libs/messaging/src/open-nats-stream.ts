@@ -26,7 +26,7 @@ export interface NatsStreamContext {
   closed: () => boolean;
 }
 
-export interface NatsStream {
+interface NatsStream {
   publish: (subject: string, data: unknown, o: PublishOptions) => Promise<void>;
   consume: <T>(co: ConsumeOptions<T>) => Promise<Subscription>;
   deadLetters: (limit?: number) => Promise<DeadLetter[]>;

@@ -4,7 +4,7 @@ import { backoffDelay } from './consume-options';
 import type { Delivery, Handler } from './delivery';
 import { errorMessage } from './subject-match';
 
-export interface HandlerPolicy {
+interface HandlerPolicy {
   maxDeliver: number;
   backoffMs: readonly number[];
 }

@@ -46,7 +46,7 @@ export function listSql(ctx: PlanContext, tree: TreeNode, order: OrderPlan): Sql
 }
 
 /** Most partitions (PlanOptions.partitions) merged in one statement; more read through the row filter. */
-export const MAX_PARTITIONS = 64;
+const MAX_PARTITIONS = 64;
 
 /**
  * A deep page (from `deferredJoinOffset` on) of a list ordered by the primary key alone, without filter or search,

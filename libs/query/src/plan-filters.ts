@@ -64,7 +64,7 @@ export function searchSql(s: Statement, term: string): string {
 }
 
 /** Where the keyset cursor starts (plan-sort's `after`), for `whereSql`. */
-export interface CursorBound {
+interface CursorBound {
   after: string;
   desc: boolean;
 }

@@ -4,8 +4,8 @@ import type { Statement } from './statement';
 
 /**
  * A row count of LIMIT or OFFSET, written into the statement: a parameter there makes a prepared statement's generic
- * plan assume a tenth of the rows, so PostgreSQL plans each execution anew (over monthly partitions ~0.2 ms, 3× the
- * execution of a 25-row page); written in, the plan is made once per connection and text. Not an integer
+ * plan assume a tenth of the rows, so PostgreSQL plans each execution anew (over monthly partitions, more than a 25-row
+ * page costs to execute); written in, the plan is made once per connection and text. Not an integer
  * ≥ 0 (the parser never gives one): a parameter.
  */
 export const rowCountSql = (s: Statement, n: number): string => (Number.isSafeInteger(n) && n >= 0 ? String(n) : s.params.add(n, 'int8'));

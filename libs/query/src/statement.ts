@@ -3,7 +3,7 @@ import { col, related, ROOT, type PlanContext } from './plan-context';
 import { Params } from './params';
 import { fieldOf, quoteIdent as q, type FieldSchema, type TableSchema } from './schema';
 
-export interface ResolvedPath {
+interface ResolvedPath {
   /** The column expression, e.g. `j1."timestamp"`. */
   expr: string;
   def: FieldSchema;

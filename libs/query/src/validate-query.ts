@@ -6,7 +6,7 @@ import type { Query } from './query';
 import type { QuerySchema } from './schema';
 
 /** A query checked against the schema as far as it can be without building SQL. */
-export interface ValidatedQuery {
+interface ValidatedQuery {
   ctx: PlanContext;
   /** `fields` as a tree of readable fields and relations, with column aliases. */
   tree: TreeNode;

@@ -1,6 +1,6 @@
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 
-export type JoseLib = typeof Jose;
+type JoseLib = typeof Jose;
 let lib: Promise<JoseLib> | undefined;
 
 /**

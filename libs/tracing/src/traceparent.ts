@@ -35,7 +35,7 @@ function randomHex(bytes: number): string {
 }
 
 /** A new span id (16 hex digits, not all zero). */
-export function newSpanId(): string {
+function newSpanId(): string {
   for (;;) {
     const id = randomHex(8);
     if (id !== '0000000000000000') return id;

@@ -32,6 +32,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   limits?: { limitDefault: number; limitMax?: number };
   /** TRUST_PROXY (default: nobody). */
   trustProxy?: TrustProxy;
+  /** Back-pressure on writes while the history is behind (start.ts: HISTORY_LAG_LIMIT / HISTORY_LAG_WAIT). */
+  history?: ItemsDeps['history'];
 }
 
 /** The items service's express app (never listens). */
@@ -41,6 +43,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     rules: deps.rules,
     now: deps.now ?? (() => new Date()),
     limits: deps.limits ?? { limitDefault: 100 },
+    history: deps.history,
   };
   const probes: Record<string, HealthProbe> = {
     database: async () => {

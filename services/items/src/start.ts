@@ -11,6 +11,7 @@ import type { ItemsConfig } from './config';
 import { createItemsPool } from './data/items-pool';
 import { createPrisma } from './data/prisma';
 import { AccessRules } from './domain/access-rules';
+import { HistoryBackPressure } from './domain/history-back-pressure';
 import { itemsOutboxDestinations } from './events/outbox-destinations';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
@@ -47,8 +48,10 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     logger,
     pollMs: config.OUTBOX_POLL_INTERVAL,
   });
+  const history = new HistoryBackPressure(pool, { limitMs: config.HISTORY_LAG_LIMIT, waitMs: config.HISTORY_LAG_WAIT });
   const { listener, health } = createApp({
     pool,
+    history,
     prisma,
     rules,
     verifier: createTokenVerifier(keys),
@@ -75,6 +78,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     async stop() {
       stopping = true;
       await listening.close();
+      history.stop();
       unobserve.forEach((u) => u());
       await relay.stop();
       await Promise.allSettled([access.stop(), sessions.stop(), apiTokens.stop()]);

@@ -28,7 +28,7 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(): Promise<Harness> {
+export async function harness(opts: { history?: (pool: Pool) => NonNullable<Parameters<typeof createApp>[0]['history']> } = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS });
   const pool = createItemsPool(db.url, 5);
   const prisma = createPrisma(db.url, 2);
@@ -42,6 +42,7 @@ export async function harness(): Promise<Harness> {
     prisma,
     rules,
     trustProxy: ['loopback'],
+    history: opts.history?.(pool),
     verifier: createTokenVerifier(keys.keySource),
     logger: { error: (o: object) => process.env.ITEMS_TEST_LOG && console.error(o), warn: () => undefined, info: () => undefined },
   });

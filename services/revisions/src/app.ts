@@ -22,7 +22,8 @@ export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
   pool: Pool;
   /** Role → access rules (watched from ACCESS_BUCKET; `AccessRuleMap.of` in tests). */
   rules: Pick<AccessRuleMap, 'get'>;
-  config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> & Partial<Pick<RevisionsConfig, 'TRUST_PROXY'>>;
+  config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> &
+    Partial<Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT'>>;
 }
 
 export interface RevisionsApp extends ServiceApp {
@@ -63,7 +64,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(server);
 
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
-  const records = recordsRoutes(reader, { app, authenticate: authenticated });
+  const records = recordsRoutes(reader, { app, authenticate: authenticated }, { pool, maxWaitMs: config.REVISIONS_MIN_VERSION_WAIT ?? 2000 });
   app.use(records);
 
   const graphql = createSubgraph(reader);

@@ -33,6 +33,8 @@ const shape = {
    * anyway, out of order (an item's revisions follow the order its writes committed).
    */
   REVISIONS_ORDER_WAIT: duration('60s'),
+  /** How long a list with `X-Vellum-Min-Version` waits for those revisions before it answers with `X-Vellum-Behind`. */
+  REVISIONS_MIN_VERSION_WAIT: duration('2s'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
   /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */

@@ -11,7 +11,7 @@ export interface Supervised {
   stop(graceMs?: number): Promise<void>;
 }
 
-export interface SupervisedOptions {
+interface SupervisedOptions {
   name: string;
   command: string;
   args: string[];

@@ -6,7 +6,7 @@ import { supervise, type Supervised } from './child-process';
 import { freePort } from '@vellum/http';
 
 /** `nats-server` from PATH (Debian installs it in /usr/sbin). */
-export function findNatsServer(searchPath: string | undefined): string | undefined {
+function findNatsServer(searchPath: string | undefined): string | undefined {
   return (searchPath ?? '')
     .split(path.delimiter)
     .concat(['/usr/sbin', '/usr/local/sbin', '/usr/local/bin'])

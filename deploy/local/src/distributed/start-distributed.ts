@@ -27,7 +27,7 @@ export interface DistributedState {
   services: Record<string, { pid?: number; url: string; metrics: string }>;
 }
 
-export interface Distributed {
+interface Distributed {
   url: string;
   stop(): Promise<void>;
 }

@@ -47,10 +47,10 @@ const MERGE_KEYS: Record<string, string> = {
   imagePullSecrets: 'name',
   topologySpreadConstraints: 'topologyKey',
 };
-export const isMap = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isMap = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Strategic merge patch: maps merge, lists with a merge key merge item by item, other lists are replaced. */
-export function strategicMerge(base: unknown, patch: unknown, field?: string): unknown {
+function strategicMerge(base: unknown, patch: unknown, field?: string): unknown {
   if (Array.isArray(patch)) {
     const key = field ? MERGE_KEYS[field] : undefined;
     if (!key || !Array.isArray(base)) return structuredClone(patch);
@@ -117,7 +117,7 @@ export function build(dir: string): Obj[] {
 }
 
 /** Lists of named items sorted, so that two builds compare independently of the order of merged list items. */
-export function canonical(v: unknown): unknown {
+function canonical(v: unknown): unknown {
   if (Array.isArray(v)) {
     const items = v.map(canonical);
     const key = ['name', 'mountPath'].find((k) => items.length && items.every((x) => isMap(x) && typeof x[k] === 'string'));

@@ -18,7 +18,7 @@ import { loadMailerConfig, loadNatsSettings as mailerNats } from '@vellum/mailer
 import { loadGatewayConfig, loadNatsSettings as gatewayNats } from '@vellum/gateway/src/config';
 import { ROOT, podSpecOf, type Env, type Obj } from './kustomize';
 
-export interface ServiceInfo {
+interface ServiceInfo {
   dir: string;
   port: number;
   /** Loads the whole configuration main.ts reads (service config + NATS), throwing like main.ts would. */
@@ -93,7 +93,7 @@ function localImports(file: string): string[] {
 }
 
 /** A plausible value for a secret file, so that the config loader can parse it. */
-export function secretContent(variable: string): string {
+function secretContent(variable: string): string {
   if (variable === 'DATABASE_URL') return 'postgres://vellum:secret@db.example.com:5432/vellum';
   if (variable === 'AUTH_PRIVATE_KEY')
     return generateKeyPairSync('ec', { namedCurve: 'P-256' }).privateKey.export({
@@ -117,7 +117,7 @@ export function withSecretFiles(env: Env, dir: string): Env {
 }
 
 // ---- the environment of a container, resolved against the build --------------------------------------------
-export interface ResolvedContainer {
+interface ResolvedContainer {
   service: string;
   env: Env;
   /** secret name → keys used */

@@ -5,11 +5,18 @@ import { named, type Queryable } from './items-pool';
 
 export type Row = Record<string, unknown>;
 
-/** A row a write touched (after the change; for a delete, only its key) and its item's new version. */
+/**
+ * A row a write touched (after the change; for a delete, only its key) and its item's version after it: null when
+ * `If-Match` did not match, undefined on an update whose values were the stored ones (`unchanged`: not written).
+ */
 export interface Written {
   row: Row;
   version: number;
+  unchanged?: boolean;
 }
+
+/** The column that says a row of an update's answer was not written (its values were the stored ones). */
+const UNCHANGED = '$unchanged';
 
 /** The column that carries the version beside the row's own (a field name is `[a-z][a-z0-9_]*`: no clash). */
 const VERSION = '$version';
@@ -18,16 +25,18 @@ const VERSION = '$version';
  * `write` (an UPDATE, INSERT or DELETE … RETURNING, its collection name as $1) and, in the same statement, its
  * items' versions bumped (`item_versions`, created at 1): the row is locked by the write before its version
  * row is touched, so one item's versions follow the order in which its writes commit (issue 23.2). Version rows
- * are touched in key order.
+ * are touched in key order. With `ifMatch` ($3, bigint[] or null: `If-Match`), a version row is bumped only when
+ * its latest committed version is one of them (ON CONFLICT DO UPDATE reads the latest row, not the snapshot, and
+ * under the item's row lock): a row written but not bumped comes back with a null version (412, rolled back).
  */
-function versioned(def: CollectionDef, write: string): string {
+function versioned(def: CollectionDef, write: string, ifMatch = false, more = ''): string {
   const pk = q(def.primaryKey);
   return `WITH w AS (${write}),
 v AS (INSERT INTO item_versions AS iv (collection, item, version)
       SELECT $1, w.${pk}::text, 1 FROM w ORDER BY 2
-      ON CONFLICT (collection, item) DO UPDATE SET version = iv.version + 1
+      ON CONFLICT (collection, item) DO UPDATE SET version = iv.version + 1${ifMatch ? ' WHERE $3::bigint[] IS NULL OR iv.version = ANY($3::bigint[])' : ''}
       RETURNING item, version)
-SELECT w.*, v.version::text AS "${VERSION}" FROM w JOIN v ON v.item = w.${pk}::text`;
+SELECT w.*, v.version::text AS "${VERSION}"${more} FROM w ${ifMatch ? 'LEFT ' : ''}JOIN v ON v.item = w.${pk}::text`;
 }
 
 /** What `*` stands for in a collection's statements: its columns and their types (see `named`). */
@@ -40,9 +49,14 @@ function shapeOf(def: CollectionDef): string {
 
 function written(rows: Row[]): Written[] {
   return rows.map((row) => {
-    const version = Number(row[VERSION]);
+    const v = row[VERSION];
+    const unchanged = row[UNCHANGED] === true;
     delete row[VERSION];
-    return { row, version };
+    delete row[UNCHANGED];
+    // no version row: an item not written since versions exist (0), or a written one whose If-Match missed (NaN)
+    const w: Written = { row, version: v === null || v === undefined ? (unchanged ? 0 : NaN) : Number(v) };
+    if (unchanged) w.unchanged = true;
+    return w;
   });
 }
 
@@ -57,26 +71,34 @@ export const itemsRepository = {
     return written(r.rows)[0]!;
   },
 
-  /** Sets `values` on the rows with these keys; returns the rows found (after the change), in no particular order. */
-  async update(db: Queryable, def: CollectionDef, keys: unknown[], values: Row): Promise<Written[]> {
+  /**
+   * Sets `values` on the rows with these keys whose values differ (one statement); returns the rows written (after
+   * the change), in no particular order: a row that already held the values is not written and not returned
+   * (`selectForUpdate` tells it from a missing one). `ifMatch`: the versions the caller expects (null: any).
+   */
+  async update(db: Queryable, def: CollectionDef, keys: unknown[], values: Row, ifMatch: number[] | null = null): Promise<Written[]> {
     const cols = Object.keys(values);
-    const sets = cols.map((c, i) => `${q(c)} = $${i + 3}`).join(', ');
-    const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${q(def.primaryKey)} = ANY($2::${primaryKeyArrayType(def)}) RETURNING *`;
-    const r = await db.query<Row>(named(versioned(def, update), [def.collection, keys, ...cols.map((c) => values[c])], shapeOf(def)));
+    const sets = cols.map((c, i) => `${q(c)} = $${i + 4}`).join(', ');
+    const differs = `ROW(${cols.map(q).join(', ')}) IS DISTINCT FROM ROW(${cols.map((_, i) => `$${i + 4}`).join(', ')})`;
+    const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${q(def.primaryKey)} = ANY($2::${primaryKeyArrayType(def)}) AND ${differs} RETURNING *`;
+    const r = await db.query<Row>(named(versioned(def, update, true), [def.collection, keys, ifMatch, ...cols.map((c) => values[c])], shapeOf(def)));
     return written(r.rows);
   },
 
-  /** The rows with these keys, locked (a change that sets nothing still answers with the item, and no event). */
-  async selectForUpdate(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<Row[]> {
-    const r = await db.query<Row>(named(`SELECT * FROM ${tableName(def.collection)} WHERE ${q(def.primaryKey)} = ANY($1::${primaryKeyArrayType(def)}) FOR UPDATE`, [keys], shapeOf(def)));
-    return r.rows;
+  /** The rows with these keys, locked, with their versions, `unchanged` (a change that sets nothing, or only stored values, answers with the item, and no event). */
+  async selectForUpdate(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<Written[]> {
+    const pk = q(def.primaryKey);
+    const text = `SELECT s.*, (SELECT version FROM item_versions WHERE collection = $2 AND item = s.${pk}::text)::text AS "${VERSION}", true AS "${UNCHANGED}"
+FROM ${tableName(def.collection)} s WHERE s.${pk} = ANY($1::${primaryKeyArrayType(def)}) FOR UPDATE OF s`;
+    const r = await db.query<Row>(named(text, [keys, def.collection], shapeOf(def)));
+    return written(r.rows);
   },
 
-  /** Deletes the rows with these keys; returns the keys that existed (as `row[primaryKey]`) and their versions. */
-  async delete(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<Written[]> {
+  /** Deletes the rows with these keys; returns the keys that existed (as `row[primaryKey]`) and their versions (NaN: `ifMatch` missed). */
+  async delete(db: Queryable, def: CollectionDef, keys: unknown[], ifMatch: number[] | null = null): Promise<Written[]> {
     const pk = q(def.primaryKey);
     const del = `DELETE FROM ${tableName(def.collection)} WHERE ${pk} = ANY($2::${primaryKeyArrayType(def)}) RETURNING ${pk}`;
-    const r = await db.query<Row>(named(versioned(def, del), [def.collection, keys], shapeOf(def)));
+    const r = await db.query<Row>(named(versioned(def, del, true), [def.collection, keys, ifMatch], shapeOf(def)));
     return written(r.rows);
   },
 };

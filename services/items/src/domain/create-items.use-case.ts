@@ -21,18 +21,20 @@ export async function createItems(
 ): Promise<WriteResult> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'create');
   if (!allowed) throw errors.forbidden();
+  await deps.history?.admit();
   const payloads = Array.isArray(body) ? body : [body];
   return withTransaction(deps.pool, async (db) => {
     const def = await loadCollection(db, collection, true);
     if (!def) throw errors.forbidden();
     const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
-    const result: WriteResult = { def, keys: [], rows: [] };
+    const result: WriteResult = { def, keys: [], rows: [], versions: [] };
     const changes: VersionedChange[] = [];
     for (const values of all) {
       const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
       const key = row[def.primaryKey];
       result.keys.push(key);
       result.rows.push(row);
+      result.versions.push(version);
       changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
     }
     await enqueueItemChanges(db, changes);

@@ -1,9 +1,12 @@
 import type { Pool } from 'pg';
 import type { AccessRules } from './access-rules';
+import type { HistoryBackPressure } from './history-back-pressure';
 
 export interface ItemsDeps {
   pool: Pool;
   rules: AccessRules;
   now: () => Date;
   limits: { limitDefault: number; limitMax?: number };
+  /** Holds or refuses writes while the history is too far behind (none: never). */
+  history?: Pick<HistoryBackPressure, 'admit'>;
 }

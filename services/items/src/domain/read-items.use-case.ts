@@ -6,6 +6,7 @@ import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
 import { permits } from './access-rules';
 import { toQuerySchema } from './query-schema';
+import { primaryKeyValue } from './validate-write';
 
 type Item = Record<string, unknown>;
 
@@ -34,12 +35,25 @@ export async function readItems(deps: ItemsDeps, a: Accountability | undefined, 
   return plan.query.meta.length ? { data, meta } : { data };
 }
 
-/** GET /items/:collection/:id → the item; a missing and an unreadable item are both 403. */
-export async function readItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown): Promise<Item> {
-  const { plan } = await readPlan(deps, a, collection, onlyFields(rawQuery));
-  const r = await deps.pool.query(plan.one(id));
+/**
+ * GET /items/:collection/:id → the item, its key as stored (`007` → `7`) and its version (`item_versions`, read by the same statement, so the two
+ * belong together; 0 for an item never written since versions exist); a missing and an unreadable item are both 403.
+ */
+export async function readItem(
+  deps: ItemsDeps,
+  a: Accountability | undefined,
+  collection: string,
+  id: unknown,
+  rawQuery: unknown,
+): Promise<{ item: Item; key: string; version: number }> {
+  const { plan, def } = await readPlan(deps, a, collection, onlyFields(rawQuery));
+  const one = plan.one(id);
+  const n = one.values.length;
+  const text = `SELECT o.*, (SELECT version FROM item_versions WHERE collection = $${n + 1} AND item = $${n + 2})::text AS "$version" FROM (${one.text}) o`;
+  const key = String(primaryKeyValue(def, id));
+  const r = await deps.pool.query({ text, values: [...one.values, collection, key] });
   if (r.rowCount === 0) throw errors.forbidden();
-  return plan.shape(r.rows)[0]!;
+  return { item: plan.shape(r.rows)[0]!, key, version: Number(r.rows[0].$version ?? 0) };
 }
 
 const onlyFields = (rawQuery: unknown): { fields?: unknown } => {

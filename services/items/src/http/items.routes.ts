@@ -9,11 +9,15 @@ import type { ItemsDeps } from '../domain/items-deps';
 import { readBack, readItem, readItems } from '../domain/read-items.use-case';
 import { updateItems, type ItemUpdate } from '../domain/update-items.use-case';
 import { isPlainObject } from '../domain/validate-write';
+import { ifMatchOf, setVersionHeaders } from './item-version-headers';
 
 const ctxOf = (deps: ItemsDeps, req: Request): ChangeContext => ({ accountability: req.accountability, now: deps.now(), requestId: req.requestId });
 const collectionOf = (req: Request) => String(req.params.collection);
 
-/** The items routes: every one is open to all callers and checks the caller's permissions itself. */
+/**
+ * The items routes: every one is open to all callers and checks the caller's permissions itself. One-item reads
+ * and writes carry the item's version (ETag); one-item PATCH and DELETE honour `If-Match` (412 on another version).
+ */
 export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDeps) {
   route(router, 'get', '/items/:collection', 'public', async (req, res) => {
     res.json(await readItems(deps, req.accountability, collectionOf(req), req.query));
@@ -24,18 +28,23 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
-    res.json({ data: await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query) });
+    const { item, key, version } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
+    setVersionHeaders(res, collectionOf(req), key, version);
+    res.json({ data: item });
   });
 
   route(router, 'post', '/items/:collection', 'public', { body: itemsCreateSchema }, async (req, res) => {
-    const { def, keys, rows } = await createItems(deps, ctxOf(deps, req), collectionOf(req), req.body);
+    const { def, keys, rows, versions } = await createItems(deps, ctxOf(deps, req), collectionOf(req), req.body);
+    if (!Array.isArray(req.body)) setVersionHeaders(res, def.collection, keys[0], versions[0]);
     const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
     res.json({ data: Array.isArray(req.body) ? items : (items[0] ?? null) });
   });
 
   route(router, 'patch', '/items/:collection/:id', 'public', { body: itemUpdateSchema }, async (req, res) => {
-    const { def, keys, rows } = await updateItems(deps, ctxOf(deps, req), collectionOf(req), [{ key: req.params.id, data: req.body }]);
+    const update = [{ key: req.params.id, data: req.body }];
+    const { def, keys, rows, versions } = await updateItems(deps, ctxOf(deps, req), collectionOf(req), update, ifMatchOf(req));
+    setVersionHeaders(res, def.collection, keys[0], versions[0]);
     const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
     res.json({ data: items[0] ?? null });
@@ -56,7 +65,8 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'delete', '/items/:collection/:id', 'public', async (req, res) => {
-    await deleteItems(deps, ctxOf(deps, req), collectionOf(req), [req.params.id]);
+    const [deleted] = await deleteItems(deps, ctxOf(deps, req), collectionOf(req), [req.params.id], ifMatchOf(req));
+    if (deleted) setVersionHeaders(res, collectionOf(req), deleted.key, deleted.version);
     res.status(204).end();
   });
 
