@@ -1,5 +1,6 @@
 import { api, ApiError, ok, okWithVersion } from '../../api/client';
 import { same } from './revision-diff';
+import { unchanged } from './unchanged';
 
 type Item = Record<string, unknown>;
 
@@ -17,7 +18,7 @@ export interface Conflict {
  * meanwhile is never overwritten: 'unchanged' (nothing sent, no revision), 'saved', or the conflict to resolve.
  */
 export async function saveChanges(collection: string, id: string, read: Item, etag: string | undefined, form: Item): Promise<'unchanged' | 'saved' | Conflict> {
-  const mine = Object.fromEntries(Object.entries(form).filter(([k, v]) => !same(v, read[k])));
+  const mine = Object.fromEntries(Object.entries(form).filter(([k, v]) => !unchanged(v, read[k])));
   if (Object.keys(mine).length === 0) return 'unchanged';
   try {
     await patch(collection, id, mine, etag);
