@@ -3,6 +3,7 @@ import { useEffect } from 'preact/hooks';
 import { match, navigate, useRoute } from './router/router';
 import { Link } from './router/link';
 import { loadMe, sessionError, signOut, useMe, type Me } from './session/session';
+import { Icon, type IconName } from './ui/icon';
 import { Alert, Page } from './ui/page';
 import { SignInPage } from './pages/account/sign-in-page';
 import { ForgotPasswordPage } from './pages/account/forgot-password-page';
@@ -43,25 +44,26 @@ function publicPage(path: string, query: URLSearchParams): ComponentChildren | u
 }
 
 function Nav({ me, path }: { me: Me; path: string }) {
-  const items: [string, string][] = [
-    ['/content', 'Content'],
-    ['/activity', 'Activity'],
+  const items: [string, string, IconName][] = [
+    ['/content', 'Content', 'content'],
+    ['/activity', 'Activity', 'activity'],
     ...(me.admin
       ? ([
-          ['/users', 'Users'],
-          ['/roles', 'Roles'],
-          ['/permissions', 'Permissions'],
-        ] as [string, string][])
+          ['/users', 'Users', 'users'],
+          ['/roles', 'Roles', 'roles'],
+          ['/permissions', 'Permissions', 'permissions'],
+        ] as [string, string, IconName][])
       : []),
-    ['/profile', 'Profile'],
+    ['/profile', 'Profile', 'profile'],
   ];
   const here = (to: string) => path === to || path.startsWith(`${to}/`) || (to === '/content' && path === '/');
   return (
     <nav aria-label="Main" class="main-nav">
       <ul>
-        {items.map(([to, label]) => (
+        {items.map(([to, label, icon]) => (
           <li key={to}>
             <Link to={to} current={here(to)}>
+              <Icon name={icon} />
               {label}
             </Link>
           </li>
@@ -91,7 +93,10 @@ function Frame({ children, nav }: { children: ComponentChildren; nav?: Component
         Skip to content
       </a>
       <header class="top">
-        <p class="brand">Vellum</p>
+        <p class="brand">
+          <Icon name="logo" />
+          Vellum
+        </p>
         {nav}
       </header>
       <main id="main">{children}</main>

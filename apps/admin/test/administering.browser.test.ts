@@ -1,5 +1,6 @@
 import { checkPage, describeBrowser, expectFieldError, isFocused, openContext, see } from './support/browser';
 import { apiAs, createUser, totp } from './support/api';
+import { mailedLink } from './support/mail';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
 
@@ -93,4 +94,50 @@ describeBrowser('admin app: administering roles and users', () => {
     await created.locator('tr[data-changed="true"]').first().waitFor();
     expect((await created.locator('tr[data-changed="true"] th').allTextContents()).sort()).toEqual(['id (changed)', 'title (changed)']);
   }, 60_000);
+
+  it('an administrator resets a user’s 2FA, sends a reset mail, sets a password, changes the e-mail, sends an invitation again; last access shown (issue 40.7)', async () => {
+    const base = suite.platform.url;
+    const user = await createUser(base, ADMIN, { prefix: 'lost-phone', password: 'lost-phone-password-1' });
+    const self = await apiAs(base, user.email, 'lost-phone-password-1');
+    const { secret } = (await self.post('/users/me/tfa/generate', { password: 'lost-phone-password-1' })).body.data as { secret: string };
+    expect((await self.post('/users/me/tfa/enable', { secret, otp: totp(secret) })).status).toBe(204);
+    const login = (email: string, password: string) =>
+      fetch(`${base}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email, password }) });
+    expect((await login(user.email, 'lost-phone-password-1')).status).toBe(401); // a code is needed
+
+    const { page } = suite.admin;
+    await page.goto(`/admin/users/${user.id}`);
+    await see(page.getByRole('heading', { level: 2, name: 'Access' }));
+    await see(page.locator('dd').filter({ hasText: /\d{4}/ })); // last access: a date, not "never"
+    await page.getByRole('button', { name: 'Reset two-factor authentication' }).click();
+    await page.getByRole('button', { name: 'Yes, reset it' }).click();
+    await see(page.getByRole('status').filter({ hasText: `Two-factor authentication reset for ${user.email}.` }));
+    expect((await login(user.email, 'lost-phone-password-1')).status).toBe(200);
+
+    await page.getByRole('button', { name: 'Send a password reset mail' }).click();
+    await see(page.getByRole('status').filter({ hasText: `Password reset mail sent to ${user.email}.` }));
+    await mailedLink(suite.platform.dataDir, user.email, 'reset-password?token=');
+    await page.getByLabel('Set a new password').fill('set-by-admin-password-1');
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await see(page.getByRole('status').filter({ hasText: `New password set for ${user.email}.` }));
+    expect((await login(user.email, 'set-by-admin-password-1')).status).toBe(200);
+
+    const renamed = user.email.replace('lost-phone', 'found-phone');
+    await page.getByLabel('E-mail', { exact: true }).fill(renamed);
+    await page.getByRole('button', { name: 'Save user' }).click();
+    await see(page.getByRole('heading', { level: 1, name: `User ${renamed}` }));
+    expect((await login(renamed, 'set-by-admin-password-1')).status).toBe(200);
+    await checkPage(suite.admin, 'user-access');
+
+    const api = await apiAs(base, ADMIN.email, ADMIN.password);
+    const role = (await api.get('/roles?filter[name][_eq]=Reviewers&fields=id')).body.data[0].id as string;
+    expect((await api.post('/users/invite', { email: 'invitee-40@example.com', role })).status).toBe(204);
+    const invited = (await api.get('/users?filter[email][_eq]=invitee-40@example.com&fields=id')).body.data[0].id as string;
+    await mailedLink(suite.platform.dataDir, 'invitee-40@example.com', 'accept-invite?token=');
+    await page.goto(`/admin/users/${invited}`);
+    await see(page.getByText('Never signed in'));
+    await page.getByRole('button', { name: 'Send the invitation again' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Invitation sent again to invitee-40@example.com.' }));
+    await mailedLink(suite.platform.dataDir, 'invitee-40@example.com', 'accept-invite?token=');
+  }, 90_000);
 });

@@ -81,11 +81,11 @@ describeBrowser('admin app: content and history', () => {
     await page.getByRole('button', { name: /^title/ }).click();
     await page.waitForURL(/sort=title/);
     await see(page.getByRole('columnheader', { name: /title/ }).and(page.locator('[aria-sort="ascending"]')));
-    const titles = async () => await page.locator('tbody tr td:nth-child(2)').allTextContents();
-    await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Alpha');
+    const titles = async () => await page.locator('tbody tr td:nth-child(3)').allTextContents();
+    await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(3)')?.textContent === 'Alpha');
     expect(await titles()).toEqual(['Alpha', 'First title', 'Zulu']);
     await page.getByRole('button', { name: /^title/ }).click();
-    await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(2)')?.textContent === 'Zulu');
+    await page.waitForFunction(() => document.querySelector('tbody tr td:nth-child(3)')?.textContent === 'Zulu');
     expect(await titles()).toEqual(['Zulu', 'First title', 'Alpha']);
     await page.getByLabel('Search articles').fill('alp');
     await page.getByRole('button', { name: 'Search' }).click();

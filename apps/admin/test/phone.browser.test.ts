@@ -6,8 +6,10 @@ import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
 
 const SIZES = [
-  { name: 'phone', width: 360, height: 740 },
-  { name: 'desktop', width: 1280, height: 800 },
+  { name: 'phone', width: 360, height: 740, dark: false },
+  { name: 'desktop', width: 1280, height: 800, dark: false },
+  // 40.10: the dark theme follows the system; axe checks its contrast too
+  { name: 'desktop-dark', width: 1280, height: 800, dark: true },
 ];
 
 // Issue 40.3: every signed-in page fits a 360 px screen without a horizontal page scroll (tables scroll inside
@@ -38,7 +40,7 @@ describeBrowser('admin app: every page on a phone and a desktop', () => {
     },
   });
 
-  it('no signed-in page scrolls sideways at 360 px', async () => {
+  it('no signed-in page scrolls sideways at 360 px; every page in one visual language, light and dark, with icons (40.3, 40.10)', async () => {
     const { page } = suite.admin;
     const pages: [string, string][] = [
       ['content', '/admin/content'],
@@ -55,16 +57,35 @@ describeBrowser('admin app: every page on a phone and a desktop', () => {
     const wide: string[] = [];
     for (const size of SIZES) {
       await page.setViewportSize({ width: size.width, height: size.height });
+      await page.emulateMedia({ colorScheme: size.dark ? 'dark' : 'light' });
       for (const [name, path] of pages) {
         await page.goto(path);
         await see(page.locator('h1'));
         await checkPage(suite.admin, `${name}-${size.name}`);
         const width = await page.evaluate(() => document.documentElement.scrollWidth);
-        if (width > size.width) wide.push(`${name} at ${size.width}: ${width} px`);
+        if (width > size.width)
+          wide.push(
+            `${name} at ${size.width}: ${width} px (${await page.evaluate(
+              (w) =>
+                [...document.querySelectorAll('main *')]
+                  .filter((el) => el.getBoundingClientRect().right > w && !el.closest('.table-scroll'))
+                  .slice(0, 3)
+                  .map((el) => `${el.tagName.toLowerCase()}.${el.className}`)
+                  .join(', '),
+              size.width,
+            )})`,
+          );
+        const look = await page.evaluate(() => ({
+          dark: getComputedStyle(document.documentElement).backgroundColor === 'rgb(17, 20, 24)',
+          icons: document.querySelectorAll('.main-nav a svg.icon').length,
+        }));
+        expect({ name, size: size.name, ...look }).toEqual({ name, size: size.name, dark: size.dark, icons: expect.any(Number) });
+        expect(look.icons).toBeGreaterThanOrEqual(6);
       }
     }
     expect(wide).toEqual([]);
-  }, 120_000);
+    await page.emulateMedia({ colorScheme: 'light' });
+  }, 180_000);
 
   it("sends the app's scripts and styles compressed (issue 40.9)", async () => {
     const { page } = suite.admin;

@@ -62,3 +62,9 @@ export async function ok<T>(call: Promise<{ data?: T; error?: unknown; response:
 
 /** A JSON query parameter (filter, deep) as the API reads it. */
 export const json = (v: unknown) => JSON.stringify(v);
+
+/** The data of a one-item answer and its `ETag` (the item's version, what `If-Match` takes), or an ApiError. */
+export async function okWithVersion<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<{ data: T; etag?: string }> {
+  const data = await ok(call);
+  return { data, etag: (await call).response.headers.get('etag') ?? undefined };
+}

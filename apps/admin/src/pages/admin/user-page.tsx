@@ -12,18 +12,22 @@ import { ApiTokensPanel } from '../account/api-tokens-panel';
 import { DevicesPanel } from '../account/devices-panel';
 import { SessionsPanel } from '../account/sessions-panel';
 import { STATUSES } from './users-page';
+import { UserAccessPanel } from './user-access-panel';
 
 /** One user: edit name, role and status (suspending ends every session of the user at once), their sessions and API tokens, or delete. */
 export function UserPage({ id }: { id: string }) {
-  const ids = useMemo(() => ({ first: fieldId('first-name'), last: fieldId('last-name'), role: fieldId('role'), status: fieldId('status') }), []);
+  const ids = useMemo(
+    () => ({ email: fieldId('email'), first: fieldId('first-name'), last: fieldId('last-name'), role: fieldId('role'), status: fieldId('status') }),
+    [],
+  );
   const roles = useRoles();
   const user = useAsync(async () => (await ok(api.GET('/users/{id}', { params: { path: { id } } }))).data as User, [id]);
-  const [form, setForm] = useState({ first_name: '', last_name: '', role: '', status: 'active' });
+  const [form, setForm] = useState({ email: '', first_name: '', last_name: '', role: '', status: 'active' });
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [notice, setNotice] = useState<string>();
   useEffect(() => {
     const u = user.value;
-    if (u) setForm({ first_name: u.first_name ?? '', last_name: u.last_name ?? '', role: u.role ?? '', status: u.status ?? 'active' });
+    if (u) setForm({ email: u.email ?? '', first_name: u.first_name ?? '', last_name: u.last_name ?? '', role: u.role ?? '', status: u.status ?? 'active' });
   }, [user.value]);
 
   const save = async (e: Event) => {
@@ -34,14 +38,20 @@ export function UserPage({ id }: { id: string }) {
       await ok(
         api.PATCH('/users/{id}', {
           params: { path: { id } },
-          body: { first_name: form.first_name || null, last_name: form.last_name || null, role: form.role || null, status: form.status as User['status'] },
+          body: {
+            email: form.email.trim(),
+            first_name: form.first_name || null,
+            last_name: form.last_name || null,
+            role: form.role || null,
+            status: form.status as User['status'],
+          },
         }),
       );
       setErrors({});
       setNotice(form.status === 'suspended' && before !== 'suspended' ? 'Saved. The user is suspended: their sessions have ended.' : 'Saved.');
       user.reload();
     } catch (err) {
-      const p = placeError(err, ['first_name', 'last_name', 'role', 'status']);
+      const p = placeError(err, ['email', 'first_name', 'last_name', 'role', 'status']);
       setErrors(p.field ? { [p.field]: p.message } : { form: p.message });
     }
   };
@@ -65,6 +75,14 @@ export function UserPage({ id }: { id: string }) {
       {user.value && (
         <>
           <form onSubmit={save} class="narrow" noValidate>
+            <Field
+              id={ids.email}
+              label="E-mail"
+              type="email"
+              value={form.email}
+              onInput={(e) => setForm({ ...form, email: e.currentTarget.value })}
+              error={errors.email}
+            />
             <Field
               id={ids.first}
               label="First name"
@@ -98,6 +116,7 @@ export function UserPage({ id }: { id: string }) {
             <p class="hint">Suspending or archiving a user ends all of their sessions at once.</p>
             <button type="submit">Save user</button>
           </form>
+          <UserAccessPanel user={user.value} onChanged={user.reload} />
           <SessionsPanel user={id} />
           <DevicesPanel user={id} />
           <ApiTokensPanel user={id} />

@@ -1,5 +1,5 @@
-import { useState } from 'preact/hooks';
-import { api, ok } from '../../api/client';
+import { useRef, useState } from 'preact/hooks';
+import { api, ApiError, ok, okWithVersion } from '../../api/client';
 import { useCollection } from '../../data/collections';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
@@ -7,7 +7,9 @@ import { useCan } from '../../session/permissions';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
+import { ConflictPanel } from './conflict-panel';
 import { ItemForm } from './item-form';
+import { patch, saveChanges, type Conflict } from './save-item';
 import { ItemHistory } from './item-history';
 import { lastState } from './last-state';
 import { notFoundMessage } from './not-found';
@@ -19,10 +21,15 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   const isNew = id === '+';
   const meta = useCollection(collection);
   const can = useCan();
-  const item = useAsync(
-    async () => (isNew ? undefined : ((await ok(api.GET('/items/{collection}/{id}', { params: { path: { collection, id } } }))).data as Item)),
-    [collection, id],
-  );
+  // the version the item was read at (its ETag): saves and deletes are conditional on it
+  const version = useRef<string>();
+  const item = useAsync(async () => {
+    if (isNew) return undefined;
+    const r = await okWithVersion(api.GET('/items/{collection}/{id}', { params: { path: { collection, id } } }));
+    version.current = r.etag;
+    return (r.data as { data: Item }).data;
+  }, [collection, id]);
+  const [conflict, setConflict] = useState<Conflict>();
   // an unreadable item: deleted (its history says so) or not there
   const gone = useAsync(async () => (item.error?.code === 'FORBIDDEN' && meta.value ? lastState(collection, id) : undefined), [item.error, meta.value]);
   const [notice, setNotice] = useState<string>();
@@ -36,17 +43,38 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       navigate(`/content/${collection}/${encodeURIComponent(String(created[meta.value?.primary_key ?? 'id']))}`, { replace: true });
       return;
     }
-    await ok(api.PATCH('/items/{collection}/{id}', { params: { path: { collection, id } }, body: data }));
+    const result = await saveChanges(collection, id, item.value!, version.current, data);
+    if (result === 'unchanged') return setNotice('Nothing changed: nothing was saved.');
+    if (result !== 'saved') return setConflict(result);
+    saved();
+  };
+  const saved = () => {
+    setConflict(undefined);
     setNotice('Saved. The change is recorded as a new revision.');
     item.reload();
     setHistoryTick((n) => n + 1);
   };
-  const remove = async () => {
+  const resolve = async (values: Item) => {
+    setError(undefined);
     try {
-      await ok(api.DELETE('/items/{collection}/{id}', { params: { path: { collection, id } } }));
-      navigate(`/content/${collection}`);
+      if (Object.keys(values).length) await patch(collection, id, values, conflict?.etag);
+      saved();
     } catch (err) {
       setError((err as Error).message);
+    }
+  };
+  const remove = async () => {
+    try {
+      const ifMatch = version.current ? { 'If-Match': version.current } : {};
+      await ok(api.DELETE('/items/{collection}/{id}', { params: { path: { collection, id } }, headers: ifMatch }));
+      navigate(`/content/${collection}`);
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.code === 'PRECONDITION_FAILED'
+          ? 'Someone changed this item after you opened it: nothing was deleted. Look at it again first.'
+          : (err as Error).message,
+      );
+      if (err instanceof ApiError && err.code === 'PRECONDITION_FAILED') item.reload();
     }
   };
   const undelete = async () => {
@@ -81,6 +109,7 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
         </div>
       )}
       {error && <Alert>{error}</Alert>}
+      {conflict && <ConflictPanel conflict={conflict} onResolve={resolve} onDiscard={() => (setConflict(undefined), item.reload())} />}
       {notice && <Alert kind="success">{notice}</Alert>}
       <div class={isNew ? '' : 'cols'}>
         <div>
