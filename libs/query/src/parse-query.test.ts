@@ -62,7 +62,7 @@ describe('parseQuery', () => {
   });
 });
 
-it('meta=<unknown> → 400 INVALID_QUERY naming the accepted values (issue 17.3)', () => {
+it('meta=<unknown> → 400 INVALID_QUERY naming the accepted values', () => {
   for (const meta of ['nope', 'filter_count,nope', ['total_count', 'count']]) {
     expect(() => parseQuery({ meta })).toThrow(expect.objectContaining({ code: 'INVALID_QUERY', status: 400 }));
   }

@@ -24,7 +24,7 @@ const VERSION = '$version';
 /**
  * `write` (an UPDATE, INSERT or DELETE … RETURNING, its collection name as $1) and, in the same statement, its
  * items' versions bumped (`item_versions`, created at 1): the row is locked by the write before its version
- * row is touched, so one item's versions follow the order in which its writes commit (issue 23.2). Version rows
+ * row is touched, so one item's versions follow the order in which its writes commit. Version rows
  * are touched in key order. With `ifMatch` ($3, bigint[] or null: `If-Match`), a version row is bumped only when
  * its latest committed version is one of them (ON CONFLICT DO UPDATE reads the latest row, not the snapshot, and
  * under the item's row lock): a row written but not bumped comes back with a null version (412, rolled back).

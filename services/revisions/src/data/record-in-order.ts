@@ -4,7 +4,7 @@ import { REVISION_BLOCK_SIZE } from './record-counts.repository';
 
 /**
  * Item changes of one batch, at most one per item, each with `item_version` and no `parent_event`, recorded in ONE
- * statement (issue 41): what the writer does per event (event.writer.ts) done for the whole set, for the common
+ * statement: what the writer does per event (event.writer.ts) done for the whole set, for the common
  * case of changes that arrive in order. Per event, in the statement's snapshot (the writer holds every item's
  * advisory lock): a known event id is a duplicate; a change whose previous version is not recorded yet
  * (`item_version` > the item's newest + 1) is left for the caller to park; the others are recorded — activity,

@@ -18,7 +18,7 @@ export function parseMinVersion(header: string): ItemVersion[] {
 }
 
 /**
- * Read your own write (issue 41.4): waits until every named item's revision of at least that version is recorded,
+ * Read your own write: waits until every named item's revision of at least that version is recorded,
  * re-reading every POLL_MS, for at most `maxWaitMs`; returns what is still missing then (empty: all recorded).
  */
 export async function waitForVersions(pool: Pool, wanted: ItemVersion[], maxWaitMs: number): Promise<ItemVersion[]> {
