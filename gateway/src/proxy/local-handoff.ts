@@ -63,7 +63,7 @@ function clearHeaders(res: ServerResponse): void {
  * connection's headers (Connection, Keep-Alive, Transfer-Encoding) to node:http — the HTTP path would drop them.
  * Nothing of the response object is replaced: a method of node's own that node's internals call (`writeHead`,
  * `setHeader`), replaced by a function of the request, made every response of that path survive into V8's old
- * generation (~1 MB promoted per scavenge under load, 2.4 ms pauses against 0.6) and cost ~20% of the CPU.
+ * generation (longer GC pauses, a fifth more CPU: bench/history.md).
  * One serialization, no loopback hop; the service reads the body from the caller's stream (its own body limit
  * applies, the same 1 MB).
  */

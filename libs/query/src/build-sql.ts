@@ -54,7 +54,7 @@ const MAX_PARTITIONS = 64;
  * (PlanOptions.partitions): the keys of each partition in key order (an index on (partition column, key) serves
  * each, from `seek`'s start for a deep page), merged (Merge Append) and paged, then the rows joined. Each branch
  * reads at most limit + offset keys; the merge reads only as many as the page needs. A shallow page stays one plain
- * statement: PostgreSQL finds its first rows as fast itself, and the merge's planning costs ~0.1 ms more (measured). Null: not for this query.
+ * statement: PostgreSQL finds its first rows as fast itself, and the merge costs more to plan. Null: not for this query.
  */
 function partitionedListSql(ctx: PlanContext, s: Statement, cols: string[], order: OrderPlan): Sql | null {
   const { query, rootFrom, pkExpr, opts, root } = ctx;

@@ -55,7 +55,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     },
     ...deps.probes,
   };
-  // Verified tokens remembered until they expire (the signature check was ~10% of a list request's CPU).
+  // Verified tokens remembered until they expire (the signature check is a noticeable part of a list request's CPU).
   const verifier = cachedVerifier(deps.verifier, { apiTokens: deps.apiTokens, onTokenUse: deps.onTokenUse, now: deps.now && (() => deps.now!().getTime()) });
   const health = serverRoutes(server, probes, {
     healthToken: deps.healthToken,

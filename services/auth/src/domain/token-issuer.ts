@@ -15,8 +15,7 @@ export const INVITE_SCOPE = 'invite';
 export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 /**
  * Refresh tokens' bytes drawn from a pool filled 2 KB (64 tokens) at a time, as node's randomUUID and the span ids
- * do: each `randomBytes` call costs OpenSSL's generator its per-call setup (~10–15 µs of a login's main thread
- * under load) whatever its size. The tokens are as random as before; each byte serves one token and is zeroed once
+ * do: each `randomBytes` call costs OpenSSL's generator its per-call setup whatever its size. The tokens are as random as before; each byte serves one token and is zeroed once
  * handed out.
  */
 const TOKEN_BYTES = 32;

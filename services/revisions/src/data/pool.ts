@@ -5,8 +5,8 @@ import { poolTypes } from './pool-types';
  * PostgreSQL's price of a page read out of order, relative to one read in order (its own default: 4, a spinning
  * disk's). The history's hot pages sit in memory or on SSD, where the two cost the same: at 4 the planner walks the
  * primary key and drops every other collection's row rather than read a collection's rows from its (collection, id)
- * or (id, collection) index (a role reading a collection of 5% of the rows: ~500 rows read for a 25-row page; issue
- * 18.1). 1.1 is the
+ * or (id, collection) index (a role reading a small collection reads
+ * many rows for one page). 1.1 is the
  * usual setting for SSD (PostgreSQL's docs: lower it when the data is cached).
  */
 export const DEFAULT_RANDOM_PAGE_COST = 1.1;

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 
 /**
  * Names for the statements worth preparing. PostgreSQL plans a named statement once per connection; planned each
- * time, a list over the partitioned revisions table costs more with every partition (measured 1.7–2.9× the
- * unpartitioned table's time per list at 11 monthly partitions, against 1.0–1.2× named). A text is named the
+ * time, a list over the partitioned revisions table costs more with every partition (named, it
+ * costs about what the unpartitioned table does). A text is named the
  * second time it is seen among the last `max` distinct texts, so one-off queries prepare nothing. The name is a
  * hash of the text (readers sharing a pool agree on it). Statements of texts that fall out of use stay in a
  * connection until the pool retires it (`createPool`'s lifetime).

@@ -145,8 +145,7 @@ export class RecordsReader {
     const { collections, collectionTest, fieldsJson, reducer } = vis;
     opts.rowFilter = (table, alias) => (table.name === 'revisions' ? `${alias}."collection" ${collectionTest}` : null);
     // a few readable collections: a deep page reads one branch each over the (collection, id) index, merged in id
-    // order (no scan of the rows of other collections; the same rows as the row filter above). Each branch costs ~0.1–0.25 ms of
-    // planning, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.
+    // order (no scan of the rows of other collections; the same rows as the row filter above). Each branch costs planning time, so many collections (then mostly dense: a filtered scan of the primary key drops few rows) keep it.
     if (collections.length > 0 && collections.length <= (this.limits.mergeMaxCollections ?? MERGE_MAX_COLLECTIONS))
       opts.partitions = (table, alias) => (table.name === 'revisions' ? collections.map((c) => `${alias}."collection" ${collectionTestSql([c])}`) : null);
     opts.project = ({ table, field, expr, alias, params }) => {

@@ -82,8 +82,8 @@ export const visibleCollections = (v: Visibility): '*' | string[] => (v.all ? '*
 /**
  * A `data`/`delta` value reduced to the `allowed` keys — exactly what `readableJsonSql` computes: NULL stays NULL,
  * an unreadable collection gives NULL, a non-object passes whole, `*` passes whole, else only the allowed keys.
- * Used on the selected page in Node (~0.3 µs a value; the SQL form costs the statement ~6 µs a value in planning
- * and sub-plan set-up), while groups and sorts use the SQL form.
+ * Used on the selected page in Node (the SQL form costs the statement far more in planning and sub-plan
+ * set-up), while groups and sorts use the SQL form.
  */
 export function readable(value: unknown, allowed: '*' | Set<string> | undefined): unknown {
   if (value === null || value === undefined) return null;
@@ -103,8 +103,8 @@ export function readable(value: unknown, allowed: '*' | Set<string> | undefined)
  * `expr` (a `data`/`delta` column of a revision row at `alias`) reduced to the keys the role may read in that row's
  * collection — in SQL, so groups, sorts and pages all see the same reduced value. `allowed` is the `fieldsJson`
  * parameter. A non-object value passes whole; a collection that is not readable (never reaches here: the row filter
- * hides its rows) gives NULL. Inline (no function call) and one key-set subtraction: ~1 µs per value to execute where
- * the former `vellum_pick` SQL function (jsonb_each + jsonb_object_agg, not inlined) cost ~7 µs.
+ * hides its rows) gives NULL. Inline (no function call) and one key-set subtraction: several times cheaper than a
+ * SQL function over jsonb_each + jsonb_object_agg, which PostgreSQL does not inline.
  */
 export function readableJsonSql(expr: string, alias: string, allowed: string): string {
   const a = `(${allowed} -> ${alias}."collection")`;
