@@ -3,25 +3,12 @@ import path from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { RequestHandler } from 'express';
+import { acceptedEncoding } from '@vellum/http';
 
 const brotli = promisify(brotliCompress);
 const gz = promisify(gzip);
 /** Text worth compressing; images and fonts are compressed already. */
 const TEXT = /\.(js|mjs|css|html|svg|json|map|txt)$/;
-
-type Encoding = 'br' | 'gzip';
-
-/** The best encoding the client accepts (`q=0` refuses one), or none. */
-export function acceptedEncoding(header: string | undefined): Encoding | undefined {
-  const accepted = new Map<string, number>();
-  for (const part of (header ?? '').split(',')) {
-    const [name, ...params] = part.trim().toLowerCase().split(';');
-    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
-    if (name) accepted.set(name, q ? Number(q.slice(2)) : 1);
-  }
-  const ok = (e: string) => (accepted.get(e) ?? accepted.get('*') ?? 0) > 0;
-  return ok('br') ? 'br' : ok('gzip') ? 'gzip' : undefined;
-}
 
 /**
  * The text files of a static folder sent brotli- or gzip-compressed when the client accepts it (`Vary:

@@ -10,6 +10,7 @@ import { subgraphHeaders } from '../graphql/subgraph-headers';
 import { forwardedRequestHeaders, nextTraceparent, type ForwardContext } from '../proxy/forward-headers';
 import { tagUser } from '../metrics/gateway-metrics';
 import { JsonBody } from './json-body';
+import { answerEncoding, compress } from '@vellum/http';
 
 /** The one path the door answers (exactly, without a query: anything else stays on the express stack). */
 export const GRAPHQL_PATH = '/graphql/system';
@@ -99,16 +100,19 @@ export class GraphQLDoor {
   private send(x: GraphQLCall, a: SingleFetchAnswer): void {
     const out = x.responseHeaders.slice();
     for (const c of a.cookies) out.push('Set-Cookie', c);
+    const encoding = answerEncoding(x.req.headers['accept-encoding'], a.body.length, () => out.push('Vary', 'Accept-Encoding'));
+    const body = encoding ? compress(a.body, encoding) : a.body;
+    if (encoding) out.push('Content-Encoding', encoding);
     out.push(
       'Content-Type',
       'application/json; charset=utf-8',
       'Cache-Control',
       'no-store',
       'Content-Length',
-      String(typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length),
+      String(typeof body === 'string' ? Buffer.byteLength(body) : body.length),
     );
     x.res.writeHead(200, out);
-    x.res.end(a.body);
+    x.res.end(body);
   }
 
   /** Apollo Server over Apollo Gateway, on node's objects (request context, the gateway's headers already set). */

@@ -17,7 +17,7 @@ import { currentRequestContext } from '@vellum/logger';
 import { forwardedRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import { localExchange, type LocalAnswer } from '../proxy/local-exchange';
-import { clientProtocol, extendedQueryParser, type LocalServices, type TrustFn } from '@vellum/http';
+import { clientProtocol, encodeBody, extendedQueryParser, type LocalServices, type TrustFn } from '@vellum/http';
 import { apolloOnNode, noStore, plainOperation, type NodeHandler } from '@vellum/subgraph';
 import { singleFetchPath, type SingleFetch, type SingleFetchAnswer, type SubgraphAnswer } from './single-fetch-path';
 import { subgraphHeaders } from './subgraph-headers';
@@ -203,8 +203,9 @@ function sendAnswer(res: ServerResponse, a: SingleFetchAnswer): void {
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
-  res.setHeader('content-length', typeof a.body === 'string' ? Buffer.byteLength(a.body) : a.body.length);
-  res.end(a.body);
+  const body = encodeBody(res, a.body);
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.end(body);
 }
 
 /** The handler's two paths, for a request outside express. */

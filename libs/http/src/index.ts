@@ -45,6 +45,7 @@ export { answerParserErrors } from './parser-errors';
 export { runProcess, type StartedProcess, type RunProcessOptions } from './run-process';
 export { startObservability, type ObservabilityConfig, type ProcessObservability } from './observability';
 export { RawJson, rawJson, stringifyJson, sendJson, sendJsonText } from './json-text';
+export { acceptedEncoding, answerEncoding, compress, encodeBody, COMPRESS_MIN_BYTES, type Encoding } from './compress-body';
 export { LocalServices, type RequestListener } from './local-services';
 export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions, type LaneHandler, type LaneRequest } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';

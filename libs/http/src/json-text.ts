@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ServerResponse } from 'node:http';
+import { encodeBody } from './compress-body';
 
 /** While `stringifyJson` runs: the texts of the RawJson values met so far (each left a placeholder). */
 let collected: string[] | undefined;
@@ -53,12 +54,13 @@ export function sendJson(res: ServerResponse, body: unknown): void {
 }
 
 /**
- * A 200 (or the status set) with this JSON text as the body, as `sendJson` sends it. node:http measures the body for
+ * A 200 (or the status set) with this JSON text as the body (compressed for a client that accepts it: encodeBody). node:http measures the body for
  * its Content-Length as it ends the response (a text built piece by piece is measured once, not twice); a HEAD
  * answer, which has no body, gets the length set here.
  */
 export function sendJsonText(res: ServerResponse, text: string): void {
   if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json; charset=utf-8');
-  if (res.req.method === 'HEAD') res.setHeader('Content-Length', Buffer.byteLength(text));
-  res.end(text); // node:http leaves the body out of a HEAD answer
+  const body = encodeBody(res, text);
+  if (res.req.method === 'HEAD') res.setHeader('Content-Length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.end(body); // node:http leaves the body out of a HEAD answer
 }

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer, type BaseContext } from '@apollo/server';
+import { encodeBody } from '@vellum/http';
 
 /** The request Apollo is handed: node's, with the parsed JSON body (and what middleware set, e.g. accountability). */
 export type ApolloRequest = IncomingMessage & { body?: unknown };
@@ -39,7 +40,7 @@ async function serve<C extends BaseContext>(
   for (const [key, value] of answer.headers) res.setHeader(key, value);
   res.statusCode = answer.status ?? 200;
   if (answer.body.kind === 'complete') {
-    res.end(answer.body.string);
+    res.end(encodeBody(res, answer.body.string));
     return;
   }
   for await (const chunk of answer.body.asyncIterator) res.write(chunk);

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express';
+import { encodeBody } from '@vellum/http';
 import {
   getNamedType,
   getOperationAST,
@@ -94,8 +95,9 @@ function answer(res: Response, text: string): true {
   res.statusCode = 200;
   res.setHeader('content-type', 'application/json; charset=utf-8');
   res.setHeader('cache-control', 'no-store');
-  res.setHeader('content-length', Buffer.byteLength(text));
-  res.end(text);
+  const body = encodeBody(res, text);
+  res.setHeader('content-length', typeof body === 'string' ? Buffer.byteLength(body) : body.length);
+  res.end(body);
   return true;
 }
 

@@ -9,7 +9,7 @@ import {
   userSelfSchema,
   usersCreateSchema,
 } from '@vellum/contracts';
-import { route, type RouteOptions, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteOptions, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { permissionsUseCase } from '../domain/permissions.use-case';
 import { rolesUseCase } from '../domain/roles.use-case';
@@ -41,26 +41,26 @@ interface Bodies {
  */
 function crud(r: Router & RouteTable, ctx: AuthContext, path: string, uc: Crud, bodies: Bodies) {
   route(r, 'get', path, 'admin', async (req, res) => {
-    res.json(await uc.list(ctx, req.query));
+    sendJson(res, await uc.list(ctx, req.query));
   });
   route(r, 'search', path, 'admin', { body: searchRequestSchema }, async (req, res) => {
-    res.json(await uc.list(ctx, req.body.query ?? {}));
+    sendJson(res, await uc.list(ctx, req.body.query ?? {}));
   });
   route(r, 'get', `${path}/:id`, 'admin', async (req, res) => {
-    res.json({ data: await uc.get(ctx, String(req.params.id), req.query) });
+    sendJson(res, { data: await uc.get(ctx, String(req.params.id), req.query) });
   });
   route(r, 'post', path, 'admin', { body: bodies.create }, async (req, res) => {
     const actor = actorOf(req);
     if (Array.isArray(req.body)) {
       const out = [];
       for (const item of req.body) out.push(await uc.create(ctx, item, actor));
-      res.json({ data: out });
+      sendJson(res, { data: out });
     } else {
-      res.json({ data: await uc.create(ctx, req.body, actor) });
+      sendJson(res, { data: await uc.create(ctx, req.body, actor) });
     }
   });
   route(r, 'patch', `${path}/:id`, 'admin', { body: bodies.update }, async (req, res) => {
-    res.json({ data: await uc.update(ctx, String(req.params.id), req.body, actorOf(req)) });
+    sendJson(res, { data: await uc.update(ctx, String(req.params.id), req.body, actorOf(req)) });
   });
   route(r, 'delete', `${path}/:id`, 'admin', async (req, res) => {
     await uc.remove(ctx, String(req.params.id), actorOf(req), req.query as Record<string, unknown>);
@@ -71,14 +71,14 @@ function crud(r: Router & RouteTable, ctx: AuthContext, path: string, uc: Crud, 
 export function adminRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'get', '/users/me', 'authenticated', async (req, res) => {
-    res.json({ data: await usersUseCase.me(ctx, req.accountability!.user!, req.query) });
+    sendJson(res, { data: await usersUseCase.me(ctx, req.accountability!.user!, req.query) });
   });
   route(r, 'patch', '/users/me', 'authenticated', { body: userSelfSchema }, async (req, res) => {
-    res.json({ data: await usersUseCase.updateMe(ctx, req.accountability!.user!, req.body, actorOf(req)) });
+    sendJson(res, { data: await usersUseCase.updateMe(ctx, req.accountability!.user!, req.body, actorOf(req)) });
   });
   // before the admin CRUD's `/permissions/:id`: any signed-in user may read its own role's rules
   route(r, 'get', '/permissions/me', 'authenticated', async (req, res) => {
-    res.json({ data: await permissionsUseCase.mine(ctx, req.accountability!.role) });
+    sendJson(res, { data: await permissionsUseCase.mine(ctx, req.accountability!.role) });
   });
   crud(r, ctx, '/users', usersUseCase, { create: usersCreateSchema, update: userSchema });
   crud(r, ctx, '/roles', rolesUseCase, { create: rolesCreateSchema, update: roleUpdateSchema });

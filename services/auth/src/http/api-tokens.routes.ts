@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { apiTokenCreateSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import { apiTokensUseCase } from '../domain/api-tokens.use-case';
 import type { AuthContext } from '../domain/context';
 import { actorOf, userScopes } from './request-helpers';
@@ -13,10 +13,10 @@ export function apiTokensRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   for (const { base, access, user } of userScopes) {
     route(r, 'post', `${base}/tokens`, access, { body: apiTokenCreateSchema }, async (req, res) => {
-      res.json({ data: await apiTokensUseCase.create(ctx, user(req), req.body, actorOf(req)) });
+      sendJson(res, { data: await apiTokensUseCase.create(ctx, user(req), req.body, actorOf(req)) });
     });
     route(r, 'get', `${base}/tokens`, access, async (req, res) => {
-      res.json({ data: await apiTokensUseCase.list(ctx, user(req)) });
+      sendJson(res, { data: await apiTokensUseCase.list(ctx, user(req)) });
     });
     route(r, 'delete', `${base}/tokens/:token`, access, async (req, res) => {
       await apiTokensUseCase.revoke(ctx, user(req), String(req.params.token), actorOf(req));

@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { loginRequestSchema, passwordRequestSchema, passwordResetSchema, refreshRequestSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { requestPasswordReset } from '../domain/password-request.use-case';
 import { resetPassword } from '../domain/password-reset.use-case';
@@ -17,13 +17,13 @@ export function authRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'get', '/auth/.well-known/jwks.json', 'public', (_req, res) => {
     res.setHeader('Cache-Control', 'public, max-age=300');
-    res.json(ctx.keys.jwks);
+    sendJson(res, ctx.keys.jwks);
   });
   route(r, 'post', '/auth/login', 'public', { body: loginRequestSchema }, async (req, res) => {
-    res.json({ data: withCookies(res, await answerLogin(ctx, req.body, presented(req))) });
+    sendJson(res, { data: withCookies(res, await answerLogin(ctx, req.body, presented(req))) });
   });
   route(r, 'post', '/auth/refresh', 'public', { body: refreshRequestSchema }, async (req, res) => {
-    res.json({ data: withCookies(res, await answerRefresh(ctx, req.body, presented(req))) });
+    sendJson(res, { data: withCookies(res, await answerRefresh(ctx, req.body, presented(req))) });
   });
   route(r, 'post', '/auth/logout', 'public', { body: refreshRequestSchema }, async (req, res) => {
     withCookies(res, await answerLogout(ctx, req.body, presented(req)));

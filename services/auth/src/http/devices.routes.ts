@@ -1,6 +1,6 @@
 import { Router, type Response } from 'express';
 import { deviceTrustSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { deviceCookie, deviceCookieOf, devicesUseCase, trustDeviceByLink } from '../domain/devices.use-case';
 import { actorOf, client, userScopes } from './request-helpers';
@@ -19,7 +19,7 @@ export function devicesRoutes(ctx: AuthContext): Router & RouteTable {
   });
   for (const { base, access, user } of userScopes) {
     route(r, 'get', `${base}/devices`, access, async (req, res) => {
-      res.json({ data: await devicesUseCase.list(ctx, user(req), deviceCookieOf(ctx, req.headers.cookie)) });
+      sendJson(res, { data: await devicesUseCase.list(ctx, user(req), deviceCookieOf(ctx, req.headers.cookie)) });
     });
     route(r, 'delete', `${base}/devices/:device`, access, async (req, res) => {
       await devicesUseCase.revoke(ctx, user(req), String(req.params.device), actorOf(req));

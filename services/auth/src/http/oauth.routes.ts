@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { Router } from 'express';
 import { serialize } from 'cookie';
 import { errors } from '@vellum/errors';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import { readCookies } from '@vellum/tokens';
 import type { AuthContext } from '../domain/context';
 import { finishOAuthLogin, providerOf, startOAuthLogin } from '../domain/oauth-login.use-case';
@@ -26,10 +26,10 @@ function stateCookie(ctx: AuthContext, value: string, maxAge: number) {
 export function oauthRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'get', '/auth', 'public', (_req, res) => {
-    res.json({ data: ctx.config.providers.map((p) => ({ name: p.name, driver: p.driver, label: p.label, icon: p.icon })), disableDefault: false });
+    sendJson(res, { data: ctx.config.providers.map((p) => ({ name: p.name, driver: p.driver, label: p.label, icon: p.icon })), disableDefault: false });
   });
   route(r, 'get', '/auth/oauth', 'public', (_req, res) => {
-    res.json({ public: true, data: ctx.config.providers.map((p) => p.name) });
+    sendJson(res, { public: true, data: ctx.config.providers.map((p) => p.name) });
   });
 
   const start = async (req: Request, res: Response) => {
@@ -53,7 +53,7 @@ export function oauthRoutes(ctx: AuthContext): Router & RouteTable {
     const search = req.originalUrl.includes('?') ? req.originalUrl.slice(req.originalUrl.indexOf('?')) : '';
     const { tokens: t, redirect } = await finishOAuthLogin(ctx, name, search, st, client(req));
     if (!redirect) {
-      res.json({ public: true, data: { access_token: t.access_token, refresh_token: t.refresh_token, expires: t.expires } });
+      sendJson(res, { public: true, data: { access_token: t.access_token, refresh_token: t.refresh_token, expires: t.expires } });
       return;
     }
     if (t.mode === 'session') res.append('Set-Cookie', authCookie(ctx.config, ctx.config.SESSION_COOKIE_NAME, t.session_token!, t.cookieMaxAge));

@@ -1,5 +1,5 @@
 import { Router, type Request } from 'express';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import type { AuthContext } from '../domain/context';
 import { sessionsUseCase } from '../domain/sessions.use-case';
 import { actorOf, userScopes } from './request-helpers';
@@ -15,7 +15,7 @@ export function sessionsRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   for (const { base, access, user, own } of userScopes) {
     route(r, 'get', `${base}/sessions`, access, async (req, res) => {
-      res.json({ data: await sessionsUseCase.list(ctx, user(req), current(req)) });
+      sendJson(res, { data: await sessionsUseCase.list(ctx, user(req), current(req)) });
     });
     route(r, 'delete', `${base}/sessions`, access, async (req, res) => {
       await sessionsUseCase.endAll(ctx, user(req), own ? current(req) : null, actorOf(req));

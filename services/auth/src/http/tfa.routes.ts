@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import { tfaDisableSchema, tfaEnableSchema, tfaGenerateSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import { errors } from '@vellum/errors';
 import type { AuthContext } from '../domain/context';
 import { isUuid } from '../domain/payload';
@@ -12,7 +12,7 @@ export function tfaRoutes(ctx: AuthContext): Router & RouteTable {
   const r = Router() as Router & RouteTable;
   route(r, 'post', '/users/me/tfa/generate', 'authenticated', { body: tfaGenerateSchema }, async (req, res) => {
     const { password } = req.body;
-    res.json({ data: await tfaUseCase.generate(ctx, req.accountability!.user!, password) });
+    sendJson(res, { data: await tfaUseCase.generate(ctx, req.accountability!.user!, password) });
   });
   route(r, 'post', '/users/me/tfa/enable', 'authenticated', { body: tfaEnableSchema }, async (req, res) => {
     const { secret, otp } = req.body;

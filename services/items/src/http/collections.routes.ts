@@ -1,18 +1,18 @@
 import { Router } from 'express';
 import { collectionRequestSchema } from '@vellum/contracts';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import type { CollectionsUseCase } from '../domain/collections.use-case';
 
 export function collectionsRoutes(router: Router & Partial<RouteTable>, collections: CollectionsUseCase) {
   route(router, 'post', '/collections', 'admin', { body: collectionRequestSchema }, async (req, res) => {
-    res.json({ data: await collections.create(req.body) });
+    sendJson(res, { data: await collections.create(req.body) });
   });
   // Listing is open to every caller, filtered by what their role may use (admins: everything).
   route(router, 'get', '/collections', 'public', async (req, res) => {
-    res.json({ data: await collections.list(req.accountability) });
+    sendJson(res, { data: await collections.list(req.accountability) });
   });
   route(router, 'get', '/collections/:name', 'public', async (req, res) => {
-    res.json({ data: await collections.get(req.accountability, String(req.params.name)) });
+    sendJson(res, { data: await collections.get(req.accountability, String(req.params.name)) });
   });
   route(router, 'delete', '/collections/:name', 'admin', async (req, res) => {
     await collections.delete(String(req.params.name));

@@ -1,7 +1,7 @@
 import { Router, type Request } from 'express';
 import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema, searchRequestSchema } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
-import { route, type RouteTable } from '@vellum/http';
+import { route, sendJson, type RouteTable } from '@vellum/http';
 import { createItems } from '../domain/create-items.use-case';
 import { deleteItems } from '../domain/delete-items.use-case';
 import type { ChangeContext } from '../domain/item-change';
@@ -20,17 +20,17 @@ const collectionOf = (req: Request) => String(req.params.collection);
  */
 export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDeps) {
   route(router, 'get', '/items/:collection', 'public', async (req, res) => {
-    res.json(await readItems(deps, req.accountability, collectionOf(req), req.query));
+    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), req.query));
   });
 
   route(router, 'search', '/items/:collection', 'public', { body: searchRequestSchema }, async (req, res) => {
-    res.json(await readItems(deps, req.accountability, collectionOf(req), req.body.query ?? {}));
+    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), req.body.query ?? {}));
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
     const { item, key, version } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
     setVersionHeaders(res, collectionOf(req), key, version);
-    res.json({ data: item });
+    sendJson(res, { data: item });
   });
 
   route(router, 'post', '/items/:collection', 'public', { body: itemsCreateSchema }, async (req, res) => {
@@ -38,7 +38,7 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
     if (!Array.isArray(req.body)) setVersionHeaders(res, def.collection, keys[0], versions[0]);
     const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
-    res.json({ data: Array.isArray(req.body) ? items : (items[0] ?? null) });
+    sendJson(res, { data: Array.isArray(req.body) ? items : (items[0] ?? null) });
   });
 
   route(router, 'patch', '/items/:collection/:id', 'public', { body: itemUpdateSchema }, async (req, res) => {
@@ -47,7 +47,7 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
     setVersionHeaders(res, def.collection, keys[0], versions[0]);
     const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
-    res.json({ data: items[0] ?? null });
+    sendJson(res, { data: items[0] ?? null });
   });
 
   // `{keys, data}` (the same change to several items) or an array of items that carry their primary key.
@@ -61,7 +61,7 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
     const { def, keys, rows } = await updateItems(deps, ctx, collection, updates);
     const items = await readBack(deps, req.accountability, def, keys, req.query, rows);
     if (!items) return void res.status(204).end();
-    res.json({ data: items });
+    sendJson(res, { data: items });
   });
 
   route(router, 'delete', '/items/:collection/:id', 'public', async (req, res) => {
