@@ -122,6 +122,12 @@ describe('users, roles, permissions (admin)', () => {
     expect((await as(admin).get(`/users/${u}`)).body.data.role).toBe(b);
   });
 
+  it('ten concurrent creates of one role name: one role, nine 400s (the unique index settles the race)', async () => {
+    const all = await Promise.all(Array.from({ length: 10 }, (_, i) => as(admin).post('/roles', { name: i % 2 ? 'Racers' : 'RACERS' })));
+    expect(all.map((r) => r.status).sort()).toEqual([200, ...Array(9).fill(400)]);
+    for (const r of all.filter((x) => x.status === 400)) expect([code(r), r.body.errors[0].extensions.field]).toEqual(['FAILED_VALIDATION', 'name']);
+  });
+
   it('declares an access rule for every route', () => {
     for (const r of h.built.routes) expect(['public', 'authenticated', 'admin']).toContain(r.access);
     expect(h.built.routes).toContainEqual({ method: 'get', path: '/users', access: 'admin' });

@@ -5,17 +5,32 @@ import { accessRules, itemChange, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import { publishRoleAccess } from './access-rules';
 import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
-import type { Tx } from '../data/prisma';
+import { isUniqueViolation, type Tx } from '../data/prisma';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
 import { presentRole } from './presenters';
 import { authReads } from './read-auth-list.use-case';
 
-/** Role names are unique, letter case aside: two "Editors" could not be told apart in a list or a select. */
+const nameTaken = (name: string) => errors.failedValidation('name', 'unique', `A role named "${name}" exists already.`);
+
+/**
+ * Role names are unique, letter case aside: two "Editors" could not be told apart in a list or a select. Checked
+ * here for the message; the index on lower(name) settles a race between two writes (uniqueName).
+ */
 async function refuseTakenName(tx: Tx, name: string | undefined, except?: string): Promise<void> {
   if (name === undefined) return;
   const taken = await tx.role.findFirst({ where: { name: { equals: name, mode: 'insensitive' }, ...(except ? { NOT: { id: except } } : {}) } });
-  if (taken) throw errors.failedValidation('name', 'unique', `A role named "${taken.name}" exists already.`);
+  if (taken) throw nameTaken(taken.name);
+}
+
+/** `write`, with a name the unique index refused (a concurrent write took it) answered as a taken name. */
+async function uniqueName<T>(name: string | undefined, write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (e) {
+    if (name !== undefined && isUniqueViolation(e)) throw nameTaken(name);
+    throw e;
+  }
 }
 
 export const rolesUseCase = {
@@ -23,27 +38,31 @@ export const rolesUseCase = {
 
   async create(ctx: AuthContext, data: RoleInput, actor: Actor) {
     const now = ctx.clock.now();
-    return ctx.db.$transaction(async (tx) => {
-      await refuseTakenName(tx, data.name);
-      const r = await tx.role.create({ data: { id: randomUUID(), ...data } });
-      await enqueue(tx, itemChange('vellum_roles', 'create', r.id, presentRole(r), actor, now));
-      await publishRoleAccess(tx, r.id, now);
-      return presentRole(r);
-    });
+    return uniqueName(data.name, () =>
+      ctx.db.$transaction(async (tx) => {
+        await refuseTakenName(tx, data.name);
+        const r = await tx.role.create({ data: { id: randomUUID(), ...data } });
+        await enqueue(tx, itemChange('vellum_roles', 'create', r.id, presentRole(r), actor, now));
+        await publishRoleAccess(tx, r.id, now);
+        return presentRole(r);
+      }),
+    );
   },
 
   async update(ctx: AuthContext, id: string, data: RoleUpdateInput, actor: Actor) {
     if (!isUuid(id)) throw errors.forbidden();
     const now = ctx.clock.now();
-    return ctx.db.$transaction(async (tx) => {
-      if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
-      await refuseTakenName(tx, data.name, id);
-      const r = await tx.role.update({ where: { id }, data });
-      await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
-      await publishRoleAccess(tx, id, now);
-      await syncApiTokens(tx, { roleId: id }, now, actor); // admin/app access travel in the tokens' entries
-      return presentRole(r);
-    });
+    return uniqueName(data.name, () =>
+      ctx.db.$transaction(async (tx) => {
+        if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+        await refuseTakenName(tx, data.name, id);
+        const r = await tx.role.update({ where: { id }, data });
+        await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
+        await publishRoleAccess(tx, id, now);
+        await syncApiTokens(tx, { roleId: id }, now, actor); // admin/app access travel in the tokens' entries
+        return presentRole(r);
+      }),
+    );
   },
 
   /** `query.move_users_to`: a role the users of this one get first (else they drop to the public role). */
