@@ -120,6 +120,9 @@ describe('users, roles, permissions (admin)', () => {
     expect(code(await as(admin).del(`/roles/${a}?move_users_to=00000000-0000-4000-8000-00000000dead`))).toBe('INVALID_PAYLOAD');
     expect((await as(admin).del(`/roles/${a}?move_users_to=${b}`)).status).toBe(204);
     expect((await as(admin).get(`/users/${u}`)).body.data.role).toBe(b);
+    // the move is a change of the user: its revision has the new role
+    const moved = await outbox(`subject = 'items.vellum_users.update' AND payload->>'item' = $1`, [u]);
+    expect(moved.at(-1)?.payload).toMatchObject({ action: 'update', data: { role: b } });
   });
 
   it('ten concurrent creates of one role name: one role, nine 400s (the unique index settles the race)', async () => {

@@ -8,7 +8,7 @@ import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
 import { isUniqueViolation, type Tx } from '../data/prisma';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
-import { presentRole } from './presenters';
+import { presentRole, presentUser } from './presenters';
 import { authReads } from './read-auth-list.use-case';
 
 const nameTaken = (name: string) => errors.failedValidation('name', 'unique', `A role named "${name}" exists already.`);
@@ -74,16 +74,19 @@ export const rolesUseCase = {
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
       if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+      const users = (await tx.user.findMany({ where: { role_id: id }, select: { id: true } })).map((u) => u.id);
       if (moveTo) {
         if (!(await tx.role.findUnique({ where: { id: moveTo } }))) throw errors.invalidPayload('"move_users_to" must be the id of another role');
         await tx.user.updateMany({ where: { role_id: id }, data: { role_id: moveTo } });
       }
       const perms = await tx.permission.findMany({ where: { role_id: id } });
-      const users = await tx.user.findMany({ where: { role_id: id }, select: { id: true } });
       await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { role_id: id } }), actor, now); // rows cascade
       await tx.role.delete({ where: { id } }); // permissions cascade, users' role becomes null
-      for (const u of users) await syncApiTokens(tx, { userId: u.id }, now, actor);
+      for (const u of users) await syncApiTokens(tx, { userId: u }, now, actor);
+      // each user's new role (another, or none) is a change of that user: its revision says so
+      const changed = await tx.user.findMany({ where: { id: { in: users } } });
       await enqueue(tx, [
+        ...changed.map((u) => itemChange('vellum_users', 'update', u.id, presentUser(u), actor, now)),
         ...perms.map((p) => itemChange('vellum_permissions', 'delete', String(p.id), null, actor, now)),
         itemChange('vellum_roles', 'delete', id, null, actor, now),
         accessRules(id, null),
