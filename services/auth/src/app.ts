@@ -54,6 +54,8 @@ export interface AuthAppDeps extends ServiceAppDeps {
   hasher?: PasswordHasher;
   /** Where failed logins are counted; default from config (AUTH_LOGIN_LIMIT_STORE / REDIS_URL). Not closed by close(). */
   limiterStore?: LimiterStore;
+  /** AuthContext.published: the outbox relay's (start.ts). */
+  published?: () => Promise<void>;
 }
 
 export interface AuthApp extends ServiceApp {
@@ -92,6 +94,7 @@ export function createApp(deps: AuthAppDeps): AuthApp {
     clock: deps.clock ?? systemClock,
     tokens: new TokenIssuer(keys),
     countLogin: loginCounter(registry),
+    published: deps.published,
   };
   const unobservePool = observePool(registry, 'auth', ctx.pg);
 

@@ -28,6 +28,9 @@ export interface StartAuthDeps {
 
 export type RunningAuth = RunningService & { ctx: AuthContext };
 
+/** How long an answer that created a token waits for its entry to be published. */
+const TOKEN_PUBLISH_WAIT_MS = 2000;
+
 /** Migrate, connect, bootstrap, start the outbox relay, listen. `stop()` drains in reverse order. */
 export async function startAuth(config: AuthConfig, { logger, messaging, clock, metrics, local }: StartAuthDeps): Promise<RunningAuth> {
   await migrate({ connectionString: config.DATABASE_URL, migrationsDir: MIGRATIONS_DIR, log: (m) => logger.info(m), checkOnly: !config.MIGRATE_AT_START });
@@ -45,7 +48,9 @@ export async function startAuth(config: AuthConfig, { logger, messaging, clock, 
       return { status: h.status, reason: h.reason };
     },
   };
-  const built = createApp({ db, config, logger, clock, probes, metrics });
+  // a token's entry reaches the bucket before its creation is answered (at most TOKEN_PUBLISH_WAIT_MS)
+  const published = () => relay.idle(TOKEN_PUBLISH_WAIT_MS).catch(() => undefined);
+  const built = createApp({ db, config, logger, clock, probes, metrics, published });
   const unobserve = metrics ? observeOutbox(metrics, 'auth', () => relay.stats()) : () => undefined;
   try {
     const created = await bootstrap(built.ctx);

@@ -93,6 +93,7 @@ export const apiTokensUseCase = {
       await enqueue(tx, tokenAudit('token_created', created.id, actor, now));
       return created;
     });
+    await ctx.published?.();
     return { ...presentApiToken(row), token };
   },
 

@@ -39,6 +39,11 @@ export interface AuthContext {
   logger: Logger;
   /** Counts a login attempt by outcome (metrics). */
   countLogin?: (outcome: string) => void;
+  /**
+   * Resolves once what this process has committed so far is published (bounded: then it resolves anyway): a new
+   * API token's entry is in the tokens bucket before its creation is answered, so it works at once everywhere.
+   */
+  published?: () => Promise<void>;
 }
 
 export type { AuthMode as Mode } from '@vellum/contracts';

@@ -30,6 +30,14 @@ async function toData(ctx: AuthContext, data: UserInput | UserSelfInput): Promis
   return out;
 }
 
+/** After a write that set a static token: the answer waits for the token's entry to be published (AuthContext.published). */
+const tokenPublished =
+  (ctx: AuthContext, body: object) =>
+  async <T>(answer: T): Promise<T> => {
+    if (typeof (body as { token?: unknown }).token === 'string') await ctx.published?.();
+    return answer;
+  };
+
 async function write<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
@@ -58,7 +66,7 @@ export const usersUseCase = {
         await enqueue(tx, itemChange('vellum_users', 'create', u.id, presentUser(u), actor, now));
         return presentUser(u);
       }),
-    );
+    ).then(tokenPublished(ctx, body));
   },
 
   /** `self`: the user changes their own account (`PATCH /users/me`, the narrower `userSelfSchema`). */
@@ -79,7 +87,7 @@ export const usersUseCase = {
         await enqueue(tx, itemChange('vellum_users', 'update', id, presentUser(u), actor, now));
         return presentUser(u);
       }),
-    );
+    ).then(tokenPublished(ctx, body));
   },
 
   async remove(ctx: AuthContext, id: string, actor: Actor) {
