@@ -64,6 +64,20 @@ export default tseslint.config(
     },
   },
   {
+    // JSON answers go out through sendJson/sendJsonText, which compress them for clients that accept it
+    files: ['services/*/src/http/**/*.ts', 'gateway/src/**/*.ts', 'libs/*/src/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name='res'][callee.property.name='json']",
+          message: 'Answer with sendJson / sendJsonText from @vellum/http.',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/config.ts', '**/test/**', '**/*.test.ts', 'libs/config/**', 'libs/testing/**', '**/*.mjs', '**/*.js', 'scripts/**', 'bench/**'],
     rules: { 'no-restricted-properties': 'off' },
   },

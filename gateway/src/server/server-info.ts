@@ -1,5 +1,6 @@
 import type { RequestHandler, Request } from 'express';
 import type { AccessTokenClaims } from '@vellum/tokens';
+import { sendJson } from '@vellum/http';
 
 /** The Vellum release the gateway reports to admins (Directus answers its own version there). */
 const VELLUM_VERSION = '0.1.0';
@@ -44,6 +45,6 @@ export function serverInfoHandler(s: ServerInfoSettings, claimsOf: (req: Request
     }
     if (claims?.admin_access) data.version = VELLUM_VERSION;
     res.setHeader('Cache-Control', 'no-store');
-    res.json({ data });
+    sendJson(res, { data });
   };
 }
