@@ -253,4 +253,38 @@ describe('the schema API of fields', () => {
     expect((await api().post('/fields/posts', { field: 'status', type: 'boolean', schema: { default_value: true } })).status).toBe(200);
     expect((await api().get('/items/posts?limit=1')).body.data[0].status).toBe(true);
   });
+
+  it('writes that waited on a field drop run with the new definition (no 500)', async () => {
+    await api()
+      .post('/collections', {
+        collection: 'race',
+        fields: [
+          { field: 'a', type: 'string' },
+          { field: 'b', type: 'string' },
+        ],
+      })
+      .expect(200);
+    // the drop's transaction as fields.repository.ts runs it, held open while a write and a read arrive
+    const c = await h.pool.connect();
+    try {
+      await c.query('BEGIN');
+      await c.query(`SELECT 1 FROM collections WHERE name = 'race' FOR UPDATE`);
+      await c.query(`ALTER TABLE content.race DROP COLUMN b`);
+      await c.query(`DELETE FROM fields WHERE collection = 'race' AND field = 'b'`);
+      const write = api()
+        .post('/items/race', { a: 'x', b: 'y' })
+        .then((r) => r);
+      const ok = api()
+        .post('/items/race', { a: 'z' })
+        .then((r) => r);
+      await new Promise((r) => setTimeout(r, 300));
+      await c.query('COMMIT');
+      const [w, o] = await Promise.all([write, ok]);
+      expect([w.status, w.body.errors?.[0]?.extensions?.code]).toEqual([400, 'INVALID_PAYLOAD']);
+      expect([o.status, o.body.data]).toEqual([200, { id: expect.any(Number), a: 'z' }]);
+    } finally {
+      c.release();
+    }
+    expect((await api().get('/items/race')).body.data).toEqual([{ id: expect.any(Number), a: 'z' }]);
+  });
 });
