@@ -168,6 +168,16 @@ describe('the schema API of fields', () => {
       expect([url, res.status, res.body.errors[0].extensions.code]).toEqual([url, 400, 'INVALID_PAYLOAD']);
       expect(res.body.errors[0].message).toContain(says);
     }
+    // meta.required (Directus): enforced by the next write — a value on create, never null
+    expect((await api().patch('/fields/posts/price', { meta: { required: true } })).status).toBe(200);
+    for (const res of [await api().post('/items/posts', { title: 'no price' }), await api().patch('/items/posts/1', { price: null })]) {
+      expect([res.status, res.body.errors[0].extensions]).toEqual([
+        400,
+        expect.objectContaining({ code: 'FAILED_VALIDATION', field: 'price', type: 'required' }),
+      ]);
+    }
+    expect((await api().post('/items/posts', { title: 'priced', price: '1' })).status).toBe(200);
+    await api().patch('/fields/posts/price', { meta: { required: false } });
     const changes = (await fieldChanges()).filter((c) => c.item === 'posts.n');
     expect(changes.map((c) => c.action)).toEqual(['update', 'update']);
   });
