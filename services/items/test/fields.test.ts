@@ -264,6 +264,24 @@ describe('the schema API of fields', () => {
     expect((await api().get('/items/posts?limit=1')).body.data[0].status).toBe(true);
   });
 
+  it('a change waiting on a long reader gives up after the lock timeout (503, nothing applied) instead of stalling the collection', async () => {
+    const reader = await h.pool.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query('SELECT count(*) FROM content.posts');
+      const started = Date.now();
+      const r = await api().post('/fields/posts', { field: 'late', type: 'integer', schema: { default_value: 1 } });
+      expect([r.status, r.body.errors[0].extensions.code]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(Date.now() - started).toBeLessThan(15_000);
+    } finally {
+      await reader.query('COMMIT');
+      reader.release();
+    }
+    expect((await columns()).map((c) => c.column_name)).not.toContain('late');
+    expect((await api().get('/fields/posts/late')).status).toBe(403);
+    expect((await api().post('/fields/posts', { field: 'late', type: 'integer', schema: { default_value: 1 } })).status).toBe(200);
+  }, 30_000);
+
   it('writes that waited on a field drop run with the new definition (no 500)', async () => {
     await api()
       .post('/collections', {

@@ -7,6 +7,11 @@ import { fieldChangeSql } from './field-ddl';
 import { Prisma, type Db } from './prisma';
 
 const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
+/**
+ * How long an ALTER waits for the table's lock: while it waits, every read and write of the collection queues behind
+ * it, so a long-running reader makes the change fail (503, try again) instead of stalling the collection.
+ */
+const LOCK_TIMEOUT = '5s';
 const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
 /** PostgreSQL's refusals of a change (existing rows that do not fit it) → 400 naming the field. */
@@ -17,6 +22,7 @@ function mapDdlError(e: unknown, change: SchemaChange): never {
   const name = change.kind === 'add' || change.kind === 'drop' ? change.field.field : change.kind === 'alter' ? change.after.field : '';
   if (code === '23502') throw errors.invalidPayload(`field "${name}": existing items have no value for it (give it a default, or fill them first)`);
   if (code === '23505') throw errors.invalidPayload(`field "${name}": existing items have the same value (it cannot be unique)`);
+  if (code === '55P03') throw errors.serviceUnavailable('items', `collection busy: the change waited ${LOCK_TIMEOUT} for its table; try again`);
   if (code === '42701' || code === 'P2002') throw errors.invalidPayload(`field "${name}" already exists`);
   throw e;
 }
@@ -45,6 +51,7 @@ export class FieldsRepository {
         if (found.length === 0) return undefined;
         const def = (await this.collections.get(collection, tx))!;
         change = plan(def);
+        await tx.$executeRawUnsafe(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`);
         for (const statement of fieldChangeSql(def, change)) await tx.$executeRawUnsafe(statement);
         if (change.kind === 'add') {
           const sort = def.fields.length + 1;
