@@ -14,6 +14,7 @@ export const SERVICE_ROUTES: readonly { prefix: string; service: ServiceName }[]
   { prefix: '/activity', service: 'revisions' },
   { prefix: '/items', service: 'items' },
   { prefix: '/collections', service: 'items' },
+  { prefix: '/fields', service: 'items' },
 ];
 
 export function serviceFor(path: string): ServiceName | undefined {

@@ -15,11 +15,14 @@ import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import { authenticate, cachedVerifier, isAdminRequest, type TokenCheckDeps } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
+import { FieldsRepository } from './data/fields.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
 import { CollectionsUseCase } from './domain/collections.use-case';
+import { FieldsUseCase } from './domain/fields.use-case';
 import type { ItemsDeps } from './domain/items-deps';
 import { collectionsRoutes } from './http/collections.routes';
+import { fieldsRoutes } from './http/fields.routes';
 import { itemsRoutes } from './http/items.routes';
 
 export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
@@ -62,7 +65,9 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),
   });
   router.use(authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked }));
-  collectionsRoutes(router, new CollectionsUseCase(new CollectionsRepository(deps.prisma), deps.rules));
+  const collections = new CollectionsRepository(deps.prisma);
+  collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules));
+  fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
   app.use(router);
   finishServiceApp(app, deps.logger);

@@ -1,5 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { createDirectus, createItem, readItems, rest, staticToken, updateItem } from '@directus/sdk';
+import {
+  createDirectus,
+  createField,
+  createItem,
+  deleteField,
+  readField,
+  readFields,
+  readFieldsByCollection,
+  readItems,
+  rest,
+  staticToken,
+  updateField,
+  updateItem,
+} from '@directus/sdk';
 import request from 'supertest';
 import { listenOn, type Listening } from '@vellum/http';
 import { harness, type Harness } from './helpers';
@@ -59,6 +72,26 @@ describe('the official @directus/sdk against the items service', () => {
       .with(rest());
     await expect(client.request(createItem('sdk_articles', { title: 5 as unknown as string }))).rejects.toMatchObject({
       errors: [{ extensions: { code: 'FAILED_VALIDATION' } }],
+    });
+  });
+
+  it('createField, readFields, updateField and deleteField work unchanged (admin)', async () => {
+    const client = createDirectus<Schema>(server.url).with(staticToken(h.admin)).with(rest());
+    const created = await client.request(
+      createField('sdk_articles', { field: 'summary', type: 'string', schema: { default_value: 'none' }, meta: { interface: 'input', note: 'short' } }),
+    );
+    expect(created).toMatchObject({ collection: 'sdk_articles', field: 'summary', type: 'string', schema: { default_value: 'none' }, meta: { note: 'short' } });
+    const all = await client.request(readFields());
+    expect(all.filter((f) => f.collection === 'sdk_articles').map((f) => f.field)).toEqual(['id', 'title', 'views', 'summary']);
+    expect((await client.request(readFieldsByCollection('sdk_articles'))).map((f) => f.field)).toContain('summary');
+    const updated = await client.request(updateField('sdk_articles', 'summary', { meta: { note: 'a summary' }, schema: { default_value: 'tbd' } }));
+    expect(updated).toMatchObject({ schema: { default_value: 'tbd' }, meta: { note: 'a summary', interface: 'input' } });
+    expect(await client.request(readField('sdk_articles', 'summary'))).toMatchObject({ meta: { note: 'a summary' } });
+    expect(await client.request(createItem('sdk_articles', { title: 'With summary' }))).toMatchObject({ summary: 'tbd' });
+    await client.request(deleteField('sdk_articles', 'summary'));
+    await expect(client.request(readField('sdk_articles', 'summary'))).rejects.toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
+    await expect(client.request(createField('sdk_articles', { field: 'title', type: 'string' }))).rejects.toMatchObject({
+      errors: [{ extensions: { code: 'INVALID_PAYLOAD' } }],
     });
   });
 });

@@ -92,3 +92,42 @@ export const itemsUpdateSchema = z.union(
   { error: BULK },
 );
 export type ItemsUpdateRequest = z.output<typeof itemsUpdateSchema>;
+
+/** `POST /fields/:collection`: one field, as in `POST /collections` (Directus shape). */
+export const fieldCreateSchema = fieldRequestSchema;
+
+/** `PATCH /fields/:collection/:field` (Directus shape): `schema` and `meta` keys beyond these are accepted and kept. */
+export const fieldUpdateSchema = z.looseObject(
+  {
+    field: identifier('field').optional(),
+    type: z.enum(FIELD_TYPES, { error: `type must be one of ${FIELD_TYPES.join(', ')}` }).optional(),
+    schema: fieldSchemaSchema.nullish(),
+    meta: z.looseObject({}, { error: '"meta" must be an object' }).nullish(),
+  },
+  { error: 'The body must be an object' },
+);
+export type FieldUpdateRequest = z.output<typeof fieldUpdateSchema>;
+
+const fieldName = (what: string) => z.string({ error: `meta.${what} must be a field name` }).nullish();
+
+/** `PATCH /collections/:name` (Directus shape): the collection's `meta`, merged into what is stored. */
+export const collectionUpdateSchema = z.looseObject(
+  {
+    meta: z
+      .looseObject(
+        {
+          note: z.string({ error: 'meta.note must be a string' }).nullish(),
+          icon: z.string({ error: 'meta.icon must be a string' }).nullish(),
+          sort_field: fieldName('sort_field'),
+          archive_field: fieldName('archive_field'),
+          display_template: z.string({ error: 'meta.display_template must be a string' }).nullish(),
+          versioning: z.boolean({ error: 'meta.versioning must be a boolean' }).nullish(),
+        },
+        { error: '"meta" must be an object' },
+      )
+      .nullish(),
+    schema: z.looseObject({}, { error: '"schema" must be an object' }).nullish(),
+  },
+  { error: 'The body must be an object' },
+);
+export type CollectionUpdateRequest = z.output<typeof collectionUpdateSchema>;

@@ -9,7 +9,15 @@ import {
   tfaEnableSchema,
   tfaGenerateSchema,
 } from './auth-requests';
-import { collectionRequestSchema, itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema } from './items-requests';
+import {
+  collectionRequestSchema,
+  collectionUpdateSchema,
+  fieldCreateSchema,
+  fieldUpdateSchema,
+  itemUpdateSchema,
+  itemsCreateSchema,
+  itemsUpdateSchema,
+} from './items-requests';
 import { searchRequestSchema } from './revisions-requests';
 import {
   apiTokenCreateSchema,
@@ -48,6 +56,9 @@ export const requestBodies = {
   PermissionsCreateRequest: permissionsCreateSchema,
   PermissionUpdateRequest: permissionUpdateSchema,
   CollectionRequest: collectionRequestSchema,
+  CollectionUpdateRequest: collectionUpdateSchema,
+  FieldRequest: fieldCreateSchema,
+  FieldUpdateRequest: fieldUpdateSchema,
   ItemsCreateRequest: itemsCreateSchema,
   ItemUpdateRequest: itemUpdateSchema,
   ItemsUpdateRequest: itemsUpdateSchema,

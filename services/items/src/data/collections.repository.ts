@@ -57,8 +57,9 @@ export class CollectionsRepository {
     );
   }
 
-  async get(name: string): Promise<CollectionDef | undefined> {
-    const r = await this.prisma.collection.findUnique({ where: { name }, include: { fields: { orderBy: [{ sort: 'asc' }, { field: 'asc' }] } } });
+  /** One collection's definition (inside a transaction when `db` is its client). */
+  async get(name: string, db: Pick<Db, 'collection'> = this.prisma): Promise<CollectionDef | undefined> {
+    const r = await db.collection.findUnique({ where: { name }, include: { fields: { orderBy: [{ sort: 'asc' }, { field: 'asc' }] } } });
     if (!r) return undefined;
     return toCollectionDef(
       { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },

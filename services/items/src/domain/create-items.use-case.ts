@@ -3,6 +3,7 @@ import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '@vellum/db';
 import { itemsRepository } from '../data/items.repository';
 import { mapWriteError } from './db-errors';
+import { retryOnSchemaChange } from './retry-on-schema-change';
 import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
@@ -23,21 +24,23 @@ export async function createItems(
   if (!allowed) throw errors.forbidden();
   await deps.history?.admit();
   const payloads = Array.isArray(body) ? body : [body];
-  return withTransaction(deps.pool, async (db) => {
-    const def = await loadCollection(db, collection, true);
-    if (!def) throw errors.forbidden();
-    const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
-    const result: WriteResult = { def, keys: [], rows: [], versions: [] };
-    const changes: VersionedChange[] = [];
-    for (const values of all) {
-      const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
-      const key = row[def.primaryKey];
-      result.keys.push(key);
-      result.rows.push(row);
-      result.versions.push(version);
-      changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
-    }
-    await enqueueItemChanges(db, changes);
-    return result;
-  });
+  return retryOnSchemaChange(() =>
+    withTransaction(deps.pool, async (db) => {
+      const def = await loadCollection(db, collection, true);
+      if (!def) throw errors.forbidden();
+      const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
+      const result: WriteResult = { def, keys: [], rows: [], versions: [] };
+      const changes: VersionedChange[] = [];
+      for (const values of all) {
+        const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
+        const key = row[def.primaryKey];
+        result.keys.push(key);
+        result.rows.push(row);
+        result.versions.push(version);
+        changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
+      }
+      await enqueueItemChanges(db, changes);
+      return result;
+    }),
+  );
 }

@@ -1,6 +1,7 @@
 import { errors } from '@vellum/errors';
 import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '@vellum/db';
+import { retryOnSchemaChange } from './retry-on-schema-change';
 import { itemsRepository } from '../data/items.repository';
 import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, type ChangeContext } from './item-change';
@@ -22,19 +23,21 @@ export async function deleteItems(
 ): Promise<{ key: unknown; version: number }[]> {
   if (!deps.rules.fields(ctx.accountability, collection, 'delete')) throw errors.forbidden();
   await deps.history?.admit();
-  return withTransaction(deps.pool, async (db) => {
-    const def = await loadCollection(db, collection, true);
-    if (!def) throw errors.forbidden();
-    const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
-    if (keys.some((k) => k === undefined)) throw errors.forbidden();
-    if (keys.length === 0) return [];
-    const deleted = new Map((await itemsRepository.delete(db, def, keys, ifMatch)).map((w) => [String(w.row[def.primaryKey]), w.version]));
-    if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
-    if ([...deleted.values()].some(Number.isNaN)) throw errors.preconditionFailed();
-    await enqueueItemChanges(
-      db,
-      keys.map((k) => ({ message: itemChangeMessage(ctx, collection, 'delete', k, null, null), version: deleted.get(String(k))! })),
-    );
-    return keys.map((k) => ({ key: k, version: deleted.get(String(k))! }));
-  });
+  return retryOnSchemaChange(() =>
+    withTransaction(deps.pool, async (db) => {
+      const def = await loadCollection(db, collection, true);
+      if (!def) throw errors.forbidden();
+      const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
+      if (keys.some((k) => k === undefined)) throw errors.forbidden();
+      if (keys.length === 0) return [];
+      const deleted = new Map((await itemsRepository.delete(db, def, keys, ifMatch)).map((w) => [String(w.row[def.primaryKey]), w.version]));
+      if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
+      if ([...deleted.values()].some(Number.isNaN)) throw errors.preconditionFailed();
+      await enqueueItemChanges(
+        db,
+        keys.map((k) => ({ message: itemChangeMessage(ctx, collection, 'delete', k, null, null), version: deleted.get(String(k))! })),
+      );
+      return keys.map((k) => ({ key: k, version: deleted.get(String(k))! }));
+    }),
+  );
 }

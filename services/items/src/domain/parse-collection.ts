@@ -2,6 +2,7 @@ import type { CollectionRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { RESERVED_COLLECTIONS, type CollectionDef, type FieldDef, type FieldSchema } from './collection';
 import { coerceValue } from './coerce-value';
+import { RESERVED_FIELDS } from './plan-field-change';
 
 /**
  * `POST /collections` body (Directus shape, its structure already validated with `collectionRequestSchema`) → a
@@ -15,6 +16,7 @@ export function parseCollection(body: CollectionRequest): CollectionDef {
   const fields: FieldDef[] = [];
   for (const raw of body.fields ?? []) {
     const name = raw.field;
+    if (RESERVED_FIELDS.has(name)) throw errors.invalidPayload(`field "${name}" is a reserved name`);
     if (fields.some((f) => f.field === name)) throw errors.invalidPayload(`field "${name}" appears twice`);
     const type = raw.type;
     const schema = { ...raw.schema } as FieldSchema;

@@ -7,6 +7,7 @@ import type { ItemsDeps } from './items-deps';
 import { permits } from './access-rules';
 import { toQuerySchema } from './query-schema';
 import { primaryKeyValue } from './validate-write';
+import { retryOnSchemaChange } from './retry-on-schema-change';
 
 type Item = Record<string, unknown>;
 
@@ -22,6 +23,10 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
 
 /** GET /items/:collection → `{data, meta?}` with only readable fields. */
 export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
+  return retryOnSchemaChange(() => listItems(deps, a, collection, rawQuery));
+}
+
+async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
   const { plan } = await readPlan(deps, a, collection, rawQuery);
   const [rows, total, filtered] = await Promise.all([
     deps.pool.query(plan.list()),
@@ -46,6 +51,10 @@ export async function readItem(
   id: unknown,
   rawQuery: unknown,
 ): Promise<{ item: Item; key: string; version: number }> {
+  return retryOnSchemaChange(() => oneItem(deps, a, collection, id, rawQuery));
+}
+
+async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown) {
   const { plan, def } = await readPlan(deps, a, collection, onlyFields(rawQuery));
   const one = plan.one(id);
   const n = one.values.length;

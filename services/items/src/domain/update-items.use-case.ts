@@ -5,6 +5,7 @@ import { itemsRepository, type Row, type Written } from '../data/items.repositor
 import type { Queryable } from '../data/items-pool';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
+import { retryOnSchemaChange } from './retry-on-schema-change';
 import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
@@ -40,27 +41,29 @@ export async function updateItems(
   const allowed = deps.rules.fields(ctx.accountability, collection, 'update');
   if (!allowed) throw errors.forbidden();
   await deps.history?.admit();
-  return withTransaction(deps.pool, async (db) => {
-    const def = await loadCollection(db, collection, true);
-    if (!def) throw errors.forbidden();
-    const planned = planItemUpdates(def, updates, allowed);
-    const keys = planned.map((p) => p.key);
-    const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));
-    const changes: VersionedChange[] = [];
-    const rows =
-      sameChange && new Set(keys.map(String)).size === keys.length
-        ? await updateAll(db, def, keys, planned[0]?.values ?? {}, ifMatch)
-        : await updateEach(db, def, planned, ifMatch);
-    for (let i = 0; i < planned.length; i++) {
-      const { key, values } = planned[i]!;
-      const w = rows[i]!;
-      const changed = Object.keys(values);
-      if (changed.length && !w.unchanged)
-        changes.push({ message: itemChangeMessage(ctx, collection, 'update', key, w.row, pick(w.row, changed)), version: w.version });
-    }
-    if (changes.length) await enqueueItemChanges(db, changes);
-    return { def, keys, rows: rows.map((w) => w.row), versions: rows.map((w) => w.version) };
-  });
+  return retryOnSchemaChange(() =>
+    withTransaction(deps.pool, async (db) => {
+      const def = await loadCollection(db, collection, true);
+      if (!def) throw errors.forbidden();
+      const planned = planItemUpdates(def, updates, allowed);
+      const keys = planned.map((p) => p.key);
+      const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));
+      const changes: VersionedChange[] = [];
+      const rows =
+        sameChange && new Set(keys.map(String)).size === keys.length
+          ? await updateAll(db, def, keys, planned[0]?.values ?? {}, ifMatch)
+          : await updateEach(db, def, planned, ifMatch);
+      for (let i = 0; i < planned.length; i++) {
+        const { key, values } = planned[i]!;
+        const w = rows[i]!;
+        const changed = Object.keys(values);
+        if (changed.length && !w.unchanged)
+          changes.push({ message: itemChangeMessage(ctx, collection, 'update', key, w.row, pick(w.row, changed)), version: w.version });
+      }
+      if (changes.length) await enqueueItemChanges(db, changes);
+      return { def, keys, rows: rows.map((w) => w.row), versions: rows.map((w) => w.version) };
+    }),
+  );
 }
 
 /**

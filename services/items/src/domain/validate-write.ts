@@ -7,8 +7,8 @@ export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeo
 
 /**
  * A write payload → column values, checked in this order (its shape is the route schema's): unknown fields (400 INVALID_PAYLOAD),
- * fields the caller may not write (403 FORBIDDEN), then each value's type (400 FAILED_VALIDATION) and, on
- * create, the required fields.
+ * fields the caller may not write (403 FORBIDDEN), then each value's type (400 FAILED_VALIDATION) and the required
+ * fields (`meta.required`: present on create, never null; NOT NULL without a default: present on create).
  */
 export function validateWrite(
   def: CollectionDef,
@@ -26,6 +26,13 @@ export function validateWrite(
     const field = fieldOf(def, k)!;
     if (k === def.primaryKey && payload[k] === null && mode === 'create') continue; // generated
     values[k] = coerceValue(field, payload[k]);
+  }
+  for (const f of def.fields) {
+    // `meta.required` (Directus): a value on create, never null.
+    if (f.field === def.primaryKey || f.meta?.required !== true) continue;
+    if ((mode === 'create' && !(f.field in values)) || (f.field in values && values[f.field] === null)) {
+      throw errors.failedValidation(f.field, 'required', `Value for field "${f.field}" is required.`);
+    }
   }
   if (mode === 'create') {
     for (const f of def.fields) {
