@@ -15,6 +15,7 @@ export const SERVICE_ROUTES: readonly { prefix: string; service: ServiceName }[]
   { prefix: '/items', service: 'items' },
   { prefix: '/collections', service: 'items' },
   { prefix: '/fields', service: 'items' },
+  { prefix: '/relations', service: 'items' },
 ];
 
 export function serviceFor(path: string): ServiceName | undefined {

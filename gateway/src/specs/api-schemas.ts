@@ -151,6 +151,17 @@ export const schemas: Record<string, Schema> = {
       meta: { type: 'object', additionalProperties: true },
     },
   },
+  Relation: {
+    type: 'object',
+    required: ['collection', 'field'],
+    properties: {
+      collection: str,
+      field: str,
+      related_collection: nullable(str),
+      meta: { type: 'object', additionalProperties: true },
+      schema: nullable({ type: 'object', additionalProperties: true }),
+    },
+  },
   Collection: {
     type: 'object',
     required: ['collection'],

@@ -153,6 +153,18 @@ export const ROUTES: RouteDefinition[] = [
   r('post', '/fields/{collection}', 'fields', 'admin', 'Add a field (a column, online)', { body: 'FieldRequest', responses: { '200': 'One:Field' } }),
   r('patch', '/fields/{collection}/{field}', 'fields', 'admin', 'Change a field', { body: 'FieldUpdateRequest', responses: { '200': 'One:Field' } }),
   r('delete', '/fields/{collection}/{field}', 'fields', 'admin', 'Drop a field (its data; revisions stay)', none),
+  r('get', '/relations', 'relations', 'admin', 'Every relation', { responses: { '200': 'List:Relation' } }),
+  r('get', '/relations/{collection}', 'relations', 'admin', "A collection's relations (its many-to-one fields)", { responses: { '200': 'List:Relation' } }),
+  r('get', '/relations/{collection}/{field}', 'relations', 'admin', 'One relation', { responses: { '200': 'One:Relation' } }),
+  r('post', '/relations', 'relations', 'admin', 'Relate two collections (a foreign key, online)', {
+    body: 'RelationRequest',
+    responses: { '200': 'One:Relation' },
+  }),
+  r('patch', '/relations/{collection}/{field}', 'relations', 'admin', "Change a relation's meta or on_delete", {
+    body: 'RelationUpdateRequest',
+    responses: { '200': 'One:Relation' },
+  }),
+  r('delete', '/relations/{collection}/{field}', 'relations', 'admin', 'Remove a relation (its foreign key; the column stays)', none),
   r('get', '/items/{collection}', 'items', 'public', 'List items', { ...list, responses: { '200': 'List:Item' } }),
   r('search', '/items/{collection}', 'items', 'public', 'Query items with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Item' } }),
   r('post', '/items/{collection}', 'items', 'public', 'Create one item or many', { body: 'ItemsCreateRequest', responses: { '200': 'One:Item' } }),

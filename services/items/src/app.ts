@@ -16,14 +16,17 @@ import type { Logger } from '@vellum/logger';
 import { authenticate, cachedVerifier, isAdminRequest, type TokenCheckDeps } from '@vellum/tokens';
 import { CollectionsRepository } from './data/collections.repository';
 import { FieldsRepository } from './data/fields.repository';
+import { RelationsRepository } from './data/relations.repository';
 import type { Db } from './data/prisma';
 import type { AccessRules } from './domain/access-rules';
 import { CollectionsUseCase } from './domain/collections.use-case';
 import { FieldsUseCase } from './domain/fields.use-case';
+import { RelationsUseCase } from './domain/relations.use-case';
 import type { ItemsDeps } from './domain/items-deps';
 import { collectionsRoutes } from './http/collections.routes';
 import { fieldsRoutes } from './http/fields.routes';
 import { itemsRoutes } from './http/items.routes';
+import { relationsRoutes } from './http/relations.routes';
 
 export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
   /** Pool for the collections' tables (createItemsPool). */
@@ -68,6 +71,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   const collections = new CollectionsRepository(deps.prisma);
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules));
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
+  relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections)), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
   app.use(router);
   finishServiceApp(app, deps.logger);

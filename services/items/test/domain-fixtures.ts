@@ -17,6 +17,7 @@ export const posts: CollectionDef = {
   ],
   meta: null,
   schema: null,
+  relations: [],
 };
 
 /** A collection keyed by a generated uuid. */
@@ -26,6 +27,7 @@ export const notes: CollectionDef = {
   fields: [field('uid', 'uuid', { is_primary_key: true, is_nullable: false }), field('text', 'text')],
   meta: null,
   schema: null,
+  relations: [],
 };
 
 /** What a call threw, as the API would answer it: status, code and extensions (fails the test when nothing was thrown). */

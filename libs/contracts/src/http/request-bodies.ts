@@ -18,6 +18,7 @@ import {
   itemsCreateSchema,
   itemsUpdateSchema,
 } from './items-requests';
+import { relationCreateSchema, relationUpdateSchema } from './relations-requests';
 import { searchRequestSchema } from './revisions-requests';
 import {
   apiTokenCreateSchema,
@@ -59,6 +60,8 @@ export const requestBodies = {
   CollectionUpdateRequest: collectionUpdateSchema,
   FieldRequest: fieldCreateSchema,
   FieldUpdateRequest: fieldUpdateSchema,
+  RelationRequest: relationCreateSchema,
+  RelationUpdateRequest: relationUpdateSchema,
   ItemsCreateRequest: itemsCreateSchema,
   ItemUpdateRequest: itemUpdateSchema,
   ItemsUpdateRequest: itemsUpdateSchema,

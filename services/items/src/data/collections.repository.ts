@@ -1,7 +1,7 @@
 import { errors } from '@vellum/errors';
 import type { CollectionDef } from '../domain/collection';
 import { createTableSql, dropTableSql } from './content-schema';
-import { toCollectionDef } from './catalogue.repository';
+import { toCollectionDef, type RelationRow } from './catalogue.repository';
 import { Prisma, type Db } from './prisma';
 
 const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
@@ -10,6 +10,14 @@ const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull 
  * longer than Prisma's defaults (2 s / 5 s, after which the request would end in a 503) on a busy server.
  */
 const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
+
+const INCLUDE = { fields: { orderBy: [{ sort: 'asc' as const }, { field: 'asc' as const }] }, many: true, one: true };
+
+/** A collection's relations, either side, once each (a relation of a collection to itself is both). */
+function relationsOf(r: { many: RelationRow[]; one: RelationRow[] }): RelationRow[] {
+  const seen = new Set<string>();
+  return [...r.many, ...r.one].filter((x) => !seen.has(`${x.many_collection}.${x.many_field}`) && seen.add(`${x.many_collection}.${x.many_field}`));
+}
 
 /** The catalogue (Prisma) and the collections' tables (DDL), changed together in one transaction. */
 export class CollectionsRepository {
@@ -48,22 +56,24 @@ export class CollectionsRepository {
   }
 
   async list(): Promise<CollectionDef[]> {
-    const rows = await this.prisma.collection.findMany({ include: { fields: { orderBy: [{ sort: 'asc' }, { field: 'asc' }] } }, orderBy: { name: 'asc' } });
+    const rows = await this.prisma.collection.findMany({ include: INCLUDE, orderBy: { name: 'asc' } });
     return rows.map((r) =>
       toCollectionDef(
         { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },
         r.fields.map((f) => ({ ...f, schema: f.schema as Record<string, unknown>, meta: f.meta as Record<string, unknown> | null })),
+        relationsOf(r),
       ),
     );
   }
 
   /** One collection's definition (inside a transaction when `db` is its client). */
   async get(name: string, db: Pick<Db, 'collection'> = this.prisma): Promise<CollectionDef | undefined> {
-    const r = await db.collection.findUnique({ where: { name }, include: { fields: { orderBy: [{ sort: 'asc' }, { field: 'asc' }] } } });
+    const r = await db.collection.findUnique({ where: { name }, include: INCLUDE });
     if (!r) return undefined;
     return toCollectionDef(
       { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },
       r.fields.map((f) => ({ ...f, schema: f.schema as Record<string, unknown>, meta: f.meta as Record<string, unknown> | null })),
+      relationsOf(r),
     );
   }
 

@@ -77,4 +77,5 @@ export function createTableSql(def: CollectionDef): string[] {
 /** The SQL array type of a collection's primary key (`= ANY($1::<type>)`). */
 export const primaryKeyArrayType = (def: CollectionDef) => `${sqlType(def.fields.find((f) => f.field === def.primaryKey)!)}[]`;
 
-export const dropTableSql = (collection: string) => `DROP TABLE IF EXISTS ${tableName(collection)}`;
+/** CASCADE: the foreign keys of other collections' relations to it go with it (their columns stay, as plain values). */
+export const dropTableSql = (collection: string) => `DROP TABLE IF EXISTS ${tableName(collection)} CASCADE`;

@@ -1,4 +1,5 @@
 import type { FieldType } from '@vellum/contracts';
+import type { RelationDef } from './relation';
 
 // The field types a collection may declare and the identifier rules (contract §6) live with the request schema
 // (`collectionRequestSchema` of @vellum/contracts).
@@ -31,10 +32,12 @@ export interface CollectionDef {
   fields: FieldDef[];
   meta: Record<string, unknown> | null;
   schema: Record<string, unknown> | null;
+  /** The relations this collection is either side of (many-to-one from its fields, one-to-many to its aliases). */
+  relations: RelationDef[];
 }
 
 /** The service's own tables share the search path with the collections' tables: these names are taken. */
-export const RESERVED_COLLECTIONS = new Set(['collections', 'fields', 'outbox', 'item_versions']);
+export const RESERVED_COLLECTIONS = new Set(['collections', 'fields', 'outbox', 'item_versions', 'relations']);
 
 export const fieldOf = (def: CollectionDef, name: string) => def.fields.find((f) => f.field === name);
 export const primaryKeyField = (def: CollectionDef) => fieldOf(def, def.primaryKey)!;

@@ -7,6 +7,16 @@ export function mapWriteError(e: unknown): never {
   switch (err.code) {
     case '23505':
       throw errors.failedValidation(fieldFromDetail(), 'unique', `Value for field "${fieldFromDetail()}" has to be unique.`);
+    case '23503': {
+      // a key the related collection does not have, or (a delete) a row other rows still hold with on_delete RESTRICT / NO ACTION
+      const table = /table "([a-z0-9_]+)"/.exec(err.detail ?? '')?.[1] ?? 'unknown';
+      const held = (err.detail ?? '').includes('still referenced');
+      throw errors.failedValidation(
+        fieldFromDetail(),
+        'relation',
+        held ? `The item is still related to items of "${table}".` : `Value for field "${fieldFromDetail()}" has no related item in "${table}".`,
+      );
+    }
     case '23502':
       throw errors.failedValidation(err.column ?? 'unknown', 'nnull', `Value for field "${err.column}" can't be null.`);
     case '22003': // numeric out of range

@@ -64,5 +64,6 @@ export function parseCollection(body: CollectionRequest): CollectionDef {
     fields,
     meta: body.meta ?? null,
     schema: body.schema ?? null,
+    relations: [],
   };
 }

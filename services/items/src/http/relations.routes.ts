@@ -1,0 +1,31 @@
+import type { Request, Router } from 'express';
+import { relationCreateSchema, relationUpdateSchema } from '@vellum/contracts';
+import { route, sendJson, type RouteTable } from '@vellum/http';
+import type { ChangeContext } from '../domain/item-change';
+import type { RelationsUseCase } from '../domain/relations.use-case';
+
+/** The relations API (Directus shape), admin only. */
+export function relationsRoutes(router: Router & Partial<RouteTable>, relations: RelationsUseCase, now: () => Date) {
+  const ctxOf = (req: Request): ChangeContext => ({ accountability: req.accountability, now: now(), requestId: req.requestId });
+  const p = (req: Request, name: string) => String(req.params[name]);
+
+  route(router, 'get', '/relations', 'admin', async (_req, res) => {
+    sendJson(res, { data: await relations.list() });
+  });
+  route(router, 'get', '/relations/:collection', 'admin', async (req, res) => {
+    sendJson(res, { data: await relations.list(p(req, 'collection')) });
+  });
+  route(router, 'get', '/relations/:collection/:field', 'admin', async (req, res) => {
+    sendJson(res, { data: await relations.get(p(req, 'collection'), p(req, 'field')) });
+  });
+  route(router, 'post', '/relations', 'admin', { body: relationCreateSchema }, async (req, res) => {
+    sendJson(res, { data: await relations.create(ctxOf(req), req.body) });
+  });
+  route(router, 'patch', '/relations/:collection/:field', 'admin', { body: relationUpdateSchema }, async (req, res) => {
+    sendJson(res, { data: await relations.update(ctxOf(req), p(req, 'collection'), p(req, 'field'), req.body) });
+  });
+  route(router, 'delete', '/relations/:collection/:field', 'admin', async (req, res) => {
+    await relations.delete(ctxOf(req), p(req, 'collection'), p(req, 'field'));
+    res.status(204).end();
+  });
+}

@@ -1,0 +1,144 @@
+import request from 'supertest';
+import { harness, type Harness } from './helpers';
+
+let h: Harness;
+const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
+const get = (url: string, token = h.admin) => request(h.app).get(url).set(bearer(token));
+const post = (url: string, body: object, token = h.admin) => request(h.app).post(url).set(bearer(token)).send(body);
+const patch = (url: string, body: object) => request(h.app).patch(url).set(bearer(h.admin)).send(body);
+const del = (url: string) => request(h.app).delete(url).set(bearer(h.admin));
+const collection = (
+  name: string,
+  fields: object[],
+  pk: object = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+) => post('/collections', { collection: name, fields: [pk, ...fields] }).expect(200);
+/** The content tables' foreign keys, as PostgreSQL holds them. */
+const foreignKeys = async () =>
+  (
+    await h.pool.query(
+      `SELECT conname, confdeltype, convalidated FROM pg_constraint WHERE contype = 'f' AND connamespace = 'content'::regnamespace ORDER BY conname`,
+    )
+  ).rows;
+const relationChanges = async () =>
+  (await h.outbox()).map((m) => m.payload as { collection: string; item: string; action: string }).filter((p) => p.collection === 'vellum_relations');
+
+beforeAll(async () => {
+  h = await harness();
+  await collection('authors', [{ field: 'name', type: 'string' }]);
+  await collection('articles', [
+    { field: 'title', type: 'string' },
+    { field: 'author', type: 'integer' },
+    { field: 'slug', type: 'string' },
+  ]);
+  await collection('comments', [
+    { field: 'body', type: 'text' },
+    { field: 'article', type: 'integer' },
+    { field: 'about', type: 'integer' },
+  ]);
+  await collection('tags', [{ field: 'name', type: 'string' }]);
+  await collection('articles_tags', [
+    { field: 'articles_id', type: 'integer' },
+    { field: 'tags_id', type: 'integer' },
+  ]);
+});
+afterAll(() => h.close());
+
+describe('the relations API', () => {
+  it('adds a many-to-one relation as a validated foreign key, records it, and lists it in the Directus shape', async () => {
+    const r = await post('/relations', { collection: 'articles', field: 'author', related_collection: 'authors' });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({
+      collection: 'articles',
+      field: 'author',
+      related_collection: 'authors',
+      meta: { many_collection: 'articles', many_field: 'author', one_collection: 'authors', one_field: null, one_deselect_action: 'nullify' },
+      schema: { on_delete: 'SET NULL', foreign_key_table: 'authors' },
+    });
+    expect(await foreignKeys()).toEqual([{ conname: 'articles_author_fkey', confdeltype: 'n', convalidated: true }]);
+    expect((await get('/relations')).body.data.map((x: { field: string }) => x.field)).toEqual(['author']);
+    expect((await get('/relations/articles/author')).body.data.related_collection).toBe('authors');
+    expect(await relationChanges()).toEqual([expect.objectContaining({ item: 'articles.author', action: 'create' })]);
+    // the database now refuses a key the related collection does not have
+    const orphan = await post('/items/articles', { title: 'x', author: 999 });
+    expect(orphan.status).toBe(400);
+    expect(orphan.body.errors[0].message).toBe('Value for field "author" has no related item in "authors".');
+  });
+
+  it('adds a one-to-many alias and a many-to-many junction', async () => {
+    const o2m = await post('/relations', {
+      collection: 'comments',
+      field: 'article',
+      related_collection: 'articles',
+      meta: { one_field: 'comments', one_deselect_action: 'delete' },
+      schema: { on_delete: 'CASCADE' },
+    });
+    expect(o2m.status).toBe(200);
+    expect(o2m.body.data.meta).toMatchObject({ one_field: 'comments', one_deselect_action: 'delete' });
+    const a = await post('/relations', {
+      collection: 'articles_tags',
+      field: 'articles_id',
+      related_collection: 'articles',
+      meta: { one_field: 'tags', junction_field: 'tags_id' },
+      schema: { on_delete: 'CASCADE' },
+    });
+    const b = await post('/relations', { collection: 'articles_tags', field: 'tags_id', related_collection: 'tags', meta: { junction_field: 'articles_id' } });
+    expect([a.status, b.status]).toEqual([200, 200]);
+    expect((await get('/relations/articles_tags')).body.data.map((x: { field: string }) => x.field)).toEqual(['articles_id', 'tags_id']);
+    expect((await foreignKeys()).find((k) => k.conname === 'comments_article_fkey')).toMatchObject({ confdeltype: 'c' });
+  });
+
+  it.each([
+    [{ collection: 'nope', field: 'x', related_collection: 'authors' }, 'collection "nope" does not exist'],
+    [{ collection: 'articles', field: 'nope', related_collection: 'authors' }, 'field "nope" does not exist'],
+    [{ collection: 'articles', field: 'slug', related_collection: 'missing' }, 'related_collection "missing" does not exist'],
+    [{ collection: 'articles', field: 'slug', related_collection: 'authors' }, 'cannot hold a key of "authors"'],
+    [{ collection: 'articles', field: 'author', related_collection: 'authors' }, 'already has a relation'],
+    [{ collection: 'comments', field: 'about', related_collection: 'articles', meta: { one_field: 'title' } }, 'already has a field "title"'],
+    [{ collection: 'articles_tags', field: 'id', related_collection: 'tags', meta: { junction_field: 'nothing' } }, 'is not a junction'],
+    [{ collection: 'articles', field: 'slug' }, 'meta.one_collection_field is required'],
+  ])('refuses %j with 400 naming the problem, applying nothing', async (body, reason) => {
+    const before = { keys: await foreignKeys(), relations: (await get('/relations')).body.data.length, changes: (await relationChanges()).length };
+    const r = await post('/relations', body);
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].extensions.code).toBe('INVALID_PAYLOAD');
+    expect(r.body.errors[0].message).toContain(reason);
+    expect({ keys: await foreignKeys(), relations: (await get('/relations')).body.data.length, changes: (await relationChanges()).length }).toEqual(before);
+  });
+
+  it('refuses a relation existing rows break (a key with no related row): 400, nothing applied', async () => {
+    await collection('reviews', [{ field: 'article', type: 'integer' }]);
+    await post('/items/reviews', { article: 12345 }).expect(200);
+    const r = await post('/relations', { collection: 'reviews', field: 'article', related_collection: 'articles' });
+    expect(r.status).toBe(400);
+    expect(r.body.errors[0].message).toContain('"articles" does not have');
+    expect((await foreignKeys()).some((k) => k.conname === 'reviews_article_fkey')).toBe(false);
+    expect((await get('/relations/reviews')).body.data).toEqual([]);
+  });
+
+  it('changes on_delete and meta, and removes a relation (the column and its values stay)', async () => {
+    const r = await patch('/relations/articles/author', { schema: { on_delete: 'CASCADE' }, meta: { one_field: 'articles' } });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ schema: { on_delete: 'CASCADE' }, meta: { one_field: 'articles' } });
+    expect((await foreignKeys()).find((k) => k.conname === 'articles_author_fkey')).toMatchObject({ confdeltype: 'c' });
+    expect((await del('/relations/articles/author')).status).toBe(204);
+    expect((await foreignKeys()).some((k) => k.conname === 'articles_author_fkey')).toBe(false);
+    expect((await get('/relations/articles/author')).status).toBe(403);
+    expect((await get('/fields/articles/author')).status).toBe(200);
+    expect((await relationChanges()).filter((c) => c.item === 'articles.author').map((c) => c.action)).toEqual(['create', 'update', 'delete']);
+  });
+
+  it('is admin only', async () => {
+    const user = h.tokenFor('editors');
+    expect((await get('/relations', user)).status).toBe(403);
+    expect((await post('/relations', { collection: 'articles', field: 'author', related_collection: 'authors' }, user)).status).toBe(403);
+  });
+
+  it('goes with a collection that is deleted (the other side keeps its column)', async () => {
+    await collection('owners', [{ field: 'name', type: 'string' }]);
+    await collection('pets', [{ field: 'owner', type: 'integer' }]);
+    await post('/relations', { collection: 'pets', field: 'owner', related_collection: 'owners' }).expect(200);
+    expect((await del('/collections/owners')).status).toBe(204);
+    expect((await get('/relations/pets')).body.data).toEqual([]);
+    expect((await post('/items/pets', { owner: 7 })).status).toBe(200);
+  });
+});
