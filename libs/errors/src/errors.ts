@@ -14,6 +14,9 @@ export const errors = {
   proofOfWorkRequired: (challenge: string, difficulty: number) => new AppError('PROOF_OF_WORK_REQUIRED', undefined, { challenge, difficulty }),
   invalidToken: () => new AppError('INVALID_TOKEN'),
   forbidden: () => new AppError('FORBIDDEN'),
+  /** A nested write reached a collection the caller may not write this way: the collection is named (the caller's own payload named it). */
+  forbiddenIn: (collection: string, action: string) =>
+    new AppError('FORBIDDEN', `You don't have permission to ${action} items in "${collection}".`, { collection, action }),
   invalidProvider: () => new AppError('INVALID_PROVIDER'),
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
   /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */

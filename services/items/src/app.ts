@@ -40,6 +40,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   trustProxy?: TrustProxy;
   /** Back-pressure on writes while the history is behind (start.ts: HISTORY_LAG_LIMIT / HISTORY_LAG_WAIT). */
   history?: ItemsDeps['history'];
+  /** MAX_BATCH_MUTATION (default 1,000). */
+  maxBatchMutation?: number;
 }
 
 /** The items service's express app (never listens). */
@@ -50,6 +52,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     now: deps.now ?? (() => new Date()),
     limits: deps.limits ?? { limitDefault: 100 },
     history: deps.history,
+    maxBatchMutation: deps.maxBatchMutation,
   };
   const probes: Record<string, HealthProbe> = {
     database: async () => {

@@ -52,6 +52,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   const { listener, health } = createApp({
     pool,
     history,
+    maxBatchMutation: config.MAX_BATCH_MUTATION,
     prisma,
     rules,
     verifier: createTokenVerifier(keys),

@@ -102,3 +102,20 @@ FROM ${tableName(def.collection)} s WHERE s.${pk} = ANY($1::${primaryKeyArrayTyp
     return written(r.rows);
   },
 };
+
+/** Nested writes: a parent's current children, and a new version for a row whose own columns a write left as stored. */
+export const relatedRows = {
+  /** The rows whose `field` holds `key`, locked, in key order (one-to-many children of one parent). */
+  async childrenOf(db: Queryable, def: CollectionDef, field: string, key: unknown): Promise<Row[]> {
+    const text = `SELECT * FROM ${tableName(def.collection)} WHERE ${q(field)} = $1 ORDER BY ${q(def.primaryKey)} FOR UPDATE`;
+    return (await db.query<Row>(named(text, [key], shapeOf(def)))).rows;
+  },
+
+  /** Bumps the version of a row the caller holds locked (its children changed, its own columns did not). */
+  async touch(db: Queryable, def: CollectionDef, key: unknown): Promise<number> {
+    const text = `INSERT INTO item_versions AS iv (collection, item, version) VALUES ($1, $2, 1)
+ON CONFLICT (collection, item) DO UPDATE SET version = iv.version + 1 RETURNING version::text AS "${VERSION}"`;
+    const r = await db.query<Row>({ text, values: [def.collection, String(key)] });
+    return Number(r.rows[0]![VERSION]);
+  },
+};

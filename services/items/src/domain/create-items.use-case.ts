@@ -9,6 +9,8 @@ import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import type { WriteResult } from './update-items.use-case';
 import { validateWrite } from './validate-write';
+import { isNested } from './nested/nested-payload';
+import { createTrees } from './nested/write-tree';
 
 /**
  * POST /items/:collection: one object or an array. All items and one `create` event per item commit in one
@@ -28,6 +30,7 @@ export async function createItems(
     withTransaction(deps.pool, async (db) => {
       const def = await loadCollection(db, collection, true);
       if (!def) throw errors.forbidden();
+      if (payloads.some((p) => isNested(def, p))) return createTrees(db, deps, ctx, def, payloads);
       const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
       const result: WriteResult = { def, keys: [], rows: [], versions: [] };
       const changes: VersionedChange[] = [];

@@ -8,6 +8,12 @@ export interface ChangeContext {
   requestId?: string;
 }
 
+/** A nested write's event: its id chosen ahead (children name it before it is built) and the event of the row that carried it. */
+export interface EventLink {
+  id: string;
+  parent: string | null;
+}
+
 /** One item-change event of a write, as an outbox message for the ITEMS stream (built by @vellum/contracts). */
 export function itemChangeMessage(
   ctx: ChangeContext,
@@ -16,9 +22,18 @@ export function itemChangeMessage(
   item: unknown,
   data: Record<string, unknown> | null,
   delta: Record<string, unknown> | null,
+  link?: EventLink,
 ): OutboxMessage {
   const actor = ctx.accountability ?? { user: null };
-  return buildItemChange({ collection, item: String(item), action, data, delta, actor, at: ctx.now }, ctx.requestId ? { 'x-request-id': ctx.requestId } : {});
+  const m = buildItemChange(
+    { collection, item: String(item), action, data, delta, actor, at: ctx.now },
+    ctx.requestId ? { 'x-request-id': ctx.requestId } : {},
+  );
+  if (link) {
+    m.id = m.payload.id = link.id;
+    if (link.parent) m.payload.parent_event = link.parent;
+  }
+  return m;
 }
 
 export const pick = (row: Record<string, unknown>, keys: string[]) => Object.fromEntries(keys.map((k) => [k, row[k]]));

@@ -9,4 +9,6 @@ export interface ItemsDeps {
   limits: { limitDefault: number; limitMax?: number };
   /** Holds or refuses writes while the history is too far behind (none: never). */
   history?: Pick<HistoryBackPressure, 'admit'>;
+  /** Nested rows one write may change (MAX_BATCH_MUTATION; default 1,000): 400 beyond. */
+  maxBatchMutation?: number;
 }

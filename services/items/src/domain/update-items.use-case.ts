@@ -10,6 +10,8 @@ import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { planItemUpdates, type ItemUpdate, type PlannedUpdate } from './plan-item-updates';
+import { isNested } from './nested/nested-payload';
+import { updateTrees } from './nested/write-tree';
 
 export type { ItemUpdate };
 
@@ -45,6 +47,7 @@ export async function updateItems(
     withTransaction(deps.pool, async (db) => {
       const def = await loadCollection(db, collection, true);
       if (!def) throw errors.forbidden();
+      if (updates.some((u) => isNested(def, u.data))) return updateTrees(db, deps, ctx, def, updates, ifMatch);
       const planned = planItemUpdates(def, updates, allowed);
       const keys = planned.map((p) => p.key);
       const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));

@@ -237,7 +237,7 @@ export class EventWriter {
     }
     const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL[e.item_version === undefined ? 'time' : 'version'], [
       ...common,
-      e.action === 'delete' ? null : json(e.data),
+      json(e.data), // a delete's data: null, or the row's last state (a nested delete)
       e.action === 'delete' ? null : json(e.delta),
       e.parent_event ?? null,
       e.version ?? null,

@@ -114,7 +114,7 @@ export async function recordInOrder(client: Pick<PoolClient, 'query'>, events: I
       col((e) => e.item),
       col((e) => e.actor.origin ?? null),
       col((e) => e.id),
-      col((e) => (e.action === 'delete' ? null : json(e.data))),
+      col((e) => json(e.data)),
       col((e) => (e.action === 'delete' ? null : json(e.delta))),
       col((e) => e.version ?? null),
       col((e) => e.item_version!),
