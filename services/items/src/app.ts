@@ -42,6 +42,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   history?: ItemsDeps['history'];
   /** MAX_BATCH_MUTATION (default 1,000). */
   maxBatchMutation?: number;
+  /** MAX_RELATIONAL_DEPTH (default 10). */
+  maxRelationalDepth?: number;
 }
 
 /** The items service's express app (never listens). */
@@ -53,6 +55,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     limits: deps.limits ?? { limitDefault: 100 },
     history: deps.history,
     maxBatchMutation: deps.maxBatchMutation,
+    maxRelationalDepth: deps.maxRelationalDepth,
   };
   const probes: Record<string, HealthProbe> = {
     database: async () => {

@@ -28,6 +28,8 @@ const shape = {
   HISTORY_LAG_WAIT: duration('2s'),
   /** Nested rows (every row but the request's own items) one write may create, change or delete: 400 beyond. */
   MAX_BATCH_MUTATION: int(1000, { min: 1 }),
+  /** How many relations a read may follow in one path (`fields`, `filter`, `sort`, `deep`). */
+  MAX_RELATIONAL_DEPTH: int(10, { min: 1 }),
 };
 
 export type ItemsConfig = ReturnType<typeof loadConfig<typeof shape>>;

@@ -53,6 +53,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     pool,
     history,
     maxBatchMutation: config.MAX_BATCH_MUTATION,
+    maxRelationalDepth: config.MAX_RELATIONAL_DEPTH,
     prisma,
     rules,
     verifier: createTokenVerifier(keys),

@@ -52,6 +52,7 @@ const loadText = (lock: boolean) => `SELECT c."name", c."primary_key", c."meta",
                    FROM public."relations" r WHERE r."many_collection" = c."name" OR r."one_collection" = c."name"), '[]') AS "relations"
   FROM public."collections" c WHERE c."name" = $1${lock ? ' FOR SHARE OF c' : ''}`;
 const LOAD = { name: 'items_load_collection', text: loadText(false) };
+const LOAD_MANY = { name: 'items_load_collections', text: loadText(false).replace('WHERE c."name" = $1', 'WHERE c."name" = ANY($1::text[])') };
 const LOAD_LOCKED = { name: 'items_load_collection_locked', text: loadText(true) };
 
 /**
@@ -63,4 +64,10 @@ export async function loadCollection(db: Queryable, name: string, lock = false):
   const c = await db.query<CollectionRow & { fields: FieldRow[]; relations: RelationRow[] }>({ ...(lock ? LOAD_LOCKED : LOAD), values: [name] });
   const row = c.rows[0];
   return row ? toCollectionDef(row, row.fields, row.relations) : undefined;
+}
+
+/** Several collections' definitions in one statement (the related collections of a read). */
+export async function loadCollections(db: Queryable, names: string[]): Promise<CollectionDef[]> {
+  const c = await db.query<CollectionRow & { fields: FieldRow[]; relations: RelationRow[] }>({ ...LOAD_MANY, values: [names] });
+  return c.rows.map((row) => toCollectionDef(row, row.fields, row.relations));
 }

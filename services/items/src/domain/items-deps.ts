@@ -11,4 +11,6 @@ export interface ItemsDeps {
   history?: Pick<HistoryBackPressure, 'admit'>;
   /** Nested rows one write may change (MAX_BATCH_MUTATION; default 1,000): 400 beyond. */
   maxBatchMutation?: number;
+  /** How deep a read may follow relations (MAX_RELATIONAL_DEPTH; default 10). */
+  maxRelationalDepth?: number;
 }

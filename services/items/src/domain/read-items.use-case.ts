@@ -8,17 +8,67 @@ import { permits } from './access-rules';
 import { toQuerySchema } from './query-schema';
 import { primaryKeyValue } from './validate-write';
 import { retryOnSchemaChange } from './retry-on-schema-change';
+import { reachableCollections } from './reachable-collections';
+import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
 
 type Item = Record<string, unknown>;
+/** MAX_RELATIONAL_DEPTH's default. */
+const RELATIONAL_DEPTH = 10;
 
+/**
+ * A read's plan: many-to-one paths joined in its statement (the readable collections they reach), alias fields
+ * (one-to-many) kept aside for one statement per alias and level (`withChildren`); the key is read for them.
+ */
 async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, def?: CollectionDef) {
   const readable = deps.rules.fields(a, collection, 'read');
   if (!readable) throw errors.forbidden();
   const d = def ?? (await loadCollection(deps.pool, collection));
   if (!d) throw errors.forbidden();
   const query = parseQuery(rawQuery, deps.limits);
-  const plan = planQuery(toQuerySchema(d, readable), collection, query, { now: deps.now(), user: a?.user ?? null, role: a?.role ?? null });
-  return { plan, def: d };
+  const depth = deps.maxRelationalDepth ?? RELATIONAL_DEPTH;
+  const { own, aliases } = d.relations.length ? splitAliasPaths(d, query.fields) : { own: query.fields, aliases: new Map<string, string[]>() };
+  const strip = aliases.size > 0 && !own.includes('*') && !own.includes(d.primaryKey);
+  if (aliases.size) query.fields = strip ? [...own, d.primaryKey] : own;
+  const reachable = followsManyToOne(d, query) ? await reachableCollections(deps.pool, deps, a, d, depth) : undefined;
+  const plan = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
+    now: deps.now(),
+    user: a?.user ?? null,
+    role: a?.role ?? null,
+    maxDepth: depth,
+  });
+  const deep = aliases.size ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
+  return { plan, def: d, children: { aliases, strip, deep } };
+}
+
+/** Whether a query may follow a many-to-one field (a path in `fields` or `sort`, the field as a key of `filter`): only then are related collections loaded. */
+function followsManyToOne(def: CollectionDef, query: { fields: string[]; sort: { path: string }[] | null; filter: unknown }): boolean {
+  const m2o = def.relations.filter((r) => r.collection === def.collection && r.related_collection !== null);
+  if (m2o.length === 0) return false;
+  if (query.fields.some((f) => f.includes('.')) || query.sort?.some((k) => k.path.includes('.'))) return true;
+  return followsInFilter(query.filter, new Set(m2o.map((r) => r.field)));
+}
+
+/** A filter names a related field (`{author: {name: {_eq}}}`), not only operators on the key (`{author: {_in: […]}}`). */
+function followsInFilter(f: unknown, m2o: Set<string>): boolean {
+  if (Array.isArray(f)) return f.some((x) => followsInFilter(x, m2o));
+  if (typeof f !== 'object' || f === null) return false;
+  return Object.entries(f).some(([k, v]) =>
+    k.startsWith('_') ? followsInFilter(v, m2o) : m2o.has(k) && typeof v === 'object' && v !== null && Object.keys(v).some((x) => !x.startsWith('_')),
+  );
+}
+
+type Children = Awaited<ReturnType<typeof readPlan>>['children'];
+
+/** The alias fields asked for, read for all `rows` (see read-children.ts), and the key dropped when only they needed it. */
+async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def: CollectionDef, rows: Item[], c: Children, depth: number) {
+  if (c.aliases.size === 0) return;
+  if (depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+  await attachChildren(def, rows, c.aliases, c.deep as Deep, depth, async (collection, build, next) => {
+    const child = await loadCollection(deps.pool, collection);
+    if (!child) throw errors.forbidden();
+    return { data: (await listItems(deps, a, collection, build(child), next, child)).data, def: child };
+  });
+  if (c.strip) for (const row of rows) delete row[def.primaryKey];
 }
 
 /** GET /items/:collection → `{data, meta?}` with only readable fields. */
@@ -26,14 +76,15 @@ export async function readItems(deps: ItemsDeps, a: Accountability | undefined, 
   return retryOnSchemaChange(() => listItems(deps, a, collection, rawQuery));
 }
 
-async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
-  const { plan } = await readPlan(deps, a, collection, rawQuery);
+async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef) {
+  const { plan, def: d, children } = await readPlan(deps, a, collection, rawQuery, def);
   const [rows, total, filtered] = await Promise.all([
     deps.pool.query(plan.list()),
     plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
     plan.query.meta.includes('filter_count') ? deps.pool.query(plan.count('filter')) : undefined,
   ]);
   const data = plan.shape(rows.rows);
+  await withChildren(deps, a, d, data, children, depth);
   const meta: Record<string, number> = {};
   if (total) meta.total_count = Number(total.rows[0].n);
   if (filtered) meta.filter_count = Number(filtered.rows[0].n);
@@ -55,19 +106,21 @@ export async function readItem(
 }
 
 async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown) {
-  const { plan, def } = await readPlan(deps, a, collection, onlyFields(rawQuery));
+  const { plan, def, children } = await readPlan(deps, a, collection, onlyFields(rawQuery));
   const one = plan.one(id);
   const n = one.values.length;
   const text = `SELECT o.*, (SELECT version FROM item_versions WHERE collection = $${n + 1} AND item = $${n + 2})::text AS "$version" FROM (${one.text}) o`;
   const key = String(primaryKeyValue(def, id));
   const r = await deps.pool.query({ text, values: [...one.values, collection, key] });
   if (r.rowCount === 0) throw errors.forbidden();
-  return { item: plan.shape(r.rows)[0]!, key, version: Number(r.rows[0].$version ?? 0) };
+  const items = plan.shape(r.rows);
+  await withChildren(deps, a, def, items, children, 0);
+  return { item: items[0]!, key, version: Number(r.rows[0].$version ?? 0) };
 }
 
-const onlyFields = (rawQuery: unknown): { fields?: unknown } => {
+const onlyFields = (rawQuery: unknown): { fields?: unknown; deep?: unknown } => {
   const q = rawQuery as Record<string, unknown> | undefined;
-  return q && q.fields !== undefined ? { fields: q.fields } : {};
+  return { ...(q?.fields !== undefined ? { fields: q.fields } : {}), ...(q?.deep !== undefined ? { deep: q.deep } : {}) };
 };
 
 /**
@@ -93,8 +146,9 @@ export async function readBack(
     return keys.map((k) => readableFields(def, readable, last.get(String(k))!));
   }
   let plan: Plan;
+  let children: Children;
   try {
-    ({ plan } = await readPlan(deps, a, def.collection, { ...query, limit: -1, filter: { [def.primaryKey]: { _in: keys } } }, def));
+    ({ plan, children } = await readPlan(deps, a, def.collection, { ...query, limit: -1, filter: { [def.primaryKey]: { _in: keys } } }, def));
   } catch (e) {
     // A `fields` the caller may not read on a write: the write happened; answer as Directus does without read access.
     if ((e as { code?: string }).code === 'FORBIDDEN') return undefined;
@@ -102,6 +156,7 @@ export async function readBack(
   }
   const r = await deps.pool.query(plan.list());
   const shaped = plan.shape(r.rows);
+  await withChildren(deps, a, def, shaped, children, 0);
   const byKey = new Map(r.rows.map((row, i) => [String(row._k), shaped[i]!]));
   return keys.map((k) => byKey.get(String(k))).filter((x): x is Item => x !== undefined);
 }
