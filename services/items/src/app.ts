@@ -75,7 +75,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   });
   router.use(authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked }));
   const collections = new CollectionsRepository(deps.prisma);
-  collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules));
+  collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules), itemsDeps.now);
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
   relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections)), itemsDeps.now);
   itemsRoutes(router, itemsDeps);

@@ -19,6 +19,7 @@ beforeAll(async () => {
     .set(auth())
     .send({ collection: 'notes', fields: [{ field: 'n', type: 'integer' }] })
     .expect(200);
+  await recordAll(); // the collection's own revision
 });
 afterAll(async () => {
   bp.stop();

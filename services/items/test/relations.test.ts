@@ -85,6 +85,14 @@ describe('the relations API', () => {
     expect([a.status, b.status]).toEqual([200, 200]);
     expect((await get('/relations/articles_tags')).body.data.map((x: { field: string }) => x.field)).toEqual(['articles_id', 'tags_id']);
     expect((await foreignKeys()).find((k) => k.conname === 'comments_article_fkey')).toMatchObject({ confdeltype: 'c' });
+    // the aliases are fields of the one side (Directus `type: "alias"`), the key fields name their related collection
+    const fields = (await get('/fields/articles')).body.data as { field: string; type: string; meta: { special: string[] | null } }[];
+    expect(fields.filter((f) => f.type === 'alias').map((f) => [f.field, f.meta.special])).toEqual([
+      ['comments', ['o2m']],
+      ['tags', ['m2m']],
+    ]);
+    expect((await get('/fields/articles/tags')).body.data).toMatchObject({ type: 'alias', schema: null });
+    expect((await get('/fields/comments/article')).body.data.schema.foreign_key_table).toBe('articles');
   });
 
   it.each([
@@ -139,6 +147,11 @@ describe('the relations API', () => {
     await post('/relations', { collection: 'pets', field: 'owner', related_collection: 'owners' }).expect(200);
     expect((await del('/collections/owners')).status).toBe(204);
     expect((await get('/relations/pets')).body.data).toEqual([]);
+    expect((await relationChanges()).filter((c) => c.item === 'pets.owner').map((c) => c.action)).toEqual(['create', 'delete']);
+    const collections = (await h.outbox())
+      .map((m) => m.payload as { collection: string; item: string; action: string })
+      .filter((p) => p.collection === 'vellum_collections' && p.item === 'owners');
+    expect(collections.map((c) => c.action)).toEqual(['create', 'delete']);
     expect((await post('/items/pets', { owner: 7 })).status).toBe(200);
   });
 });

@@ -15,7 +15,9 @@ async function collect(messaging: Messaging, durable: string) {
   const sub = await stream.subscribe<unknown>({
     durable,
     handler: async (d) => {
-      seen.push(itemChangeEventSchema.parse(d.data));
+      const e = itemChangeEventSchema.parse(d.data);
+      // item events only (a collection's creation has its vellum_collections event too)
+      if (!e.collection.startsWith('vellum_')) seen.push(e);
     },
   });
   const until = async (n: number, ms = 5000) => {

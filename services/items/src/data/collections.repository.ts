@@ -1,4 +1,5 @@
 import { errors } from '@vellum/errors';
+import { enqueueOutbox, type OutboxMessage } from '@vellum/outbox';
 import type { CollectionDef } from '../domain/collection';
 import { createTableSql, dropTableSql } from './content-schema';
 import { toCollectionDef, type RelationRow } from './catalogue.repository';
@@ -23,7 +24,7 @@ function relationsOf(r: { many: RelationRow[]; one: RelationRow[] }): RelationRo
 export class CollectionsRepository {
   constructor(private readonly prisma: Db) {}
 
-  async create(def: CollectionDef): Promise<CollectionDef> {
+  async create(def: CollectionDef, record: OutboxMessage[] = []): Promise<CollectionDef> {
     try {
       await this.prisma.$transaction(async (tx) => {
         await tx.collection.create({
@@ -44,6 +45,7 @@ export class CollectionsRepository {
           },
         });
         for (const statement of createTableSql(def)) await tx.$executeRawUnsafe(statement);
+        if (record.length) await enqueueOutbox(tx, record);
       }, DDL_TRANSACTION);
     } catch (e) {
       const code = (e as { code?: string }).code;
@@ -78,13 +80,14 @@ export class CollectionsRepository {
   }
 
   /** Drops the table and the catalogue rows; false when there was no such collection. */
-  async delete(name: string): Promise<boolean> {
+  async delete(name: string, record: OutboxMessage[] = []): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       // FOR UPDATE waits for in-flight item writes (they hold the row FOR SHARE).
       const found = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "collections" WHERE "name" = ${name} FOR UPDATE`;
       if (found.length === 0) return false;
       await tx.collection.delete({ where: { name } });
       await tx.$executeRawUnsafe(dropTableSql(name));
+      if (record.length) await enqueueOutbox(tx, record);
       return true;
     }, DDL_TRANSACTION);
   }

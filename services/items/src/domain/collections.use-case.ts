@@ -1,4 +1,6 @@
+import { itemChangeMessage, type ChangeContext } from './item-change';
 import type { CollectionRequest } from '@vellum/contracts';
+import { junctionPartner, manyToOne } from './relation';
 import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import type { CollectionsRepository } from '../data/collections.repository';
@@ -11,6 +13,7 @@ import { parseCollection } from './parse-collection';
 /** A field in the Directus 11 response shape: `schema` and `meta` with every key Directus sends, defaults filled. */
 export function presentField(def: CollectionDef, f: FieldDef) {
   const isPk = f.field === def.primaryKey;
+  const m2o = manyToOne(def, f.field);
   return {
     collection: def.collection,
     field: f.field,
@@ -26,6 +29,7 @@ export function presentField(def: CollectionDef, f: FieldDef) {
       foreign_key_column: null,
       comment: null,
       ...f.schema,
+      ...(m2o ? { foreign_key_table: m2o.related_collection } : {}),
       name: f.field,
       table: def.collection,
       schema: CONTENT_SCHEMA,
@@ -44,6 +48,26 @@ export function presentField(def: CollectionDef, f: FieldDef) {
       field: f.field,
     },
   };
+}
+
+/**
+ * A collection's alias fields (Directus `type: "alias"`, no column): one per relation whose `meta.one_field` names
+ * it on this collection — `special` `o2m`, or `m2m` / `m2a` when the relation is a junction's.
+ */
+export function presentAliasFields(def: CollectionDef) {
+  return def.relations
+    .filter((r) => r.related_collection === def.collection && typeof r.meta.one_field === 'string')
+    .map((r, i) => {
+      const partner = junctionPartner(r, def.relations);
+      const special = !r.meta.junction_field ? 'o2m' : partner?.related_collection === null ? 'm2a' : 'm2m';
+      return {
+        collection: def.collection,
+        field: r.meta.one_field as string,
+        type: 'alias',
+        schema: null,
+        meta: { ...FIELD_META_DEFAULTS, special: [special], sort: def.fields.length + i + 1, collection: def.collection, field: r.meta.one_field as string },
+      };
+    });
 }
 
 /** The `meta` keys of a Directus field, as Directus fills them for a field created without them. */
@@ -82,8 +106,11 @@ export class CollectionsUseCase {
     private readonly rules: AccessRules,
   ) {}
 
-  async create(body: CollectionRequest) {
-    return presentCollection(await this.repo.create(parseCollection(body)));
+  /** The table, its catalogue rows and a `vellum_collections` revision (the collection with its fields) in one transaction. */
+  async create(ctx: ChangeContext, body: CollectionRequest) {
+    const def = parseCollection(body);
+    const data = presentCollection(def);
+    return presentCollection(await this.repo.create(def, [itemChangeMessage(ctx, 'vellum_collections', 'create', def.collection, data, data)]));
   }
 
   /** Admins see every collection; others the collections their role has any permission on. */
@@ -101,7 +128,14 @@ export class CollectionsUseCase {
     return presentCollection(def, this.rules.fields(a, name, 'read') ?? []);
   }
 
-  async delete(name: string) {
-    if (!(await this.repo.delete(name))) throw errors.forbidden();
+  /** The table, its catalogue rows (fields, relations) and a `vellum_collections` delete revision in one transaction. */
+  async delete(ctx: ChangeContext, name: string) {
+    // the relations it is a side of go with it: each gets its delete revision too
+    const relations = (await this.repo.get(name))?.relations ?? [];
+    const record = [
+      itemChangeMessage(ctx, 'vellum_collections', 'delete', name, null, null),
+      ...relations.map((r) => itemChangeMessage(ctx, 'vellum_relations', 'delete', `${r.collection}.${r.field}`, null, null)),
+    ];
+    if (!(await this.repo.delete(name, record))) throw errors.forbidden();
   }
 }

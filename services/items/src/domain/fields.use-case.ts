@@ -3,7 +3,7 @@ import { errors } from '@vellum/errors';
 import type { CollectionsRepository } from '../data/collections.repository';
 import type { FieldsRepository } from '../data/fields.repository';
 import { fieldOf, type CollectionDef } from './collection';
-import { presentCollection, presentField } from './collections.use-case';
+import { presentAliasFields, presentCollection, presentField } from './collections.use-case';
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import { planAddField, planCollectionMeta, planDropField, planUpdateField } from './plan-field-change';
 import type { SchemaChange } from './schema-change';
@@ -40,18 +40,20 @@ export class FieldsUseCase {
   ) {}
 
   async list(collection?: string) {
-    if (collection === undefined) return (await this.collections.list()).flatMap((c) => c.fields.map((f) => presentField(c, f)));
+    const all = (def: CollectionDef) => [...def.fields.map((f) => presentField(def, f)), ...presentAliasFields(def)];
+    if (collection === undefined) return (await this.collections.list()).flatMap(all);
     const def = await this.collections.get(collection);
     // As the items API does for an unknown collection.
     if (!def) throw errors.forbidden();
-    return def.fields.map((f) => presentField(def, f));
+    return all(def);
   }
 
   async get(collection: string, field: string) {
     const def = await this.collections.get(collection);
     const f = def && fieldOf(def, field);
-    if (!def || !f) throw errors.forbidden();
-    return presentField(def, f);
+    const alias = def && presentAliasFields(def).find((a) => a.field === field);
+    if (!def || (!f && !alias)) throw errors.forbidden();
+    return f ? presentField(def, f) : alias!;
   }
 
   private async apply(ctx: ChangeContext, collection: string, plan: (def: CollectionDef) => SchemaChange) {
