@@ -19,7 +19,7 @@ const api = () => ({
     request(h.app)
       .get(url)
       .query(query)
-      .set({ ...bearer, Authorization: `Bearer ${h.admin}` }),
+      .set({ Authorization: `Bearer ${h.admin}` }),
   post: (url: string, body: object) =>
     request(h.app)
       .post(url)
