@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, natsServerBinary, startOwnNatsServer, type OwnNatsServer, waitForPing } from '@vellum/testing';
-import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad, type Load, type LoadResult } from './crash-load';
+import { api, mailProblems, nestedProblems, readRecorded, recordingProblems, settle, setUpNested, startLoad, type Load, type LoadResult } from './crash-load';
 import { distributedState, killService, startDistributedProcess, stopDistributedProcess } from './distributed-process';
 import { collectionWithId, FAST_LOGINS } from './platform-harness';
 
@@ -26,6 +26,7 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
   let dbPort: number;
   let token: string;
   const acked: string[] = [];
+  const ackedNested: string[] = [];
   let ackedRequests = 0;
   let out = '';
   const url = () => `http://127.0.0.1:${port}`;
@@ -35,14 +36,17 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
 
   /** Load for `ms` around `fault`, then: everything acknowledged so far is recorded exactly once. */
   const underLoad = async (fault: (load: Load) => Promise<void>): Promise<LoadResult> => {
-    const load = startLoad({ url, token, collection: 'notes', writers: 6, requesters: emails, resetUrl: RESET_URL, timeoutMs: 10_000 });
+    const load = startLoad({ url, token, collection: 'notes', writers: 6, requesters: emails, resetUrl: RESET_URL, timeoutMs: 10_000, nested: 2 });
     await load.acknowledged({ items: 20, requests: 1 }); // load under way before the fault
     await fault(load);
     const result = await load.stop();
     acked.push(...result.ackedItems);
+    ackedNested.push(...result.ackedNested);
     ackedRequests += result.ackedRequests;
     const problems = await settle(async () => recordingProblems(await readRecorded(url(), token, 'notes'), acked), 90_000);
     expect(problems).toEqual([]);
+    // half the writers write nested (2 replies per note): children kept, one revision each, parent = the note's revision
+    expect(await settle(() => nestedProblems(url(), token, 'notes', ackedNested, 2), 60_000)).toEqual([]);
     const mails = await settle(
       () => mailProblems(`postgres://postgres:postgres@127.0.0.1:${dbPort}/vellum_auth`, path.join(dataDir, 'mail'), ackedRequests),
       90_000,
@@ -93,6 +97,7 @@ run('distributed topology: SIGKILL of a service or a NATS outage loses no acknow
     token = String(login.json.data?.access_token);
     const created = await call('POST', '/collections', collectionWithId('notes', [{ field: 'title', type: 'string' }]));
     expect(created.status).toBe(200);
+    await setUpNested(call, 'notes');
     for (const email of emails) expect((await call('POST', '/users', { email, password: 'dist-user-password-1', status: 'active' })).status).toBe(200);
   }, 180_000);
 

@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { freePort, exited, startNpmStartLogged, stopProcessGroup, waitForPing } from '@vellum/testing';
-import { api, mailProblems, readRecorded, recordingProblems, settle, startLoad } from './crash-load';
+import { api, mailProblems, nestedProblems, readRecorded, recordingProblems, settle, setUpNested, startLoad } from './crash-load';
 import { collectionWithId, FAST_LOGINS } from './platform-harness';
 
 // Issue 15, "done when" 1: `npm start` in a child process, 6 item writers and 2 password requesters, SIGKILL to
@@ -27,7 +27,7 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
     rmSync(dataDir, { recursive: true, force: true });
   });
 
-  it('6 writers + 2 password requesters, kill -9 of the group, restart: items ≥ acknowledged, one revision each, one mail per committed request', async () => {
+  it('6 writers (3 of them nested) + 2 password requesters, kill -9 of the group, restart: items ≥ acknowledged, one revision each with its parent, one mail per committed request', async () => {
     const [port, dbPort] = [await freePort(), await freePort()];
     const env = {
       EMBEDDED_DB_PORT: String(dbPort),
@@ -44,11 +44,21 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
     let token = await login(port);
     const created = await api(port, 'POST', '/collections', token, collectionWithId('notes', [{ field: 'title', type: 'string' }]));
     expect(created.status).toBe(200);
+    await setUpNested((method, p, body) => api(port, method, p, token, body), 'notes');
     const emails = ['crash-1@example.com', 'crash-2@example.com'];
     for (const email of emails)
       expect((await api(port, 'POST', '/users', token, { email, password: 'crash-user-password-1', status: 'active' })).status).toBe(200);
 
-    const load = startLoad({ url: () => `http://127.0.0.1:${port}`, token, collection: 'notes', writers: 6, requesters: emails, resetUrl: RESET_URL });
+    // half the writers create each note with 3 replies in the same request (a nested write)
+    const load = startLoad({
+      url: () => `http://127.0.0.1:${port}`,
+      token,
+      collection: 'notes',
+      writers: 6,
+      requesters: emails,
+      resetUrl: RESET_URL,
+      nested: 3,
+    });
     // load under way (writes and mail requests acknowledged), then the whole group dies at once: no drain, no shutdown hook
     await load.acknowledged({ items: 30, requests: 2 });
     process.kill(-child.pid!, 'SIGKILL');
@@ -66,6 +76,9 @@ describe('npm start survives SIGKILL of its process group without losing an ackn
       60_000 - (Date.now() - t),
     );
     expect(problems).toEqual([]);
+    // the nested writes: every acknowledged one has its children, each with one revision whose parent is its note's
+    expect(result.ackedNested.length).toBeGreaterThan(5);
+    expect(await settle(() => nestedProblems(`http://127.0.0.1:${port}`, token, 'notes', result.ackedNested, 3), 30_000)).toEqual([]);
 
     // mails: one `<job id>.eml` per committed mail job (the auth outbox row), none missing, none extra
     expect(await settle(() => mailProblems(dbUrl, path.join(dataDir, 'mail'), result.ackedRequests), 30_000)).toEqual([]);

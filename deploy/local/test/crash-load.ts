@@ -13,6 +13,8 @@ export interface LoadResult {
   outcomes: Record<string, number>;
   /** Slowest answer (ms), errors included. */
   maxMs: number;
+  /** Of `ackedItems`, those written with nested children (LoadOptions.nested). */
+  ackedNested: string[];
 }
 
 export interface Load {
@@ -34,6 +36,25 @@ interface LoadOptions {
   resetUrl: string;
   /** Per-request timeout (ms), default 10 s: longer counts as an error (a hang). */
   timeoutMs?: number;
+  /** Odd writers create each item with this many children through its alias field (see NESTED). */
+  nested?: number;
+}
+
+/** The nested writes of the crash tests: `replies` rows created through the `replies` alias of the loaded collection. */
+export const NESTED = { collection: 'replies', alias: 'replies', field: 'note' };
+
+/** `replies` (`note` → `<collection>`, alias `replies`): what the nested writers write into. */
+export async function setUpNested(call: (method: string, p: string, body?: unknown) => Promise<{ status: number }>, collection: string) {
+  const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+  const fields = [id, { field: 'body', type: 'string' }, { field: NESTED.field, type: 'integer' }];
+  const made = await call('POST', '/collections', { collection: NESTED.collection, fields });
+  const related = await call('POST', '/relations', {
+    collection: NESTED.collection,
+    field: NESTED.field,
+    related_collection: collection,
+    meta: { one_field: NESTED.alias },
+  });
+  if (made.status !== 200 || related.status !== 200) throw new Error(`nested set-up: ${made.status} ${related.status}`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -56,7 +77,7 @@ export async function api(
 }
 
 export function startLoad(o: LoadOptions): Load {
-  const result: LoadResult = { ackedItems: [], ackedRequests: 0, outcomes: {}, maxMs: 0 };
+  const result: LoadResult = { ackedItems: [], ackedRequests: 0, outcomes: {}, maxMs: 0, ackedNested: [] };
   let running = true;
   const call = async (path: string, body: unknown, auth: boolean): Promise<{ status: number | 'error'; json?: unknown }> => {
     const t = Date.now();
@@ -80,9 +101,13 @@ export function startLoad(o: LoadOptions): Load {
   };
   const writer = async (w: number) => {
     for (let n = 0; running; n++) {
-      const r = await call(`/items/${o.collection}`, { title: `w${w}-${n}` }, true);
-      if (r.status === 200) result.ackedItems.push(String((r.json as { data: { id: unknown } }).data.id));
-      else await sleep(50);
+      const nested = o.nested && w % 2 === 1 ? { [NESTED.alias]: Array.from({ length: o.nested }, (_, i) => ({ body: `w${w}-${n}-${i}` })) } : {};
+      const r = await call(`/items/${o.collection}`, { title: `w${w}-${n}`, ...nested }, true);
+      if (r.status === 200) {
+        const id = String((r.json as { data: { id: unknown } }).data.id);
+        result.ackedItems.push(id);
+        if (o.nested && w % 2 === 1) result.ackedNested.push(id);
+      } else await sleep(50);
     }
   };
   const requester = async (email: string) => {
@@ -146,6 +171,31 @@ export function recordingProblems(rec: Recorded, ackedItems: string[]): string[]
   const orphans = [...rec.revisions.keys()].filter((id) => !stored.has(id));
   if (orphans.length) problems.push(`${orphans.length} revisions of items not stored`);
   return problems;
+}
+
+/**
+ * The nested writes' checks: every acknowledged nested item has its `children` rows, each child has exactly one
+ * revision, and that revision's `parent` is a revision of the item that carried it.
+ */
+export async function nestedProblems(url: string, token: string, collection: string, ackedNested: string[], children: number): Promise<string[]> {
+  const rows = await getJson(`${url}/items/${NESTED.collection}?fields=id,${NESTED.field}&limit=-1`, token);
+  const filter = encodeURIComponent(JSON.stringify({ collection: { _eq: NESTED.collection } }));
+  const revs = await getJson(`${url}/revisions?filter=${filter}&fields=item,parent.collection,parent.item&limit=-1`, token);
+  const perItem = new Map<string, number>();
+  for (const r of rows.data) perItem.set(String(r[NESTED.field]), (perItem.get(String(r[NESTED.field])) ?? 0) + 1);
+  const revsOf = new Map<string, ({ collection: string; item: string } | null)[]>();
+  for (const r of revs.data) revsOf.set(String(r.item), [...(revsOf.get(String(r.item)) ?? []), r.parent as { collection: string; item: string } | null]);
+  const p: string[] = [];
+  const short = ackedNested.filter((id) => (perItem.get(id) ?? 0) !== children);
+  if (short.length) p.push(`${short.length} acknowledged nested items without their ${children} children (e.g. ${short.slice(0, 3).join(', ')})`);
+  const counts = rows.data.filter((r) => (revsOf.get(String(r.id)) ?? []).length !== 1);
+  if (counts.length) p.push(`${counts.length} of ${rows.data.length} children without exactly one revision`);
+  const orphans = rows.data.filter((r) => {
+    const parent = revsOf.get(String(r.id))?.[0];
+    return !parent || parent.collection !== collection || parent.item !== String(r[NESTED.field]);
+  });
+  if (orphans.length) p.push(`${orphans.length} child revisions whose parent is not their item's revision`);
+  return p;
 }
 
 /** Polls `check` until it reports no problem; returns the last problems when the time is up. */

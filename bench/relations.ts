@@ -1,0 +1,79 @@
+// `npm run bench:relations`: a list of 25 articles with `fields=*,author.*,comments.*` (10 comments each) through the
+// gateway of the embedded platform, against its floor — one hand-written statement (a join for the author,
+// `json_agg` for the comments) behind bare node:http (bench/floor-server.mjs) — beside the plain list
+// (`GET /items/articles?limit=25`) against `SELECT * … LIMIT 25`. Interleaved rounds, ratios to the floor only.
+import { isDeepStrictEqual } from 'node:util';
+import { api } from './api';
+import { autocannon } from './autocannon';
+import { benchAdminToken, startBenchPlatform } from './bench-platform';
+import { startFloor } from './floor';
+
+const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
+const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const SIZE = 7; // the platform's databases: vellum_<service>_bench_7, recreated by this bench
+
+const RELATIONAL = `SELECT a.*, to_json(au.*) AS author,
+       COALESCE((SELECT json_agg(c.* ORDER BY c.id) FROM content.comments c WHERE c.article = a.id), '[]') AS comments
+  FROM content.articles a LEFT JOIN content.authors au ON au.id = a.author ORDER BY a.id LIMIT 25`;
+const PLAIN = 'SELECT * FROM content.articles ORDER BY id LIMIT 25';
+
+async function main() {
+  const { Client } = await import('pg');
+  const admin = new Client({ connectionString: SERVER });
+  await admin.connect();
+  for (const s of ['auth', 'revisions', 'items']) await admin.query(`DROP DATABASE IF EXISTS vellum_${s}_bench_${SIZE} WITH (FORCE)`);
+  await admin.end();
+  const platform = await startBenchPlatform({ databaseUrl: SERVER, size: SIZE });
+  try {
+    const token = await benchAdminToken(platform);
+    const call = (method: string, url: string, body?: unknown) => api(platform.url, method, url, token, body);
+    const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+    await call('POST', '/collections', { collection: 'authors', fields: [id, { field: 'name', type: 'string' }, { field: 'bio', type: 'text' }] });
+    await call('POST', '/collections', { collection: 'articles', fields: [id, { field: 'title', type: 'string' }, { field: 'author', type: 'integer' }] });
+    await call('POST', '/collections', { collection: 'comments', fields: [id, { field: 'body', type: 'text' }, { field: 'article', type: 'integer' }] });
+    await call('POST', '/relations', { collection: 'articles', field: 'author', related_collection: 'authors' });
+    await call('POST', '/relations', { collection: 'comments', field: 'article', related_collection: 'articles', meta: { one_field: 'comments' } });
+    for (let i = 0; i < 100; i++) {
+      const comments = Array.from({ length: 10 }, (_, j) => ({ body: `comment ${j} on article ${i}: ${'words '.repeat(8)}` }));
+      await call('POST', '/items/articles', { title: `Article ${i}`, author: { name: `Author ${i}`, bio: 'A writer.' }, comments });
+    }
+    const itemsDb = SERVER.replace(/\/[^/]*$/, `/vellum_items_bench_${SIZE}`);
+    const floor = await startFloor(itemsDb, { '/relational': [{ text: RELATIONAL, values: [] }], '/plain': [{ text: PLAIN, values: [] }] });
+    try {
+      const via = {
+        relational: `${platform.url}/items/articles?limit=25&fields=*,author.*,comments.*`,
+        plain: `${platform.url}/items/articles?limit=25`,
+      };
+      // the same answers (key order aside): the floor is the same work
+      const [v, f] = await Promise.all([
+        call('GET', via.relational.slice(platform.url.length)),
+        fetch(`${floor.url}/relational`).then((r) => r.json() as Promise<{ data: unknown }>),
+      ]);
+      if (!isDeepStrictEqual(JSON.parse(JSON.stringify(v.data)), f.data)) throw new Error('the platform and the floor answer differently');
+      const headers = { authorization: `Bearer ${token}` };
+      const ratios: Record<string, number[]> = { relational: [], plain: [] };
+      for (let round = 0; round < ROUNDS; round++) {
+        for (const name of ['relational', 'plain'] as const) {
+          const floorRun = await autocannon(`${floor.url}/${name}`, { connections: CONNECTIONS, seconds: SECONDS });
+          const vellum = await autocannon(via[name], { connections: CONNECTIONS, seconds: SECONDS, headers });
+          if (vellum.non2xx || vellum.errors) throw new Error(`${name}: ${vellum.non2xx} non-2xx, ${vellum.errors} errors`);
+          ratios[name]!.push(vellum.rps / floorRun.rps);
+          console.log(`round ${round + 1} ${name}: gateway ${vellum.rps} req/s, floor ${floorRun.rps} req/s → ${(vellum.rps / floorRun.rps).toFixed(2)}×`);
+        }
+      }
+      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+      console.log(`median ÷ floor: fields=*,author.*,comments.* ${median(ratios.relational!).toFixed(2)}×, plain list ${median(ratios.plain!).toFixed(2)}×`);
+    } finally {
+      await floor.stop();
+    }
+  } finally {
+    await platform.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
