@@ -72,6 +72,15 @@ describe('nested writes → a tree of revisions, end to end', () => {
       .set(as(admin));
     expect(children.body.data).toEqual([{ collection: 'articles_tags', parent: { collection: 'articles' } }]);
 
+    // the GraphQL parent relation walks the same tree
+    const gql = await api
+      .post('/graphql/system')
+      .set(as(admin))
+      .send({ query: '{ revisions(filter: {collection: {_eq: "tags"}}) { collection parent { collection parent { collection item } } } }' });
+    expect(gql.body.data.revisions).toEqual([
+      { collection: 'tags', parent: { collection: 'articles_tags', parent: { collection: 'articles', item: String(article.id) } } },
+    ]);
+
     // unlinking the tag deletes the junction row (one_deselect_action delete): its revision keeps its last state
     await api.patch(`/items/articles/${article.id}`).set(as(admin)).send({ tags: [] }).expect(200);
     const after = await revisions(5);
