@@ -81,6 +81,10 @@ function args(n: number, prefix: string, version: number): string {
       col(() => String(version)),
       'int8',
     ),
+    arr(
+      col(() => null),
+      'text',
+    ),
   ].join(', ');
 }
 

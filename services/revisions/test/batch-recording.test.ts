@@ -36,7 +36,10 @@ function changes(): RecordableEvent[] {
         action: v === 1 ? 'create' : deleted ? 'delete' : 'update',
         data,
         ...(v % 4 === 0 || deleted ? {} : { delta: v === 1 ? data : { n: v } }),
+        // a nested write's children: parents recorded earlier, in the same batch, or later
         ...(v === 5 && i === 1 ? { parent_event: 'e-0-3' } : {}),
+        ...(v === 1 && i > 0 ? { parent_event: `e-${i - 1}-1` } : {}),
+        ...(v === 2 && i < ITEMS - 1 ? { parent_event: `e-${i + 1}-2` } : {}),
         actor: { user: null, ip: '10.0.0.1', user_agent: 'ua', origin: null },
         timestamp: new Date(at + v * 1000 + i).toISOString(),
         item_version: v,
@@ -147,6 +150,48 @@ describe('one statement per batch records what the per-event statements record',
       expect(results[0]!.parked).toEqual([]);
       expect(results[0]!.revisions.filter((r) => r.collection !== 'vellum_users')).toHaveLength(ITEMS * VERSIONS);
       expect(results[0]!.revisions.find((r) => r.event_id === 'e-1-5')!.parent_event_of_parent).toBe('e-0-3');
+      // every child is linked to its parent, whichever batch (or statement) recorded each
+      const children = results[1]!.revisions.filter((r) => r.parent_event);
+      expect(children.length).toBeGreaterThan(ITEMS);
+      expect(children.filter((r) => r.parent_event_of_parent !== r.parent_event).map((r) => r.event_id)).toEqual([]);
     });
   }
+});
+
+describe('a nested write recorded in one batch', () => {
+  it('links each child to its parent recorded by the same statement', async () => {
+    const db = await createTestDatabase({ migrationsDir: MIGRATIONS_DIR });
+    const pool = createPool(db.url, 2);
+    try {
+      const event = (id: string, item: string, parent?: string): RecordableEvent => ({
+        v: 1,
+        kind: 'item',
+        id,
+        collection: 'tree',
+        item,
+        action: 'create',
+        data: { id: item },
+        delta: { id: item },
+        actor: { user: null },
+        timestamp: '2026-02-01T00:00:00.000Z',
+        item_version: 1,
+        ...(parent ? { parent_event: parent } : {}),
+      });
+      // children before and after their parent in the batch, and a grandchild
+      const batch = [event('c1', '2', 'root'), event('root', '1'), event('c2', '3', 'root'), event('g1', '4', 'c2')];
+      expect(await new EventWriter(pool).write(batch)).toEqual(['recorded', 'recorded', 'recorded', 'recorded']);
+      const { rows } = await pool.query(
+        `SELECT r.event_id, p.event_id AS parent FROM revisions r LEFT JOIN revisions p ON p.id = r.parent ORDER BY r.event_id`,
+      );
+      expect(rows).toEqual([
+        { event_id: 'c1', parent: 'root' },
+        { event_id: 'c2', parent: 'root' },
+        { event_id: 'g1', parent: 'c2' },
+        { event_id: 'root', parent: null },
+      ]);
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
+  });
 });

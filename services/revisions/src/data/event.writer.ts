@@ -3,7 +3,7 @@ import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
 import { withTransaction } from '@vellum/db';
 import { pendingEvents } from './pending-events.repository';
-import { recordInOrder } from './record-in-order';
+import { linkParents, recordInOrder } from './record-in-order';
 import { addBlockCounts, addCounts } from './record-counts.repository';
 
 export type RecordableEvent = ({ kind: 'item' } & ItemChangeEvent) | ({ kind: 'audit' } & AuditEvent);
@@ -107,7 +107,7 @@ function recordingOrder(events: RecordableEvent[]): number[] {
 
 /**
  * The events of a batch the one-statement path takes (record-in-order.ts): per item, its first change in recording
- * order, when it is versioned, has no parent, is not forced, and its event id is not twice in the batch.
+ * order, when it is versioned, is not forced, and its event id is not twice in the batch.
  */
 function inOrderCandidates(events: RecordableEvent[], order: number[], force: ReadonlySet<string>): number[] {
   const items = new Set<string>();
@@ -120,7 +120,7 @@ function inOrderCandidates(events: RecordableEvent[], order: number[], force: Re
     const key = `${e.collection}\0${e.item}`;
     if (items.has(key)) continue;
     items.add(key);
-    if (e.parent_event || force.has(e.id) || ids.get(e.id)! > 1) continue;
+    if (force.has(e.id) || ids.get(e.id)! > 1) continue;
     out.push(i);
   }
   return out.sort((a, b) => a - b);
@@ -169,6 +169,7 @@ export class EventWriter {
       // the common case in one statement: each item's first change of the batch, when it can go there
       const inOrder = this.options.inOrder === false ? [] : inOrderCandidates(events, order, force);
       const results = inOrder.length ? await recordInOrder(client, inOrder.map((i) => events[i] as ItemEvent)) : [];
+      if (inOrder.length) await linkParents(client, inOrder.map((i) => events[i] as ItemEvent));
       for (let k = 0; k < inOrder.length; k++) {
         const i = inOrder[k]!;
         const e = events[i] as ItemEvent;

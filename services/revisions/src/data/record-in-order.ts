@@ -3,7 +3,7 @@ import type { ItemChangeEvent } from '@vellum/contracts';
 import { REVISION_BLOCK_SIZE } from './record-counts.repository';
 
 /**
- * Item changes of one batch, at most one per item, each with `item_version` and no `parent_event`, recorded in ONE
+ * Item changes of one batch, at most one per item, each with `item_version`, recorded in ONE
  * statement: what the writer does per event (event.writer.ts) done for the whole set, for the common
  * case of changes that arrive in order. Per event, in the statement's snapshot (the writer holds every item's
  * advisory lock): a known event id is a duplicate; a change whose previous version is not recorded yet
@@ -15,8 +15,8 @@ import { REVISION_BLOCK_SIZE } from './record-counts.repository';
 const SQL = `
 WITH e AS (
   SELECT * FROM unnest($1::text[], $2::text[], $3::timestamptz[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], $9::text[],
-                       $10::jsonb[], $11::jsonb[], $12::text[], $13::int8[])
-    WITH ORDINALITY AS e(action, actor, ts, ip, user_agent, collection, item, origin, event_id, data, delta, version, item_version, o)
+                       $10::jsonb[], $11::jsonb[], $12::text[], $13::int8[], $14::text[])
+    WITH ORDINALITY AS e(action, actor, ts, ip, user_agent, collection, item, origin, event_id, data, delta, version, item_version, parent_event, o)
 ),
 st AS (
   -- probes by index, one per event (an EXISTS may be planned as a hash of the whole activity table)
@@ -36,7 +36,9 @@ r AS (
   INSERT INTO revisions (activity, collection, item, data, delta, parent, parent_event, version, event_id, timestamp, delta_computed, item_version)
   SELECT a.id, d.collection, d.item, d.data,
          CASE WHEN d.action = 'delete' THEN NULL WHEN d.delta IS NOT NULL THEN d.delta ELSE vellum_delta(prev.data, d.data) END,
-         NULL, NULL, d.version, d.event_id, d.ts, d.action <> 'delete' AND d.delta IS NULL, d.item_version
+         -- a parent recorded before this statement; one in this batch is linked by linkParents, after it
+         (SELECT p.id FROM revisions p WHERE p.event_id = d.parent_event LIMIT 1), d.parent_event,
+         d.version, d.event_id, d.ts, d.action <> 'delete' AND d.delta IS NULL, d.item_version
     FROM ready d JOIN a ON a.event_id = d.event_id
     LEFT JOIN LATERAL (
       SELECT p.data FROM revisions p WHERE p.collection = d.collection AND p.item = d.item AND p.item_version < d.item_version
@@ -118,7 +120,23 @@ export async function recordInOrder(client: Pick<PoolClient, 'query'>, events: I
       col((e) => (e.action === 'delete' ? null : json(e.delta))),
       col((e) => e.version ?? null),
       col((e) => e.item_version!),
+      col((e) => e.parent_event ?? null),
     ],
   });
   return rows.map((r) => (r.known ? { outcome: 'duplicate' } : r.revision === null ? { outcome: 'early' } : { outcome: 'recorded', parkedNext: r.parked_next }));
+}
+
+const LINK_PARENTS = {
+  name: 'vellum_link_parents',
+  text: `UPDATE revisions c SET parent = p.id FROM revisions p
+          WHERE c.event_id = ANY($1::text[]) AND c.parent IS NULL AND p.event_id = c.parent_event`,
+};
+
+/**
+ * The parents of a batch's children recorded in the same statement as them (a statement does not see its own
+ * inserts): one more statement, only for a batch that carried children.
+ */
+export async function linkParents(client: Pick<PoolClient, 'query'>, events: ItemEvent[]): Promise<void> {
+  const children = events.filter((e) => e.parent_event).map((e) => e.id);
+  if (children.length) await client.query({ ...LINK_PARENTS, values: [children] });
 }
