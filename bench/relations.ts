@@ -28,7 +28,17 @@ async function main() {
   const platform = await startBenchPlatform({ databaseUrl: SERVER, size: SIZE });
   try {
     const token = await benchAdminToken(platform);
-    const call = (method: string, url: string, body?: unknown) => api(platform.url, method, url, token, body);
+    const call = async (method: string, url: string, body?: unknown): Promise<{ data: unknown }> => {
+      // the seeding outruns the history now and then: back-pressure answers 503, so wait and send it again
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await api(platform.url, method, url, token, body);
+        } catch (e) {
+          if (attempt > 20 || !String(e).includes('→ 503')) throw e;
+          await new Promise((r) => setTimeout(r, 500));
+        }
+      }
+    };
     const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
     await call('POST', '/collections', { collection: 'authors', fields: [id, { field: 'name', type: 'string' }, { field: 'bio', type: 'text' }] });
     await call('POST', '/collections', { collection: 'articles', fields: [id, { field: 'title', type: 'string' }, { field: 'author', type: 'integer' }] });

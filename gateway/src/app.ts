@@ -17,6 +17,7 @@ import { requestClaims, type ApiTokenSource, type CachedVerifier, type TokenVeri
 import { rateLimit, type LimiterStore, type RequestLimit } from '@vellum/limits';
 import type { GatewayConfig } from './config';
 import type { UpstreamPool } from './proxy/upstream-pool';
+import { fetchCollections, withCollections } from './specs/collection-paths';
 import { createUpstreamPools } from './proxy/upstream-pools';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
@@ -105,7 +106,7 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
 
   const proxies = createProxies(deps, pools, metrics);
 
-  specRoutes(app, config);
+  specRoutes(app, config, pools.items);
   const federation = await federationRoutes(app, {
     ...deps,
     pools,
@@ -208,11 +209,12 @@ function graphqlDoor(app: Express, deps: GatewayDeps, federation: Federation, ve
   });
 }
 
-/** The OpenAPI document (built once) and the API reference pages. */
-function specRoutes(app: Express, config: GatewayConfig): void {
-  const openapi = JSON.stringify(buildOpenApi({ serverUrl: config.PUBLIC_URL }));
-  app.get('/server/specs/oas', (_req, res) => {
-    res.type('application/json').send(openapi);
+/** The OpenAPI document (the API's own part built once, the collections the caller may read added per request) and the API reference pages. */
+function specRoutes(app: Express, config: GatewayConfig, items: UpstreamPool): void {
+  const base = buildOpenApi({ serverUrl: config.PUBLIC_URL });
+  app.get('/server/specs/oas', async (req, res) => {
+    const collections = await fetchCollections(items, { authorization: req.get('authorization'), cookie: req.get('cookie') });
+    res.type('application/json').send(JSON.stringify(withCollections(base, collections)));
   });
   app.use(apiReference());
 }

@@ -52,4 +52,25 @@ describe('fields → revisions, end to end through the gateway', () => {
     ]);
     expect(fields[0]!.data).toMatchObject({ collection: 'notes', field: 'mood', type: 'string', schema: { default_value: 'calm' } });
   });
+
+  it('shows each collection the caller may read in /server/specs/oas, a schema change at once', async () => {
+    const api = request(p.url);
+    type Doc = { paths: Record<string, Record<string, unknown>>; components: { schemas: Record<string, { properties: Record<string, unknown> }> } };
+    const oas = async (token?: string) => (await (token ? api.get('/server/specs/oas').set(as(token)) : api.get('/server/specs/oas')).expect(200)).body as Doc;
+    await api
+      .post('/collections')
+      .set(as(admin))
+      .send(collectionWithId('books', [{ field: 'title', type: 'string' }]))
+      .expect(200);
+    const before = await oas(admin);
+    expect(Object.keys(before.paths['/items/books']!)).toEqual(['get', 'post']);
+    expect(Object.keys(before.paths['/items/books/{id}']!)).toEqual(['get', 'patch', 'delete']);
+    expect(Object.keys(before.components.schemas.ItemsBooks!.properties)).toEqual(['id', 'title']);
+    await api.post('/fields/books').set(as(admin)).send({ field: 'pages', type: 'integer' }).expect(200);
+    expect(Object.keys((await oas(admin)).components.schemas.ItemsBooks!.properties)).toEqual(['id', 'title', 'pages']);
+    // the public role reads no collection: the API's own paths only
+    const anonymous = await oas();
+    expect(anonymous.paths['/items/books']).toBeUndefined();
+    expect(anonymous.paths['/items/{collection}']).toBeDefined();
+  });
 });
