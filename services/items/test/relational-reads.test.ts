@@ -69,6 +69,17 @@ describe('reads across relations', () => {
     expect(sorted.body.data).toEqual([{ title: 'B' }, { title: 'A' }]);
   });
 
+  it('filters on alias fields: _some (or a condition on the alias), _none', async () => {
+    const titles = async (filter: object) =>
+      (await get('/items/articles', { filter: JSON.stringify(filter), fields: 'title' })).body.data.map((r: { title: string }) => r.title);
+    expect(await titles({ comments: { _some: { votes: { _gte: 9 } } } })).toEqual(['A']);
+    expect(await titles({ comments: { votes: { _eq: 5 } } })).toEqual(['B']);
+    expect(await titles({ comments: { _none: { votes: { _gt: 4 } } } })).toEqual(['C']);
+    expect(await titles({ _or: [{ title: { _eq: 'C' } }, { comments: { _some: { body: { _eq: 'b1' } } } }] })).toEqual(['B', 'C']);
+    expect(await titles({ comments: { _some: { body: { _eq: 'nothing' } } } })).toEqual([]);
+    expect(await titles({ comments: { _none: { body: { _eq: 'nothing' } } } })).toEqual(['A', 'B', 'C']);
+  });
+
   it('reads one-to-many children: keys, rows, fields, and deep _filter/_sort/_limit', async () => {
     const keys = await get('/items/articles', { fields: 'title,comments' });
     expect(keys.body.data).toEqual([

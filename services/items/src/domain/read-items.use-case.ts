@@ -10,6 +10,7 @@ import { primaryKeyValue } from './validate-write';
 import { retryOnSchemaChange } from './retry-on-schema-change';
 import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
+import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -25,6 +26,7 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
   const d = def ?? (await loadCollection(deps.pool, collection));
   if (!d) throw errors.forbidden();
   const query = parseQuery(rawQuery, deps.limits);
+  if (query.filter && d.relations.length) query.filter = (await resolveAliasFilters(d, query.filter, parentKeysOf(deps, a))) as Record<string, unknown>;
   const depth = deps.maxRelationalDepth ?? RELATIONAL_DEPTH;
   const { own, aliases } = d.relations.length ? splitAliasPaths(d, query.fields) : { own: query.fields, aliases: new Map<string, string[]>() };
   const strip = aliases.size > 0 && !own.includes('*') && !own.includes(d.primaryKey);
@@ -56,6 +58,12 @@ function followsInFilter(f: unknown, m2o: Set<string>): boolean {
     k.startsWith('_') ? followsInFilter(v, m2o) : m2o.has(k) && typeof v === 'object' && v !== null && Object.keys(v).some((x) => !x.startsWith('_')),
   );
 }
+
+/** The parents' keys of the children that match a filter: a list of the child collection as the caller, its key field only. */
+const parentKeysOf =
+  (deps: ItemsDeps, a: Accountability | undefined): ParentKeys =>
+  async (child, fk, filter) =>
+    (await listItems(deps, a, child, { fields: [fk], filter, limit: -1 })).data.map((row) => row[fk]);
 
 type Children = Awaited<ReturnType<typeof readPlan>>['children'];
 
