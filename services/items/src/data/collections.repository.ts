@@ -14,10 +14,17 @@ const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
 
 const INCLUDE = { fields: { orderBy: [{ sort: 'asc' as const }, { field: 'asc' as const }] }, many: true, one: true };
 
-/** A collection's relations, either side, once each (a relation of a collection to itself is both). */
-function relationsOf(r: { many: RelationRow[]; one: RelationRow[] }): RelationRow[] {
+/**
+ * A collection's relations, either side, once each (a relation of a collection to itself is both), and the other
+ * relation of each junction it is the one side of (whether an alias is many-to-many or many-to-any).
+ */
+function relationsOf(r: { many: RelationRow[]; one: RelationRow[] }, all: RelationRow[]): RelationRow[] {
   const seen = new Set<string>();
-  return [...r.many, ...r.one].filter((x) => !seen.has(`${x.many_collection}.${x.many_field}`) && seen.add(`${x.many_collection}.${x.many_field}`));
+  const partners = r.one.flatMap((x) => {
+    const j = (x.meta as { junction_field?: string } | null)?.junction_field;
+    return j ? all.filter((o) => o.many_collection === x.many_collection && o.many_field === j) : [];
+  });
+  return [...r.many, ...r.one, ...partners].filter((x) => !seen.has(`${x.many_collection}.${x.many_field}`) && seen.add(`${x.many_collection}.${x.many_field}`));
 }
 
 /** The catalogue (Prisma) and the collections' tables (DDL), changed together in one transaction. */
@@ -59,23 +66,26 @@ export class CollectionsRepository {
 
   async list(): Promise<CollectionDef[]> {
     const rows = await this.prisma.collection.findMany({ include: INCLUDE, orderBy: { name: 'asc' } });
+    const all = rows.flatMap((r) => r.many);
     return rows.map((r) =>
       toCollectionDef(
         { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },
         r.fields.map((f) => ({ ...f, schema: f.schema as Record<string, unknown>, meta: f.meta as Record<string, unknown> | null })),
-        relationsOf(r),
+        relationsOf(r, all),
       ),
     );
   }
 
   /** One collection's definition (inside a transaction when `db` is its client). */
-  async get(name: string, db: Pick<Db, 'collection'> = this.prisma): Promise<CollectionDef | undefined> {
+  async get(name: string, db: Pick<Db, 'collection' | 'relation'> = this.prisma): Promise<CollectionDef | undefined> {
     const r = await db.collection.findUnique({ where: { name }, include: INCLUDE });
     if (!r) return undefined;
+    const junctions = [...new Set(r.one.filter((x) => (x.meta as { junction_field?: string } | null)?.junction_field).map((x) => x.many_collection))];
+    const all = junctions.length ? await db.relation.findMany({ where: { many_collection: { in: junctions } } }) : [];
     return toCollectionDef(
       { name: r.name, primary_key: r.primary_key, meta: r.meta as Record<string, unknown> | null, schema: r.schema as Record<string, unknown> | null },
       r.fields.map((f) => ({ ...f, schema: f.schema as Record<string, unknown>, meta: f.meta as Record<string, unknown> | null })),
-      relationsOf(r),
+      relationsOf(r, all),
     );
   }
 

@@ -76,11 +76,17 @@ export async function attachChildren(
     const hasFk = asked.includes('*') || asked.includes(fk);
     const nested = Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')));
     const filter = { _and: [{ [fk]: { _in: keys } }, ...(isPlainObject(d._filter) ? [d._filter] : [])] };
+    let scoped: Scoped | undefined;
     const { data, def: child } = await readList(
       r.collection,
-      (c) => ({ fields: [...(keysOnly ? [c.primaryKey] : asked), fk], filter, limit: -1, deep: nested, ...(d._sort !== undefined ? { sort: d._sort } : {}) }),
+      (c) => {
+        scoped = keysOnly ? undefined : scopedPaths(c, asked);
+        const own = scoped ? scoped.plain : asked;
+        return { fields: [...(keysOnly ? [c.primaryKey] : own), fk], filter, limit: -1, deep: nested, ...(d._sort !== undefined ? { sort: d._sort } : {}) };
+      },
       depth + 1,
     );
+    if (scoped) await readScoped(data, scoped, depth + 2, readList);
     const limit = count(d._limit, `deep.${alias}._limit`);
     const offset = count(d._offset, `deep.${alias}._offset`) ?? 0;
     const groups = new Map<string, Item[]>();
@@ -93,5 +99,42 @@ export async function attachChildren(
       const group = (groups.get(String(row[def.primaryKey])) ?? []).slice(offset, limit === undefined ? undefined : offset + limit);
       row[alias] = keysOnly ? group.map((c) => c[child.primaryKey]) : group;
     }
+  }
+}
+
+/** A junction's many-to-any paths (`item:headings.title`): per collection, the paths to read of the rows `item` names. */
+interface Scoped {
+  field: string;
+  collectionField: string;
+  plain: string[];
+  byCollection: Map<string, string[]>;
+}
+
+function scopedPaths(junction: CollectionDef, asked: string[]): Scoped | undefined {
+  const m2a = junction.relations.find((x) => x.collection === junction.collection && x.related_collection === null && x.meta.one_collection_field);
+  if (!m2a) return undefined;
+  const out: Scoped = { field: m2a.field, collectionField: m2a.meta.one_collection_field!, plain: [], byCollection: new Map() };
+  for (const p of asked) {
+    const m = /^([a-z0-9_]+):([a-z0-9_]+)\.(.+)$/.exec(p);
+    if (!m || m[1] !== m2a.field) out.plain.push(p);
+    else out.byCollection.set(m[2]!, [...(out.byCollection.get(m[2]!) ?? []), m[3]!]);
+  }
+  if (out.byCollection.size === 0) return undefined;
+  for (const f of [out.field, out.collectionField]) if (!out.plain.includes(f) && !out.plain.includes('*')) out.plain.push(f);
+  return out;
+}
+
+/** Each scoped collection's rows read once (its keys from the junction rows that name it), put in place of their keys. */
+async function readScoped(rows: Item[], s: Scoped, depth: number, readList: ListRead): Promise<void> {
+  for (const [collection, paths] of s.byCollection) {
+    const named = rows.filter((row) => row[s.collectionField] === collection && row[s.field] != null);
+    if (named.length === 0) continue;
+    const { data, def } = await readList(
+      collection,
+      (c) => ({ fields: [...paths, c.primaryKey], filter: { [c.primaryKey]: { _in: [...new Set(named.map((row) => row[s.field]))] } }, limit: -1 }),
+      depth,
+    );
+    const byKey = new Map(data.map((x) => [String(x[def.primaryKey]), x]));
+    for (const row of named) row[s.field] = byKey.get(String(row[s.field])) ?? row[s.field];
   }
 }
