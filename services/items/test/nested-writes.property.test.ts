@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { harness, type Harness } from './helpers';
+import { blog, createSchema } from './schema-fixtures';
 
 // Property: random trees of nested creates, updates, links, unlinks and deletes (Directus's payload shapes) →
 // (1) what the item reads back is what each payload says, and (2) the item-change events (what the revisions
@@ -39,40 +40,7 @@ const sorted = (xs: unknown[]) => [...xs].map(String).sort();
 
 beforeAll(async () => {
   h = await harness();
-  const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
-  const mk = (collection: string, fields: object[]) =>
-    api()
-      .post('/collections', { collection, fields: [id, ...fields] })
-      .expect(200);
-  await mk('authors', [{ field: 'name', type: 'string' }]);
-  await mk('articles', [
-    { field: 'title', type: 'string' },
-    { field: 'author', type: 'integer' },
-  ]);
-  await mk('comments', [
-    { field: 'body', type: 'string' },
-    { field: 'article', type: 'integer' },
-  ]);
-  await mk('notes', [
-    { field: 'text', type: 'string' },
-    { field: 'article', type: 'integer' },
-  ]);
-  await mk('tags', [{ field: 'name', type: 'string' }]);
-  await mk('articles_tags', [
-    { field: 'articles_id', type: 'integer' },
-    { field: 'tags_id', type: 'integer' },
-  ]);
-  const rel = (body: object) => api().post('/relations', body).expect(200);
-  await rel({ collection: 'articles', field: 'author', related_collection: 'authors' });
-  await rel({ collection: 'comments', field: 'article', related_collection: 'articles', meta: { one_field: 'comments', one_deselect_action: 'delete' } });
-  await rel({ collection: 'notes', field: 'article', related_collection: 'articles', meta: { one_field: 'notes' } });
-  await rel({
-    collection: 'articles_tags',
-    field: 'articles_id',
-    related_collection: 'articles',
-    meta: { one_field: 'tags', junction_field: 'tags_id', one_deselect_action: 'delete' },
-  });
-  await rel({ collection: 'articles_tags', field: 'tags_id', related_collection: 'tags', meta: { junction_field: 'articles_id' } });
+  await createSchema(h, blog.collections, blog.relations);
 });
 afterAll(() => h.close());
 

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { harness, type Harness } from './helpers';
+import { blog, createSchema } from './schema-fixtures';
 
 // Directus's nested payload shapes (its "Relational data" documentation) on POST and PATCH /items, against a real
 // database: the rows as stored, and the events of the tree with their parent links.
@@ -26,32 +27,7 @@ const tree = (events: Event[]) => {
 
 beforeAll(async () => {
   h = await harness();
-  const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
-  const mk = (collection: string, fields: object[]) => post('/collections', { collection, fields: [id, ...fields] }).expect(200);
-  await mk('authors', [{ field: 'name', type: 'string' }]);
-  await mk('articles', [
-    { field: 'title', type: 'string' },
-    { field: 'author', type: 'integer' },
-  ]);
-  await mk('comments', [
-    { field: 'body', type: 'text' },
-    { field: 'article', type: 'integer' },
-  ]);
-  await mk('notes', [
-    { field: 'text', type: 'text' },
-    { field: 'article', type: 'integer' },
-  ]);
-  await mk('tags', [{ field: 'name', type: 'string' }]);
-  await mk('articles_tags', [
-    { field: 'articles_id', type: 'integer' },
-    { field: 'tags_id', type: 'integer' },
-  ]);
-  const rel = (body: object) => post('/relations', body).expect(200);
-  await rel({ collection: 'articles', field: 'author', related_collection: 'authors' });
-  await rel({ collection: 'comments', field: 'article', related_collection: 'articles', meta: { one_field: 'comments', one_deselect_action: 'delete' } });
-  await rel({ collection: 'notes', field: 'article', related_collection: 'articles', meta: { one_field: 'notes' } });
-  await rel({ collection: 'articles_tags', field: 'articles_id', related_collection: 'articles', meta: { one_field: 'tags', junction_field: 'tags_id' } });
-  await rel({ collection: 'articles_tags', field: 'tags_id', related_collection: 'tags', meta: { junction_field: 'articles_id' } });
+  await createSchema(h, blog.collections, blog.relations);
   await newEvents();
 });
 afterAll(() => h.close());

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { harness, type Harness } from './helpers';
+import { createSchema } from './schema-fixtures';
 
 // Reads across relations: many-to-one paths joined in the list's own statement, alias fields (one-to-many,
 // many-to-many) one statement per alias and level, `deep`, filters across a many-to-one, permissions at every level.
@@ -17,25 +18,20 @@ beforeAll(async () => {
     statements++;
     return query(...args);
   }) as typeof h.pool.query;
-  const id = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
-  const mk = (collection: string, fields: object[]) => post('/collections', { collection, fields: [id, ...fields] });
-  await mk('companies', [{ field: 'name', type: 'string' }]);
-  await mk('authors', [
-    { field: 'name', type: 'string' },
-    { field: 'company', type: 'integer' },
-  ]);
-  await mk('articles', [
-    { field: 'title', type: 'string' },
-    { field: 'author', type: 'integer' },
-  ]);
-  await mk('comments', [
-    { field: 'body', type: 'text' },
-    { field: 'article', type: 'integer' },
-    { field: 'votes', type: 'integer' },
-  ]);
-  await post('/relations', { collection: 'authors', field: 'company', related_collection: 'companies' });
-  await post('/relations', { collection: 'articles', field: 'author', related_collection: 'authors' });
-  await post('/relations', { collection: 'comments', field: 'article', related_collection: 'articles', meta: { one_field: 'comments' } });
+  await createSchema(
+    h,
+    {
+      companies: 'name:string',
+      authors: 'name:string,company:integer',
+      articles: 'title:string,author:integer',
+      comments: 'body:text,article:integer,votes:integer',
+    },
+    [
+      { collection: 'authors', field: 'company', related_collection: 'companies' },
+      { collection: 'articles', field: 'author', related_collection: 'authors' },
+      { collection: 'comments', field: 'article', related_collection: 'articles', meta: { one_field: 'comments' } },
+    ],
+  );
   await post('/items/articles', {
     title: 'A',
     author: { name: 'Ann', company: { name: 'Acme' } },
