@@ -24,6 +24,8 @@ import type { ItemsDeps } from './domain/items-deps';
 import { collectionsRoutes } from './http/collections.routes';
 import { fieldsRoutes } from './http/fields.routes';
 import { itemsRoutes } from './http/items.routes';
+import { RevisionsClient } from './data/revisions-client';
+import { restoreRoutes } from './http/restore.routes';
 
 export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
   /** Pool for the collections' tables (createItemsPool). */
@@ -37,6 +39,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   trustProxy?: TrustProxy;
   /** Back-pressure on writes while the history is behind (start.ts: HISTORY_LAG_LIMIT / HISTORY_LAG_WAIT). */
   history?: ItemsDeps['history'];
+  /** The revisions service's base URL: restores read their revision there (REVISIONS_URL). */
+  revisionsUrl?: string;
 }
 
 /** The items service's express app (never listens). */
@@ -69,6 +73,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules));
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
+  restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
   app.use(router);
   finishServiceApp(app, deps.logger);
   return { app, listener: serviceListener(app), routes: router.routes, health };

@@ -6,6 +6,8 @@ export interface ChangeContext {
   accountability: Accountability | undefined;
   now: Date;
   requestId?: string;
+  /** The write restores an earlier revision: its creates and updates are recorded with the action `revert`. */
+  revert?: boolean;
 }
 
 /** One item-change event of a write, as an outbox message for the ITEMS stream (built by @vellum/contracts). */
@@ -18,6 +20,7 @@ export function itemChangeMessage(
   delta: Record<string, unknown> | null,
 ): OutboxMessage {
   const actor = ctx.accountability ?? { user: null };
+  if (ctx.revert && action !== 'delete') action = 'revert';
   return buildItemChange({ collection, item: String(item), action, data, delta, actor, at: ctx.now }, ctx.requestId ? { 'x-request-id': ctx.requestId } : {});
 }
 
