@@ -81,7 +81,8 @@ export async function restoreRevision(
 
   const [current] = await withTransaction(deps.pool, (db) => itemsRepository.selectForUpdate(db, def, [key]));
   const now = current ? asJson(current.row) : null;
-  const changed = Object.keys(target).filter((f) => !now || !jsonEqual(now[f] ?? null, target[f]));
+  // in the collection's field order
+  const changed = def.fields.map((f) => f.field).filter((f) => Object.hasOwn(target, f) && (!now || !jsonEqual(now[f] ?? null, target[f])));
   const action: RestoreOutcome['action'] = !now ? 'create' : changed.length ? 'update' : 'none';
   if (action !== 'none') {
     const allowed = deps.rules.fields(ctx.accountability, collection, action);
