@@ -39,7 +39,7 @@ describeBrowser('admin app: history you can use', () => {
 
     // the item as of revision 1, then as of a time between revisions 2 and 3
     await page.getByLabel('View as of revision').selectOption({ label: 'Revision 1' });
-    const asOf = page.getByRole('table', { name: /^The item as of Revision 1/ });
+    const asOf = page.getByRole('table', { name: /^The item as of Revision 1 \(from Revision 1,/ });
     await see(asOf);
     expect(await asOf.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['First title']);
     // the next whole second after revision 2 (revision 3 came more than a second later), in the browser's local time
@@ -47,7 +47,8 @@ describeBrowser('admin app: history you can use', () => {
     const local = new Date(second - new Date(second).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
     await page.getByLabel('View as of time').fill(local);
     await page.getByRole('button', { name: 'View at this time' }).click();
-    const atTime = page.getByRole('table', { name: /^The item at / });
+    // the state comes from revision 2, named as the history numbers it
+    const atTime = page.getByRole('table', { name: /^The item at .*\(from Revision 2,/ });
     await see(atTime);
     expect(await atTime.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['Second title']);
     expect(await atTime.getByRole('row', { name: /body/ }).getByRole('cell').allTextContents()).toEqual(['The quick brown fox jumps over the lazy dog.']);

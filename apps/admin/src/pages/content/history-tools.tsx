@@ -85,6 +85,11 @@ function AsOf({ collection, id, revisions }: { collection: string; id: string; r
     }
   };
   const fields = shown ? Object.keys(shown.item).filter((f) => f !== '$meta') : [];
+  // the item's own numbering when the revision is on the page shown, else its id
+  const source = (revision: number) => {
+    const r = revisions.find((x) => x.id === revision);
+    return r ? `from ${label(r)}` : `from the revision with id ${revision}`;
+  };
   return (
     <fieldset>
       <legend>View the item as it was</legend>
@@ -118,7 +123,7 @@ function AsOf({ collection, id, revisions }: { collection: string; id: string; r
       {shown && (
         <Table
           class="as-of"
-          caption={`${shown.caption} (revision ${shown.item.$meta.revision}, ${new Date(shown.item.$meta.at).toLocaleString()})`}
+          caption={`${shown.caption} (${source(shown.item.$meta.revision)}, ${new Date(shown.item.$meta.at).toLocaleString()})`}
           columns={['Field', 'Value']}
         >
           {fields.map((f) => (
