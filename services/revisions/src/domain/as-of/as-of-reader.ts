@@ -94,7 +94,7 @@ export class AsOfReader {
     if (earliest) throw errors.historyPruned(earliest.toISOString());
     const ctx = { now: this.now(), user: acc?.user ?? null, role: acc?.role ?? null };
     const matching = states.filter((s) => (!query.filter || matchFilter(query.filter, s.item, ctx, access.check)) && searchHit(query, s.item));
-    sortStates(matching, query, rows.length ? primaryKeyOf(matching) : undefined);
+    sortStates(matching, query, primaryKeyOf(matching));
     const page = query.limit === -1 ? matching.slice(query.offset) : matching.slice(query.offset, query.offset + query.limit);
     const data = page.map((s) => withMeta(access.project(s.item, query.fields), s.row));
     if (!query.meta.length) return { data };
