@@ -98,7 +98,7 @@ describe('GET /items/:collection[/:id]?at= — random histories replayed', () =>
     await eventually(async () => {
       const c = await api().get('/revisions').query({ 'filter[collection][_eq]': 'notes', meta: 'filter_count', limit: 0 }).set(as(admin));
       return c.body.meta?.filter_count >= WRITES;
-    }, 20_000);
+    }, 60_000);
   }, 120_000);
   afterAll(() => p?.close());
 

@@ -24,7 +24,7 @@ describe('compare and restore revisions', () => {
         .query({ 'filter[collection][_eq]': 'pages', 'filter[item][_eq]': String(id), sort: 'id', fields: 'id,data,activity.action', limit: -1 })
         .set(as(admin));
       return r.body.data?.length >= n ? (r.body.data as Rev[]) : undefined;
-    });
+    }, 30_000);
 
   async function user(name: string, permissions: { action: string; fields: string[] }[]): Promise<string> {
     const role = (await api().post('/roles').set(as(admin)).send({ name, app_access: true, admin_access: false })).body.data;
