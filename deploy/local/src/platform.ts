@@ -136,12 +136,15 @@ async function startServices(boot: Boot, db: (n: keyof typeof DATABASES) => stri
 
   const revisionsReplicas = await startRevisionsReplicas(boot, { ...base, ...internal, ...behindGateway, DATABASE_URL: db('revisions') });
 
-  const items = await startItems(loadItemsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('items') }), {
-    logger: child('items'),
-    messaging,
-    local,
-    metrics,
-  });
+  const items = await startItems(
+    loadItemsConfig({ ...base, ...internal, ...behindGateway, DATABASE_URL: db('items'), REVISIONS_URL: revisionsReplicas[0]!.url }),
+    {
+      logger: child('items'),
+      messaging,
+      local,
+      metrics,
+    },
+  );
   started.push({ name: 'items', stop: () => items.stop() });
 
   const gateway = await startGateway(

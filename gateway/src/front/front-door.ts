@@ -9,6 +9,7 @@ import type { CorsDecision } from '../limits/cors.middleware';
 import { tagUser, type GatewayMetrics } from '../metrics/gateway-metrics';
 import type { Proxy, ProxyCall } from '../proxy/proxy.handler';
 import { isAuthPath, routeLabel, serviceFor, type ServiceName } from '../proxy/service-routes';
+import { historyServiceFor } from '../proxy/history-routes';
 import { clientIp, clientProtocol, memoisePeerTrust, type TrustFn } from '@vellum/http';
 import { sendError } from './send-error';
 import { GRAPHQL_PATH, type GraphQLDoor } from './graphql-door';
@@ -83,8 +84,8 @@ class FrontDoor {
     if (url.charCodeAt(0) !== 47 /* / */) return false;
     const q = url.indexOf('?');
     const path = q === -1 ? url : url.slice(0, q);
-    const service = serviceFor(path);
     const method = req.method ?? 'GET';
+    const service = historyServiceFor(method, path, url, q) ?? serviceFor(path);
     if (!service && !(path === GRAPHQL_PATH && q === -1 && method === 'POST' && this.o.graphql)) return false;
 
     const { o, trust } = this;

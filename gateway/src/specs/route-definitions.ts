@@ -129,6 +129,26 @@ export const ROUTES: RouteDefinition[] = [
     responses: { '200': 'List:Revision' },
   }),
   r('get', '/revisions/{id}', 'revisions', 'public', 'One revision (403 when unreadable or missing)', { responses: { '200': 'One:Revision' } }),
+  r(
+    'get',
+    '/revisions/{a}/compare/{b}',
+    'revisions',
+    'public',
+    'Compare two revisions of one item (b: a revision id or `live`): JSON, JSON Patch or merge patch by Accept',
+    {
+      responses: { '200': 'Item' },
+    },
+  ),
+  r(
+    'post',
+    '/revisions/{id}/restore',
+    'revisions',
+    'public',
+    'Write the item back to this revision (a `revert`); `?dry_run=true` only answers what it would do',
+    {
+      responses: { '200': 'Item' },
+    },
+  ),
   r('get', '/activity', 'revisions', 'public', 'List the activity records of revisions the caller may read', {
     ...list,
     responses: { '200': 'List:Activity' },

@@ -6,3 +6,6 @@ export { mailJobSchema, MAIL_JOB_VERSION, type MailJob } from './mail-job';
 export { roleAccessSchema, allowedFields, allowedCollections, ACTIONS, type Action, type RoleAccess } from './access-rules';
 export { apiTokenEntrySchema, apiTokenUseSchema, type ApiTokenEntry, type ApiTokenUse } from './api-token';
 export * from './http';
+export { applyJsonPatch, jsonPatch, PatchTestFailed, type PatchOp } from './patch/json-patch';
+export { applyMergePatch, InexpressibleNull, mergePatch } from './patch/merge-patch';
+export { isJsonObject, jsonEqual, type Json, type JsonObject } from './patch/json-value';

@@ -15,7 +15,8 @@ export const itemChangeEventSchema = z.object({
   id: z.string().min(1).max(64),
   collection: z.string().min(1).max(64),
   item: z.string().min(1).max(255),
-  action: z.enum(['create', 'update', 'delete']),
+  /** `revert`: a restore of an earlier revision (an update, or the re-creation of a deleted item). */
+  action: z.enum(['create', 'update', 'delete', 'revert']),
   /** Full item state after the change; null for a delete. */
   data: z.record(z.string(), z.unknown()).nullable(),
   /** Changed fields; computed by the consumer when absent. */

@@ -9,6 +9,8 @@ describe('error catalogue', () => {
     expect(catalogue.INVALID_TOKEN.status).toBe(403);
     expect(catalogue.FORBIDDEN.status).toBe(403);
     expect(catalogue.ROUTE_NOT_FOUND.status).toBe(404);
+    expect(catalogue.NOT_ACCEPTABLE.status).toBe(406);
+    expect(catalogue.HISTORY_PRUNED.status).toBe(410);
     expect(catalogue.REQUESTS_EXCEEDED.status).toBe(429);
     expect(catalogue.SERVICE_UNAVAILABLE.status).toBe(503);
     for (const [code, { status }] of Object.entries(catalogue)) {

@@ -21,6 +21,10 @@ export const errors = {
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
   /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */
   preconditionFailed: (current?: number) => new AppError('PRECONDITION_FAILED', undefined, current === undefined ? {} : { version: current }),
+  /** The `Accept`ed media type cannot express this answer (`reason` says why). */
+  notAcceptable: (reason: string) => new AppError('NOT_ACCEPTABLE', `The answer cannot be given in the requested media type. ${reason}`, { reason }),
+  /** An as-of read before the oldest kept revision (retention): `earliest` is the first time that can be answered. */
+  historyPruned: (earliest: string) => new AppError('HISTORY_PRUNED', `The history before ${earliest} is no longer kept.`, { earliest }),
   contentTooLarge: () => new AppError('CONTENT_TOO_LARGE'),
   /** The request line or headers overflowed the HTTP parser; `hint` tells a client with a long query where to put it. */
   uriTooLong: (hint: string) => new AppError('URI_TOO_LONG', `URI too long. ${hint}`),

@@ -27,6 +27,8 @@ import { collectionsRoutes } from './http/collections.routes';
 import { fieldsRoutes } from './http/fields.routes';
 import { itemsRoutes } from './http/items.routes';
 import { relationsRoutes } from './http/relations.routes';
+import { RevisionsClient } from './data/revisions-client';
+import { restoreRoutes } from './http/restore.routes';
 
 export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
   /** Pool for the collections' tables (createItemsPool). */
@@ -44,6 +46,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   maxBatchMutation?: number;
   /** MAX_RELATIONAL_DEPTH (default 10). */
   maxRelationalDepth?: number;
+  /** The revisions service's base URL: restores read their revision there (REVISIONS_URL). */
+  revisionsUrl?: string;
 }
 
 /** The items service's express app (never listens). */
@@ -79,6 +83,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
   relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections)), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
+  restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
   app.use(router);
   finishServiceApp(app, deps.logger);
   return { app, listener: serviceListener(app), routes: router.routes, health };

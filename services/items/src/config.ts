@@ -16,6 +16,8 @@ const shape = {
   ...databaseServiceVariables,
   /** Internal base URL of the auth service: its JWKS verifies access tokens. */
   AUTH_URL: z.string().url().optional(),
+  /** Internal base URL of the revisions service: a restore reads the revision it writes back there (unset: restores answer 503). */
+  REVISIONS_URL: z.string().url().optional(),
   /** Default and maximum `limit` of GET /items/:collection. */
   ...queryLimitVariables,
   /** Connections of the items pool (dynamic tables) and of Prisma (catalogue). */

@@ -62,6 +62,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     onTokenUse: apiTokens.onUse,
     logger,
     trustProxy: config.TRUST_PROXY,
+    revisionsUrl: config.REVISIONS_URL,
     limits: { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined },
     probes: {
       messaging: async () => messaging.health(),

@@ -17,6 +17,8 @@ import type { RevisionsConfig } from './config';
 import { RecordsReader } from './domain/records-reader';
 import { createSubgraph } from './graphql/subgraph';
 import { recordsRoutes } from './http/records.routes';
+import { AsOfReader } from './domain/as-of/as-of-reader';
+import { historyRoutes } from './http/history.routes';
 
 export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
   pool: Pool;
@@ -66,6 +68,9 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
   const records = recordsRoutes(reader, { app, authenticate: authenticated }, { pool, maxWaitMs: config.REVISIONS_MIN_VERSION_WAIT ?? 2000 });
   app.use(records);
+  const limits = { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX };
+  const history = historyRoutes(new AsOfReader(pool, deps.rules, limits, deps.now), { pool, rules: deps.rules, authenticate: authenticated });
+  app.use(history);
 
   const graphql = createSubgraph(reader);
   const gql = graphqlRoutes(graphql, authenticated, { app });
@@ -76,7 +81,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     app,
     listener: serviceListener(app),
     reader,
-    routes: [...(server.routes ?? []), ...(records.routes ?? []), ...(gql.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(records.routes ?? []), ...(history.routes ?? []), ...(gql.routes ?? [])],
     health,
     graphqlCounts: graphql.counts,
     close: () => graphql.server.stop(),

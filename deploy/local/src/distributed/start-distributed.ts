@@ -114,7 +114,7 @@ async function startServices(config: LocalConfig, service: StartService, db: (na
   const revisions: string[] = [];
   for (let i = 1; i <= config.REVISIONS_REPLICAS; i++)
     revisions.push((await service(`revisions-${i}`, 'services/revisions', { ...behindGateway, DATABASE_URL: db('revisions'), AUTH_URL: auth.url })).url);
-  const items = await service('items', 'services/items', { ...behindGateway, DATABASE_URL: db('items'), AUTH_URL: auth.url });
+  const items = await service('items', 'services/items', { ...behindGateway, DATABASE_URL: db('items'), AUTH_URL: auth.url, REVISIONS_URL: revisions[0] });
   return service(
     'gateway',
     'gateway',

@@ -6,6 +6,8 @@ export interface ChangeContext {
   accountability: Accountability | undefined;
   now: Date;
   requestId?: string;
+  /** The write restores an earlier revision: its creates and updates are recorded with the action `revert`. */
+  revert?: boolean;
 }
 
 /** A nested write's event: its id chosen ahead (children name it before it is built) and the event of the row that carried it. */
@@ -25,6 +27,7 @@ export function itemChangeMessage(
   link?: EventLink,
 ): OutboxMessage {
   const actor = ctx.accountability ?? { user: null };
+  if (ctx.revert && action !== 'delete') action = 'revert';
   const m = buildItemChange(
     { collection, item: String(item), action, data, delta, actor, at: ctx.now },
     ctx.requestId ? { 'x-request-id': ctx.requestId } : {},

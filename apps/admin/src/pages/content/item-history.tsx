@@ -4,6 +4,7 @@ import { useWho } from '../../data/user-names';
 import { Alert, Empty } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
 import { RestoreFields } from './restore-fields';
+import { HistoryTools } from './history-tools';
 import { RevisionDiff } from './revision-diff';
 
 type Rev = Revision & { activity?: { action?: string; user?: string | null; timestamp?: string } };
@@ -158,6 +159,13 @@ export function ItemHistory(p: {
           )}
         </>
       )}
+      <HistoryTools
+        collection={collection}
+        id={id}
+        revisions={list.map((r, i) => ({ id: r.id as number, number: numberAt(i) }))}
+        mayRestore={p.mayRestore}
+        onRestored={p.onRestored}
+      />
     </section>
   );
 }

@@ -1,0 +1,159 @@
+// Items as they were (`?at=`): (A) the revisions service alone over AS_OF_SIZE seeded revisions in AS_OF_MONTHS
+// monthly partitions plus one hot item with AS_OF_HOT revisions — one item at a random time, one request at a time,
+// p50/p95, and the plan of one read; (B) the embedded platform through its gateway — the list of a collection as it
+// was (`?at=`) against the plain list, same page size, interleaved, p50 of each and their ratio.
+import { Client } from 'pg';
+import { databaseUrl } from '@vellum/db';
+import { createEmbeddedMessaging, loadLocalConfig, startPlatform } from '@vellum/local';
+import { createLogger } from '@vellum/logger';
+import { benchToken, SERVER, startBenchService } from '../services/revisions/bench/bench-service';
+import { EVEN_20 } from '../services/revisions/bench/seed';
+import { api } from './api';
+
+const SIZE = Number(process.env.AS_OF_SIZE ?? 1_000_000);
+const MONTHS = Number(process.env.AS_OF_MONTHS ?? 3);
+const HOT = Number(process.env.AS_OF_HOT ?? 100_000);
+const REQUESTS = Number(process.env.AS_OF_REQUESTS ?? 2000);
+const LIST_ITEMS = Number(process.env.AS_OF_LIST_ITEMS ?? 1000);
+const LIST_VERSIONS = Number(process.env.AS_OF_LIST_VERSIONS ?? 10);
+const log = (m: string) => console.log(`[as-of] ${m}`);
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
+const ms = (x: number) => `${x.toFixed(2)} ms`;
+
+async function timed(url: string, token: string): Promise<number> {
+  const t = process.hrtime.bigint();
+  const r = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  await r.arrayBuffer();
+  // 403: the item did not exist yet at that time (an answer too, with one more descent)
+  if (r.status !== 200 && r.status !== 403) throw new Error(`${url} → ${r.status}`);
+  return Number(process.hrtime.bigint() - t) / 1e6;
+}
+
+async function oneItem(): Promise<void> {
+  process.env.BENCH_MONTHS = String(MONTHS); // the seed's partitions (bench-service.ts reads it)
+  const service = await startBenchService(`vellum_revisions_asof_${SIZE}_${MONTHS}`, SIZE, log, EVEN_20);
+  const db = new Client({ connectionString: databaseUrl(SERVER, `vellum_revisions_asof_${SIZE}_${MONTHS}`) });
+  await db.connect();
+  try {
+    // the hot item: `c0`/`hot`, HOT revisions a second apart from 2025-01-01
+    const has = Number((await db.query(`SELECT count(*) AS n FROM revisions WHERE collection = 'c0' AND item = 'hot'`)).rows[0].n);
+    if (has !== HOT) {
+      await db.query(`DELETE FROM revisions WHERE collection = 'c0' AND item = 'hot'`);
+      await db.query(
+        `INSERT INTO revisions (activity, collection, item, data, delta, event_id, timestamp, delta_computed, item_version)
+         SELECT 0, 'c0', 'hot', jsonb_build_object('id', 'hot', 'title', 'Title ' || g, 'n', g), jsonb_build_object('n', g), 'hot-' || g,
+                timestamptz '2025-01-01T00:00:00Z' + g * interval '1 second', true, g
+           FROM generate_series(1, $1::int) AS g`,
+        [HOT],
+      );
+      await db.query('VACUUM ANALYZE revisions');
+    }
+    const admin = benchToken('admin', true);
+    const span = await db.query(`SELECT min(timestamp) AS lo, max(timestamp) AS hi FROM revisions WHERE collection = 'c0'`);
+    const lo = (span.rows[0].lo as Date).getTime();
+    const hi = (span.rows[0].hi as Date).getTime();
+    const at = () => new Date(lo + Math.random() * (hi - lo)).toISOString();
+    for (const [name, item] of [
+      ['an item of c0 (its revisions spread over the months)', () => String(20 * Math.floor(Math.random() * 1000))],
+      [`the hot item (${HOT} revisions)`, () => 'hot'],
+    ] as const) {
+      for (let i = 0; i < 200; i++) await timed(`${service.url}/items/c0/${item()}?at=${at()}`, admin); // warm-up
+      const times: number[] = [];
+      for (let i = 0; i < REQUESTS; i++) times.push(await timed(`${service.url}/items/c0/${item()}?at=${at()}`, admin));
+      log(`one item at a random time, ${name}: p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}, p99 ${ms(pct(times, 99))} (${REQUESTS} requests)`);
+    }
+    const plan = await db.query(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id, collection, item, data, timestamp FROM revisions
+        WHERE collection = 'c0' AND item = 'hot' AND timestamp <= $1 ORDER BY timestamp DESC, id DESC LIMIT 1`,
+      [at()],
+    );
+    log(`plan of one read:\n${plan.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}`);
+  } finally {
+    await db.end();
+    await service.stop();
+  }
+}
+
+async function lists(): Promise<void> {
+  const suffix = `asof_${Date.now()}`;
+  const messaging = createEmbeddedMessaging();
+  const platform = await startPlatform({
+    config: loadLocalConfig({ DATABASE_URL: SERVER, DATA_DIR: '.cache/bench-as-of', PORT: '0', LOG_LEVEL: 'warn' }),
+    logger: createLogger({ name: 'bench', level: 'warn' }),
+    databases: { auth: `vellum_auth_${suffix}`, revisions: `vellum_revisions_${suffix}`, items: `vellum_items_${suffix}` },
+    messaging,
+    overrides: { ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password-1', RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
+  });
+  try {
+    const token = (await api(platform.url, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token;
+    const fields = [
+      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+      { field: 'title', type: 'string' },
+      { field: 'n', type: 'integer' },
+    ];
+    await api(platform.url, 'POST', '/collections', token, { collection: 'pages', fields });
+    const created = await api(
+      platform.url,
+      'POST',
+      '/items/pages',
+      token,
+      Array.from({ length: LIST_ITEMS }, (_, i) => ({ title: `page ${i}`, n: 0 })),
+    );
+    const keys = (created.data as { id: number }[]).map((x) => x.id);
+    let middle = '';
+    for (let v = 1; v <= LIST_VERSIONS; v++) {
+      // the history's back-pressure answers 503 while the revisions catch up: wait and send again
+      for (let tries = 0; ; tries++) {
+        const sent = await api(platform.url, 'PATCH', '/items/pages', token, { keys, data: { n: v } }).then(
+          () => true,
+          (e: Error) => (/ 503 /.test(e.message) && tries < 50 ? false : Promise.reject(e)),
+        );
+        if (sent) break;
+        await new Promise((r) => setTimeout(r, 500));
+      }
+      if (v === Math.ceil(LIST_VERSIONS / 2)) middle = new Date().toISOString();
+    }
+    const count = LIST_ITEMS * (LIST_VERSIONS + 1);
+    for (let i = 0; i < 200; i++) {
+      const r = await api(platform.url, 'GET', `/revisions?filter[collection][_eq]=pages&meta=filter_count&limit=0`, token);
+      if (r.meta.filter_count >= count) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const now = new Date().toISOString();
+    const urls = {
+      plain: `${platform.url}/items/pages?limit=25`,
+      'at now': `${platform.url}/items/pages?limit=25&at=${now}`,
+      'at mid-history': `${platform.url}/items/pages?limit=25&at=${middle}`,
+    };
+    const times: Record<string, number[]> = Object.fromEntries(Object.keys(urls).map((k) => [k, []]));
+    for (let i = 0; i < 100; i++) for (const u of Object.values(urls)) await timed(u, token); // warm-up
+    for (let i = 0; i < REQUESTS / 4; i++) for (const [k, u] of Object.entries(urls)) times[k]!.push(await timed(u, token));
+    const plain = pct(times.plain!, 50);
+    for (const [k, t] of Object.entries(times))
+      log(
+        `list of ${LIST_ITEMS} items × ${LIST_VERSIONS + 1} revisions, limit 25, through the gateway, ${k}: p50 ${ms(pct(t, 50))}, p95 ${ms(pct(t, 95))}, plain ÷ this (p50) ${(plain / pct(t, 50)).toFixed(2)}`,
+      );
+  } finally {
+    await platform.stop();
+    await messaging.close();
+    const c = new Client({ connectionString: SERVER });
+    await c.connect();
+    for (const s of ['auth', 'revisions', 'items']) await c.query(`DROP DATABASE IF EXISTS vellum_${s}_${suffix} WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+async function main(): Promise<void> {
+  const only = process.env.AS_OF_ONLY;
+  if (!only || only === 'one') await oneItem();
+  if (!only || only === 'list') await lists();
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    console.error(e);
+    process.exit(1);
+  },
+);
