@@ -1,6 +1,7 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, ok, okWithVersion } from '../../api/client';
-import { useCollection } from '../../data/collections';
+import { useCollection, useCollections } from '../../data/collections';
+import { relationalFields, useRelations } from '../../data/relations';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
 import { useCan } from '../../session/permissions';
@@ -20,6 +21,8 @@ type Item = Record<string, unknown>;
 export function ItemPage({ collection, id }: { collection: string; id: string }) {
   const isNew = id === '+';
   const meta = useCollection(collection);
+  const relations = useRelations();
+  const collections = useCollections();
   const can = useCan();
   // the version the item was read at (its ETag): saves and deletes are conditional on it
   const version = useRef<string>();
@@ -113,8 +116,15 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       {notice && <Alert kind="success">{notice}</Alert>}
       <div class={isNew ? '' : 'cols'}>
         <div>
-          {meta.value && (isNew || item.value) && (
-            <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={mayWrite ? save : undefined} />
+          {meta.value && (isNew || item.value) && (relations.value || relations.error) && (collections.value || collections.error) && (
+            <ItemForm
+              collection={meta.value}
+              item={item.value}
+              submitLabel={isNew ? 'Create item' : 'Save item'}
+              onSubmit={mayWrite ? save : undefined}
+              relational={relations.value ? relationalFields(collection, relations.value) : []}
+              collections={collections.value}
+            />
           )}
           {!isNew && item.value && can('delete', collection) && (
             <p>
