@@ -37,10 +37,12 @@ export function useNestedChildren(ids: number[], tick: number) {
   }, [ids.join(','), tick]);
 }
 
-/** A child's change in a few words: the values it wrote, or — deleted — the values it had. */
+/** A child's change in a few words: the values it wrote, or — deleted — the values it had (fields in name order). */
 function summary(c: Child): string {
   const values = (c.activity?.action === 'delete' ? c.data : c.delta) as Record<string, unknown> | null;
-  const parts = Object.entries(values ?? {}).map(([k, v]) => `${k}: ${showValue(v)}`);
+  const parts = Object.keys(values ?? {})
+    .sort()
+    .map((k) => `${k}: ${showValue(values![k])}`);
   return parts.length ? (c.activity?.action === 'delete' ? `had ${parts.join(', ')}` : parts.join(', ')) : '';
 }
 
