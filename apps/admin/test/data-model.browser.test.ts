@@ -175,6 +175,10 @@ describeBrowser('admin app: the data model of a collection', () => {
     await see(page.getByRole('heading', { level: 1, name: 'Data model of articles' }));
     await checkPage(suite.admin, 'data-model-phone');
     expect(await overflow(page)).toEqual([]);
+    // and the dark theme holds axe's contrast checks too
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkPage(suite.admin, 'data-model-phone-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 860 });
   }, 120_000);
 

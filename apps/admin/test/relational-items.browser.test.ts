@@ -160,6 +160,10 @@ describeBrowser('admin app: relational fields in the item form and the history',
     await see(page.getByRole('list', { name: 'comments of this item' }));
     await checkPage(suite.admin, 'item-relational-phone');
     expect(await overflow(page)).toEqual([]);
+    // and the dark theme holds axe's contrast checks too
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await checkPage(suite.admin, 'item-relational-phone-dark');
+    await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 860 });
   }, 120_000);
 
