@@ -195,6 +195,26 @@ describeBrowser('admin app: relational fields in the item form and the history',
     });
   }, 60_000);
 
+  it('with more related items than the choice shows, a search narrows it', async () => {
+    const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
+    const many = Array.from({ length: 120 }, (_, i) => ({ name: `Writer ${i}`, email: `w${i}@example.com` }));
+    expect((await api.post('/items/authors', many)).status).toBe(200);
+    const { page } = suite.admin;
+    await page.goto('/admin/content/articles/1');
+    const search = page.getByLabel('Search authors for author');
+    await see(search);
+    expect(await field(page, 'author').locator('option').count()).toBe(101);
+    await search.fill('Writer 119');
+    await field(page, 'author').locator('option', { hasText: 'Writer 119' }).waitFor({ state: 'attached' });
+    // the chosen item stays offered beside the matches
+    expect(await field(page, 'author').locator('option').allTextContents()).toEqual(['— none —', 'Bob <bob@example.com>', 'Writer 119 <w119@example.com>']);
+    await field(page, 'author').selectOption({ label: 'Writer 119 <w119@example.com>' });
+    await page.getByRole('button', { name: 'Save item' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'Saved.' }));
+    const writer = (await api.get('/items/authors?filter[name][_eq]=Writer%20119&fields=id')).body.data[0].id as number;
+    expect((await api.get('/items/articles/1')).body.data.author).toBe(writer);
+  }, 60_000);
+
   it('a nested save meets another save: If-Match holds, nothing is lost', async () => {
     const api = await apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
     const id = (await api.post('/items/articles', { title: 'T0', comments: [{ body: 'k1' }] })).body.data.id as number;

@@ -12,6 +12,11 @@ export function AddFieldForm({ collection, onAdded }: { collection: string; onAd
   const [form, setForm] = useState(EMPTY);
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
   const [busy, setBusy] = useState(false);
+  // a refusal is about what was typed: it goes once the form is changed
+  const edit = (next: typeof EMPTY) => {
+    setForm(next);
+    if (errors.form) setErrors({});
+  };
   const submit = async (e: Event) => {
     e.preventDefault();
     const d = parseDefault(form.type, form.default.trim());
@@ -41,14 +46,14 @@ export function AddFieldForm({ collection, onAdded }: { collection: string; onAd
         hint="Lower case letters, digits and _; starts with a letter."
         value={form.name}
         error={errors.field}
-        onInput={(e) => setForm({ ...form, name: e.currentTarget.value })}
+        onInput={(e) => edit({ ...form, name: e.currentTarget.value })}
       />
       <Select
         id={ids.type}
         label="Type"
         value={form.type}
         options={FIELD_TYPES.map((t) => ({ value: t, label: t }))}
-        onChange={(e) => setForm({ ...form, type: e.currentTarget.value })}
+        onChange={(e) => edit({ ...form, type: e.currentTarget.value })}
       />
       <Field
         id={ids.def}
@@ -56,20 +61,20 @@ export function AddFieldForm({ collection, onAdded }: { collection: string; onAd
         hint="Empty: none. Existing items get it at once (no table rewrite)."
         value={form.default}
         error={errors.default}
-        onInput={(e) => setForm({ ...form, default: e.currentTarget.value })}
+        onInput={(e) => edit({ ...form, default: e.currentTarget.value })}
       />
       <div class="checks">
         <label>
-          <input type="checkbox" checked={form.nullable} onChange={(e) => setForm({ ...form, nullable: e.currentTarget.checked })} /> May be empty (nullable)
+          <input type="checkbox" checked={form.nullable} onChange={(e) => edit({ ...form, nullable: e.currentTarget.checked })} /> May be empty (nullable)
         </label>
         <label>
-          <input type="checkbox" checked={form.unique} onChange={(e) => setForm({ ...form, unique: e.currentTarget.checked })} /> Unique
+          <input type="checkbox" checked={form.unique} onChange={(e) => edit({ ...form, unique: e.currentTarget.checked })} /> Unique
         </label>
         <label>
-          <input type="checkbox" checked={form.indexed} onChange={(e) => setForm({ ...form, indexed: e.currentTarget.checked })} /> Indexed
+          <input type="checkbox" checked={form.indexed} onChange={(e) => edit({ ...form, indexed: e.currentTarget.checked })} /> Indexed
         </label>
       </div>
-      <Field id={ids.note} label="Note" value={form.note} onInput={(e) => setForm({ ...form, note: e.currentTarget.value })} />
+      <Field id={ids.note} label="Note" value={form.note} onInput={(e) => edit({ ...form, note: e.currentTarget.value })} />
       <button type="submit" disabled={busy}>
         Add field
       </button>
