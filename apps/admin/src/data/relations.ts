@@ -17,18 +17,19 @@ export type RelationalField =
   | { kind: 'm2m'; field: string; junction: string; key: string; otherKey: string; related: string; relation: Relation; other: Relation };
 
 /**
- * Every relation (`GET /relations`, administrators only): an empty list for a role that may not read them (its
- * forms then show the key fields as plain values).
+ * Every relation (`GET /relations`, which the API answers to administrators only): for anyone else none is asked
+ * (no 403 in the console) and the forms show key fields as plain values.
  */
-export function useRelations() {
+export function useRelations(admin: boolean) {
   return useAsync(async () => {
+    if (!admin) return [];
     try {
       return (await ok(api.GET('/relations'))).data as unknown as Relation[];
     } catch (err) {
       if (err instanceof ApiError && err.status === 403) return [];
       throw err;
     }
-  }, []);
+  }, [admin]);
 }
 
 /** The relational fields of a collection: its many-to-one fields, and its aliases (one-to-many, many-to-many through a junction). */

@@ -5,6 +5,7 @@ import { relationalFields, useRelations } from '../../data/relations';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
 import { useCan } from '../../session/permissions';
+import { useMeOrThrow } from '../../session/session';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
@@ -21,7 +22,7 @@ type Item = Record<string, unknown>;
 export function ItemPage({ collection, id }: { collection: string; id: string }) {
   const isNew = id === '+';
   const meta = useCollection(collection);
-  const relations = useRelations();
+  const relations = useRelations(!!useMeOrThrow().admin);
   const collections = useCollections();
   const can = useCan();
   // the version the item was read at (its ETag): saves and deletes are conditional on it

@@ -16,7 +16,7 @@ import { RelationsSection } from './relations-section';
 export function DataModelPage({ collection }: { collection: string }) {
   const [tick, setTick] = useState(0);
   const meta = useCollection(collection, tick);
-  const relations = useRelations();
+  const relations = useRelations(true);
   const collections = useCollections();
   const items = useAsync(async () => {
     const r = await ok(api.GET('/items/{collection}', { params: { path: { collection }, query: { limit: 0, meta: 'total_count' } } }));
