@@ -16,6 +16,7 @@ import { PermissionsPage } from './pages/admin/permissions-page';
 import { CollectionsPage } from './pages/content/collections-page';
 import { ItemsPage } from './pages/content/items-page';
 import { ItemPage } from './pages/content/item-page';
+import { DataModelPage } from './pages/data-model/data-model-page';
 import { ActivityPage } from './pages/activity/activity-page';
 
 type Route = { pattern: string; admin?: boolean; render: (params: Record<string, string>, query: URLSearchParams, me: Me) => ComponentChildren };
@@ -26,6 +27,7 @@ const ROUTES: Route[] = [
   { pattern: '/content', render: () => <CollectionsPage /> },
   { pattern: '/content/:collection', render: (p, q) => <ItemsPage collection={p.collection} query={q} /> },
   { pattern: '/content/:collection/:id', render: (p) => <ItemPage collection={p.collection} id={p.id} /> },
+  { pattern: '/data-model/:collection', admin: true, render: (p) => <DataModelPage collection={p.collection} /> },
   { pattern: '/activity', render: (_p, q) => <ActivityPage query={q} /> },
   { pattern: '/profile', render: (_p, _q, me) => <ProfilePage me={me} /> },
   { pattern: '/users', admin: true, render: (_p, q) => <UsersPage query={q} /> },

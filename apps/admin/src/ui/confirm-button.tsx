@@ -4,7 +4,15 @@ import { useEffect, useRef, useState } from 'preact/hooks';
  * A destructive action asked twice: the button, then the question with "yes" and "keep" (focus goes to "yes";
  * "keep" returns to the first button's state).
  */
-export function ConfirmButton(p: { label: string; question: string; confirmLabel: string; onConfirm: () => void | Promise<void>; class?: string }) {
+export function ConfirmButton(p: {
+  label: string;
+  /** The button's accessible name when its label alone is ambiguous ("Remove" in a table row). */
+  ariaLabel?: string;
+  question: string;
+  confirmLabel: string;
+  onConfirm: () => void | Promise<void>;
+  class?: string;
+}) {
   const [asking, setAsking] = useState(false);
   const yes = useRef<HTMLButtonElement>(null);
   useEffect(() => {
@@ -12,7 +20,7 @@ export function ConfirmButton(p: { label: string; question: string; confirmLabel
   }, [asking]);
   if (!asking) {
     return (
-      <button type="button" class={p.class ?? 'danger'} onClick={() => setAsking(true)}>
+      <button type="button" class={p.class ?? 'danger'} aria-label={p.ariaLabel} onClick={() => setAsking(true)}>
         {p.label}
       </button>
     );

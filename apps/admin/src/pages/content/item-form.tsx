@@ -1,21 +1,35 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Collection, CollectionField } from '../../data/collections';
+import type { RelationalField } from '../../data/relations';
 import { placeError } from '../../ui/field-errors';
 import { Alert } from '../../ui/page';
+import { aliasChanges, noEdit, type AliasEdit, type Key } from './relational/alias-changes';
+import { AliasList } from './relational/alias-list';
+import { M2oPicker } from './relational/m2o-picker';
 import { inputKind, parseInput, toInput } from './values';
 
 type Item = Record<string, unknown>;
 
-/** A form built from the collection's fields (an auto-increment primary key is not typed in). */
+/**
+ * A form built from the collection's fields (an auto-increment primary key is not typed in): a many-to-one field
+ * picks a related item, an alias field lists its linked items (link, unlink, create inline); the submitted data
+ * carries the alias edits in Directus's nested shape, so the item and its relations are written in one request.
+ */
 export function ItemForm({
   collection,
   item,
   submitLabel,
   onSubmit,
+  relational = [],
+  collections = [],
 }: {
   collection: Collection;
   item?: Item;
   submitLabel: string;
+  /** The collection's relational fields (none: every field is a plain value). */
+  relational?: RelationalField[];
+  /** The collections the relational fields reach. */
+  collections?: Collection[];
   /** Absent: the user may not write here (read-only fields, no button). */
   onSubmit?: (data: Item) => Promise<void>;
 }) {
@@ -23,6 +37,12 @@ export function ItemForm({
   const initial = () => Object.fromEntries(editable.map((f) => [f.field, toInput(f, item?.[f.field])]));
   const [values, setValues] = useState<Record<string, string | boolean>>(initial);
   const [errors, setErrors] = useState<Record<string, string | undefined>>({});
+  const [edits, setEdits] = useState<Record<string, AliasEdit>>({});
+  const def = (name: string) => collections.find((c) => c.collection === name);
+  const m2o = (f: CollectionField) => relational.find((r) => r.kind === 'm2o' && r.field === f.field && def(r.related));
+  const aliases = relational.filter(
+    (r): r is Extract<RelationalField, { kind: 'o2m' | 'm2m' }> => r.kind !== 'm2o' && !!def(r.kind === 'o2m' ? r.child : r.related),
+  );
   // a different item (re-read after a save or restore) replaces the values; not on mount, where it would overwrite
   // what was typed between the first paint and the effect
   const shown = useRef(item);
@@ -30,6 +50,7 @@ export function ItemForm({
     if (shown.current === item) return;
     shown.current = item;
     setValues(initial());
+    setEdits({});
   }, [item]);
   const id = (f: CollectionField) => `item-${collection.collection}-${f.field}`;
 
@@ -41,6 +62,11 @@ export function ItemForm({
       const { value, problem } = parseInput(f, values[f.field] ?? '');
       if (problem) problems[f.field] = problem;
       data[f.field] = value;
+    }
+    for (const a of aliases) {
+      const target = def(a.kind === 'o2m' ? a.child : a.related)!;
+      const changes = aliasChanges(a, edits[a.field] ?? noEdit(), target.primary_key);
+      if (changes) data[a.field] = changes;
     }
     setErrors(problems);
     if (Object.keys(problems).length || !onSubmit) return;
@@ -71,9 +97,21 @@ export function ItemForm({
           'aria-describedby': err ? `${id(f)}-error` : undefined,
         };
         const v = values[f.field];
+        const rel = m2o(f);
         return (
           <div class="field" key={f.field}>
-            {kind === 'checkbox' ? (
+            {rel?.kind === 'm2o' ? (
+              <M2oPicker
+                id={id(f)}
+                field={f.field}
+                related={def(rel.related)!}
+                value={String(v ?? '')}
+                disabled={!onSubmit}
+                invalid={!!err}
+                describedBy={common['aria-describedby']}
+                onChange={(key) => setValues((vs) => ({ ...vs, [f.field]: key }))}
+              />
+            ) : kind === 'checkbox' ? (
               <label>
                 <input
                   type="checkbox"
@@ -123,6 +161,19 @@ export function ItemForm({
           </div>
         );
       })}
+      {aliases.map((a) => (
+        <AliasList
+          key={a.field}
+          f={a}
+          target={def(a.kind === 'o2m' ? a.child : a.related)!}
+          junction={a.kind === 'm2m' ? def(a.junction) : undefined}
+          parent={item ? (item[collection.primary_key] as Key) : undefined}
+          item={item}
+          edit={edits[a.field] ?? noEdit()}
+          onEdit={(e) => setEdits((es) => ({ ...es, [a.field]: e }))}
+          disabled={!onSubmit}
+        />
+      ))}
       {onSubmit && <button type="submit">{submitLabel}</button>}
     </form>
   );

@@ -3,6 +3,7 @@ import { api, json, ok, type Revision } from '../../api/client';
 import { useWho } from '../../data/user-names';
 import { Alert, Empty } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
+import { NestedChanges, useNestedChildren } from './nested-changes';
 import { RestoreFields } from './restore-fields';
 import { HistoryTools } from './history-tools';
 import { RevisionDiff } from './revision-diff';
@@ -65,6 +66,10 @@ export function ItemHistory(p: {
   const who = useWho((revs.value?.list ?? []).map((r) => r.activity?.user));
   const all = revs.value?.list ?? [];
   const list = all.slice(0, LIMIT);
+  const nested = useNestedChildren(
+    list.map((r) => r.id as number),
+    p.tick,
+  );
   const total = revs.value?.total ?? 0;
   // numbers from the page the list was read for (the page asked for may still be loading)
   const shownPage = revs.value?.page ?? page;
@@ -107,6 +112,7 @@ export function ItemHistory(p: {
             <button type="button" class="secondary" aria-pressed={i === index} onClick={() => setSelected(r.id as number)}>
               Show changes of revision {numberAt(i)}
             </button>
+            <NestedChanges rows={nested.value?.get(r.id as number)} revision={`Revision ${numberAt(i)}`} />
           </li>
         ))}
       </ol>

@@ -1,9 +1,11 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, ApiError, ok, okWithVersion } from '../../api/client';
-import { useCollection } from '../../data/collections';
+import { useCollection, useCollections } from '../../data/collections';
+import { relationalFields, useRelations } from '../../data/relations';
 import { navigate } from '../../router/router';
 import { Link } from '../../router/link';
 import { useCan } from '../../session/permissions';
+import { useMeOrThrow } from '../../session/session';
 import { ConfirmButton } from '../../ui/confirm-button';
 import { Alert, Page } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
@@ -20,6 +22,8 @@ type Item = Record<string, unknown>;
 export function ItemPage({ collection, id }: { collection: string; id: string }) {
   const isNew = id === '+';
   const meta = useCollection(collection);
+  const relations = useRelations(!!useMeOrThrow().admin);
+  const collections = useCollections();
   const can = useCan();
   // the version the item was read at (its ETag): saves and deletes are conditional on it
   const version = useRef<string>();
@@ -113,8 +117,15 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       {notice && <Alert kind="success">{notice}</Alert>}
       <div class={isNew ? '' : 'cols'}>
         <div>
-          {meta.value && (isNew || item.value) && (
-            <ItemForm collection={meta.value} item={item.value} submitLabel={isNew ? 'Create item' : 'Save item'} onSubmit={mayWrite ? save : undefined} />
+          {meta.value && (isNew || item.value) && (relations.value || relations.error) && (collections.value || collections.error) && (
+            <ItemForm
+              collection={meta.value}
+              item={item.value}
+              submitLabel={isNew ? 'Create item' : 'Save item'}
+              onSubmit={mayWrite ? save : undefined}
+              relational={relations.value ? relationalFields(collection, relations.value) : []}
+              collections={collections.value}
+            />
           )}
           {!isNew && item.value && can('delete', collection) && (
             <p>

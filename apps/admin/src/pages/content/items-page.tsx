@@ -89,6 +89,12 @@ export function ItemsPage({ collection, query }: { collection: string; query: UR
     >
       <p>
         <Link to="/content">All collections</Link>
+        {me.admin && (
+          <>
+            {' · '}
+            <Link to={`/data-model/${collection}`}>Data model of {collection}</Link>
+          </>
+        )}
       </p>
       <form
         class="toolbar"
