@@ -7,7 +7,8 @@ import { createTestDatabase, openSse, type SseEvent, type TestDatabase } from '@
 import { createTokenVerifier, hashApiToken, staticKeySource, watchAccessRules } from '@vellum/tokens';
 import { createApp, type RevisionsApp, type RevisionsAppDeps } from '../src/app';
 import { createPool } from '../src/data/pool';
-import { NotifyingEventWriter } from '../src/events/revision-notices';
+import { NotifyingEventWriter, revisionNotices } from '../src/events/revision-notices';
+import { RevisionFeed } from '../src/domain/revision-feed';
 import { MIGRATIONS_DIR } from '../src/start';
 import { access, jwks, logger } from './helpers';
 
@@ -22,12 +23,50 @@ export interface StreamHarness {
   url: string;
   writer: NotifyingEventWriter;
   revoked: Set<string>;
+  rules: RevisionsAppDeps['rules'];
   apiTokens: Map<string, ApiTokenEntry>;
   setRules(key: string, value: RoleAccess): Promise<void>;
   /** `GET <path>` as JSON (`auth`: an Authorization header). */
   get(path: string, auth?: string): Promise<{ status: number; body: { data?: Record<string, unknown>[]; errors?: { extensions: { code: string } }[] } }>;
   stream(path: string, headers?: Record<string, string>): ReturnType<typeof openSse>;
   close(): Promise<void>;
+}
+
+/** One more replica over the same database: its own feed and notices on `messaging`, its writer telling both. */
+export async function startReplica(
+  pool: Pool,
+  rules: RevisionsAppDeps['rules'],
+  messaging: Messaging,
+): Promise<{ app: RevisionsApp; url: string; writer: NotifyingEventWriter; feed: RevisionFeed; stop(): Promise<void> }> {
+  // no safety reads: a revision recorded by another replica arrives only through its notice
+  const feed = new RevisionFeed(pool, { logger, safetyPollMs: 3_600_000 });
+  const notices = await revisionNotices(messaging, () => feed.poke(), logger);
+  const app = createApp({
+    pool,
+    rules,
+    feed,
+    verifier: createTokenVerifier(staticKeySource(jwks)),
+    logger,
+    config: { QUERY_LIMIT_DEFAULT: 100, QUERY_LIMIT_MAX: -1, QUERY_DEFERRED_JOIN_OFFSET: 1000 },
+  });
+  const server = http.createServer(app.listener).listen(0, '127.0.0.1');
+  await new Promise((r) => server.once('listening', r));
+  const writer = new NotifyingEventWriter(pool, () => {
+    feed.poke();
+    notices.publish();
+  });
+  return {
+    app,
+    feed,
+    writer,
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      await app.close();
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+      await notices.stop();
+    },
+  };
 }
 
 export async function createStreamHarness(config: Partial<RevisionsAppDeps['config']> = {}): Promise<StreamHarness> {
@@ -59,6 +98,7 @@ export async function createStreamHarness(config: Partial<RevisionsAppDeps['conf
     url,
     writer,
     revoked,
+    rules: rules.rules,
     apiTokens,
     setRules: (key, value) => kv.put(key, value),
     async get(path, auth) {
