@@ -54,7 +54,7 @@ function parseBlocks(text: string, out: SseEvent[], comment: () => void): string
 }
 
 /** GET `url` as an event stream (Accept: text/event-stream) with `headers`; resolves once the answer's head is in. */
-export function openSse(url: string, headers: Record<string, string> = {}): Promise<SseStream> {
+export function openSse(url: string, headers: Record<string, string> = {}, onEvent?: (e: SseEvent) => void): Promise<SseStream> {
   return new Promise((resolve, reject) => {
     const req = http.get(url, { headers: { accept: 'text/event-stream', ...headers } }, (res) => {
       res.setEncoding('utf8');
@@ -92,6 +92,7 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           return new Promise((ok, fail) => {
             if (stream.ended) return ok();
             const timer = setTimeout(() => fail(new Error('the stream did not end')), timeoutMs);
+            timer.unref();
             const check = () => {
               if (!stream.ended) return;
               clearTimeout(timer);
@@ -110,7 +111,9 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
           stream.body += chunk;
           return;
         }
+        const had = stream.events.length;
         pending = parseBlocks(pending + chunk, stream.events, () => stream.comments++);
+        if (onEvent) for (const e of stream.events.slice(had)) onEvent(e);
         notify();
       });
       const end = () => {
@@ -124,4 +127,52 @@ export function openSse(url: string, headers: Record<string, string> = {}): Prom
     });
     req.once('error', reject);
   });
+}
+
+/** An event stream that reconnects as EventSource does (after `retryMs`, with Last-Event-ID), until `stop()`. */
+export interface SseFollower {
+  /** Every event of every connection, in arrival order. */
+  events: SseEvent[];
+  /** Connections opened after the first. */
+  reconnects: number;
+  until(test: (events: SseEvent[]) => boolean, timeoutMs?: number): Promise<void>;
+  stop(): void;
+}
+
+export function followSse(url: string, headers: Record<string, string> = {}, retryMs = 200): SseFollower {
+  const events: SseEvent[] = [];
+  let lastId: string | undefined;
+  let current: SseStream | undefined;
+  let stopped = false;
+  const f: SseFollower = {
+    events,
+    reconnects: -1,
+    async until(test, timeoutMs = 30_000) {
+      const end = Date.now() + timeoutMs;
+      while (!test(events)) {
+        if (Date.now() > end) throw new Error(`timed out with ${events.length} events, ${f.reconnects} reconnects`);
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    },
+    stop() {
+      stopped = true;
+      current?.close();
+    },
+  };
+  void (async () => {
+    while (!stopped) {
+      f.reconnects++;
+      try {
+        current = await openSse(url, { ...headers, ...(lastId !== undefined ? { 'last-event-id': lastId } : {}) }, (e) => {
+          events.push(e);
+          if (e.id !== undefined) lastId = e.id;
+        });
+        if (current.status === 200) await current.closed(24 * 3600_000);
+      } catch {
+        // refused or reset: try again
+      }
+      await new Promise((r) => setTimeout(r, retryMs));
+    }
+  })();
+  return f;
 }
