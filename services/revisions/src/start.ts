@@ -14,6 +14,7 @@ import { scheduleRetention } from './domain/retention.scheduler';
 import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
 import { NotifyingEventWriter, revisionNotices } from './events/revision-notices';
 import { RevisionFeed } from './domain/revision-feed';
+import { observeStreams } from './stream-metrics';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -78,6 +79,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   const unobserve = metrics
     ? [
         observePool(metrics, 'revisions', pool),
+        observeStreams(metrics, feed, built.streams),
         ...(stats ? [observeConsumer(metrics, { service: 'revisions', stream: ITEMS_STREAM, consumer: REVISIONS_DURABLE }, stats)] : []),
       ]
     : [];

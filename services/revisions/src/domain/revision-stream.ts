@@ -12,6 +12,8 @@ import { visibilityOf, type AccessRules, type Visibility } from './visibility';
 export interface StreamSink {
   /** One revision; false when the client is behind (wait for `drained` before more). */
   revision(id: number, json: string): boolean;
+  /** Several revisions in one write (a live batch). */
+  revisions(events: [id: number, json: string][]): void;
   /** The `since` asked for is older than retention: what follows starts at `earliest`. */
   reset(earliest: number): void;
   drained(): Promise<void>;
@@ -133,6 +135,7 @@ export class RevisionStream {
     if (!sink || sink.closed) return;
     const visibility = visibilityOf(this.acc, this.deps.rules);
     const key = `${visibilityKey(visibility)}|${this.shape.key}`;
+    const out: [number, string][] = [];
     for (const rev of revs) {
       const id = rev.row.id;
       if (id <= this.position) continue;
@@ -141,7 +144,8 @@ export class RevisionStream {
       if (!this.matches(rev.row)) continue;
       let json = rev.shaped.get(key);
       if (json === undefined) rev.shaped.set(key, (json = JSON.stringify(this.shape.apply(rev, visibility))));
-      sink.revision(id, json);
+      out.push([id, json]);
     }
+    if (out.length) sink.revisions(out);
   }
 }

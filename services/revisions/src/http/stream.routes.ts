@@ -105,6 +105,7 @@ export function streamRoutes(deps: StreamDeps & { reader: RecordsReader }, o: St
     };
     const sink: StreamSink = {
       revision: (id, json) => write(`id: ${id}\ndata: ${json}\n\n`),
+      revisions: (events) => void write(events.map(([id, json]) => `id: ${id}\ndata: ${json}\n\n`).join('')),
       reset: (earliest) => void write(`id: ${earliest - 1}\nevent: reset\ndata: ${JSON.stringify({ earliest })}\n\n`),
       drained: () => new Promise((r) => (closed ? r() : res.once('drain', r).once('close', r))),
       get closed() {
