@@ -2,6 +2,7 @@
 // process): STREAM_SUBSCRIBERS (1,000) subscribers through the gateway, of mixed roles (10% admin, 40% a role reading
 // the collection, 30% a role reading only its title, 20% a role reading another collection), while STREAM_RATE
 // (100) item writes per second go on for STREAM_SECONDS (20). Reports the feed's database reads per revision, the
+// revision's commit (the revisions writer's notice after its COMMIT, seen in the platform's process) → event delivered, the
 // item write (its change's timestamp, taken in the write's transaction) → event delivered and write sent → event
 // delivered (p50/p99/max over every subscriber and revision), deliveries against what each role may see, and the
 // platform's memory per idle subscriber.
@@ -85,6 +86,7 @@ async function main() {
   const sentAt = new Map<string, number>();
   const lags: number[] = [];
   const fromSend: number[] = [];
+  const received: [id: number, at: number][] = [];
   const delivered: Record<string, number> = { admin: 0, full: 0, title: 0, other: 0 };
   const streams: SseStream[] = [];
   for (let i = 0; i < SUBSCRIBERS; i += 50) {
@@ -93,6 +95,7 @@ async function main() {
         const role = roleOf(i + k);
         return openSse(`${url}/revisions/stream?fields=id,data,activity.timestamp`, { authorization: `Bearer ${tokens[role]}` }, (e) => {
           delivered[role]!++;
+          received.push([Number(e.id), Date.now()]);
           const title = TITLE.exec(e.data)?.[1];
           const sent = title === undefined ? undefined : sentAt.get(title);
           if (title === undefined || sent === undefined) return;
@@ -133,6 +136,12 @@ async function main() {
   await Promise.all(writes);
   await sleep(3000);
   const after = await stats();
+  const committed = await new Promise<Record<number, number>>((resolve) => {
+    child.once('message', (m) => resolve(m as Record<number, number>));
+    child.send('commits');
+  });
+  const fromCommit = received.filter(([id]) => committed[id] !== undefined).map(([id, at]) => at - committed[id]!);
+  fromCommit.sort((a, b) => a - b);
   streams.forEach((s) => s.close());
   child.send('stop');
 
@@ -148,6 +157,7 @@ async function main() {
         subscribers: SUBSCRIBERS,
         writes: { sent, failed, perSecond: +(sent / SECONDS).toFixed(1) },
         feed: { revisions, reads, readsPerRevision: +(reads / Math.max(1, revisions)).toFixed(3) },
+        commitToDeliveryMs: { p50: pct(fromCommit, 50), p99: pct(fromCommit, 99), max: fromCommit.at(-1), samples: fromCommit.length },
         writeToDeliveryMs: { p50: pct(lags, 50), p99: pct(lags, 99), max: lags.at(-1) },
         sendToDeliveryMs: { p50: pct(fromSend, 50), p99: pct(fromSend, 99), max: fromSend.at(-1) },
         deliveries: { measured: lags.length, expected: (sent - failed) * seeing },
