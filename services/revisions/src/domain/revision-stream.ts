@@ -12,8 +12,8 @@ import { visibilityOf, type AccessRules, type Visibility } from './visibility';
 export interface StreamSink {
   /** One revision; false when the client is behind (wait for `drained` before more). */
   revision(id: number, json: string): boolean;
-  /** Several revisions in one write (a live batch). */
-  revisions(events: [id: number, json: string][]): void;
+  /** A live batch's events as event-stream text (`liveEventText`), in one write. */
+  text(chunk: string): void;
   /** The `since` asked for is older than retention: what follows starts at `earliest`. */
   reset(earliest: number): void;
   drained(): Promise<void>;
@@ -32,6 +32,12 @@ export interface StreamDeps {
 
 /** Rows per catch-up read. */
 const CATCH_UP_PAGE = 500;
+
+/** One revision as an event-stream event: its id, and its JSON as the data line. */
+export const liveEventText = (id: number, json: string): string => `id: ${id}\ndata: ${json}\n\n`;
+
+/** A live batch's text by stream kind (read rule, fields, filter): the streams of one kind share one string. */
+const batchTexts = new WeakMap<FeedRevision[], Map<string, string>>();
 
 let shapeIds = 0;
 const visibilityIds = new WeakMap<Visibility, number>();
@@ -56,6 +62,8 @@ export class RevisionStream {
   private position = 0;
   private readonly matches: ReturnType<typeof compileFilter>;
   private readonly shape: StreamShape;
+  /** What decides which revisions pass the filter, beside the revisions themselves. */
+  private readonly filterKey: string;
   private sink: StreamSink | undefined;
 
   constructor(
@@ -67,6 +75,8 @@ export class RevisionStream {
     const now = deps.now?.() ?? new Date();
     this.matches = compileFilter(query.filter, { now, user: acc.user ?? null, role: acc.role ?? null });
     this.shape = compileShape(query.fields);
+    const text = JSON.stringify(query.filter);
+    this.filterKey = `${text}|${text.includes('$NOW') ? now.getTime() : ''}|${text.includes('$CURRENT') ? `${acc.user}|${acc.role}` : ''}`;
   }
 
   /** Subscribes and reads the first catch-up page: what is refused (400, 403) is refused here, before any event. */
@@ -135,7 +145,17 @@ export class RevisionStream {
     if (!sink || sink.closed) return;
     const visibility = visibilityOf(this.acc, this.deps.rules);
     const key = `${visibilityKey(visibility)}|${this.shape.key}`;
-    const out: [number, string][] = [];
+    // a batch wholly after this stream's position (the live case) may already be written out for its kind
+    const whole = revs.length > 0 && revs[0]!.row.id > this.position;
+    const kind = `${key}|${this.filterKey}`;
+    let texts = whole ? batchTexts.get(revs) : undefined;
+    const shared = texts?.get(kind);
+    if (shared !== undefined) {
+      this.position = revs[revs.length - 1]!.row.id;
+      if (shared) sink.text(shared);
+      return;
+    }
+    let out = '';
     for (const rev of revs) {
       const id = rev.row.id;
       if (id <= this.position) continue;
@@ -144,8 +164,12 @@ export class RevisionStream {
       if (!this.matches(rev.row)) continue;
       let json = rev.shaped.get(key);
       if (json === undefined) rev.shaped.set(key, (json = JSON.stringify(this.shape.apply(rev, visibility))));
-      out.push([id, json]);
+      out += liveEventText(id, json);
     }
-    if (out.length) sink.revisions(out);
+    if (whole) {
+      if (!texts) batchTexts.set(revs, (texts = new Map()));
+      texts.set(kind, out);
+    }
+    if (out) sink.text(out);
   }
 }

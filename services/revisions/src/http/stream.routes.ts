@@ -4,7 +4,7 @@ import type { Logger } from '@vellum/logger';
 import { route, type RouteTable } from '@vellum/http';
 import { extractAccessToken, isTokenRevoked, type AccessTokenClaims, type RevocationCheck, type TokenVerifier } from '@vellum/tokens';
 import type { RecordsReader } from '../domain/records-reader';
-import { RevisionStream, type StreamDeps, type StreamSink } from '../domain/revision-stream';
+import { liveEventText, RevisionStream, type StreamDeps, type StreamSink } from '../domain/revision-stream';
 
 export interface StreamRouteOptions {
   authenticate: RequestHandler;
@@ -104,8 +104,8 @@ export function streamRoutes(deps: StreamDeps & { reader: RecordsReader }, o: St
       return ok;
     };
     const sink: StreamSink = {
-      revision: (id, json) => write(`id: ${id}\ndata: ${json}\n\n`),
-      revisions: (events) => void write(events.map(([id, json]) => `id: ${id}\ndata: ${json}\n\n`).join('')),
+      revision: (id, json) => write(liveEventText(id, json)),
+      text: (chunk) => void write(chunk),
       reset: (earliest) => void write(`id: ${earliest - 1}\nevent: reset\ndata: ${JSON.stringify({ earliest })}\n\n`),
       drained: () => new Promise((r) => (closed ? r() : res.once('drain', r).once('close', r))),
       get closed() {
