@@ -1,4 +1,4 @@
-import { describeBrowser, see } from './support/browser';
+import { checkPage, describeBrowser, see } from './support/browser';
 import { apiAs } from './support/api';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
@@ -28,6 +28,7 @@ describeBrowser('admin app: live history', () => {
     await page.goto('/admin/activity?collection=live_notes');
     const rows = page.getByRole('table').getByRole('row');
     await see(rows.filter({ hasText: 'create' }));
+    await checkPage(suite.admin, 'activity-live');
     const before = loads;
     expect((await api.patch(`/items/live_notes/${id}`, { title: 'second' })).status).toBe(200);
     await see(rows.filter({ hasText: 'update' }));
@@ -39,5 +40,8 @@ describeBrowser('admin app: live history', () => {
     expect((await api.patch(`/items/live_notes/${id}`, { title: 'third' })).status).toBe(200);
     await see(page.getByRole('button', { name: 'Show changes of revision 3' }));
     expect([loads - before, loads - onItem]).toEqual([1, 0]); // the item page's own navigation; no reload after it
+    // an open stream does not keep the page from being idle (what the other browser tests wait for)
+    await page.goto('/admin/activity', { waitUntil: 'networkidle', timeout: 10_000 });
+    await checkPage(suite.admin, 'activity-idle');
   });
 });
