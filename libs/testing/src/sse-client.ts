@@ -167,7 +167,9 @@ export function followSse(url: string, headers: Record<string, string> = {}, ret
           events.push(e);
           if (e.id !== undefined) lastId = e.id;
         });
-        if (current.status === 200) await current.closed(24 * 3600_000);
+        if (stopped)
+          current.close(); // stopped while this connection was being opened
+        else if (current.status === 200) await current.closed(24 * 3600_000);
       } catch {
         // refused or reset: try again
       }
