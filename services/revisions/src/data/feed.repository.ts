@@ -21,22 +21,33 @@ export interface FeedRow {
   origin: string | null;
 }
 
-/** What a feed read saw: the rows after the cursor, and the snapshot's bounds (xid8 as bigint). */
+/** What a feed read saw: the rows after the cursor, and which transactions of this database were running. */
 export interface FeedRead {
   rows: FeedRow[];
-  /** Every transaction below this id had finished when the rows were read. */
-  xmin: bigint;
-  /** Every transaction from this id on had not started (or had no id yet) when the rows were read. */
-  xmax: bigint;
+  /** Transactions in progress in the rows' snapshot (32-bit ids, as text). */
+  inProgress: Set<string>;
+  /** Transactions of this database running when the rows had been read (they include every one of the snapshot's). */
+  running: string[];
 }
 
 /**
- * The revisions after `afterId` in id order with their activity, and the bounds of the snapshot they were read in
- * (one statement, so one snapshot: `pg_current_snapshot()` is the statement's).
+ * The transactions of this database that hold a transaction id (the only ones that can insert revisions), as seen
+ * after the statement's snapshot was taken: every writer in progress in that snapshot is among them or has ended.
+ * Other databases of the server are not waited for. (The service's connections share one database user, whose own
+ * sessions' transaction ids pg_stat_activity always shows.)
+ */
+const RUNNING = `ARRAY(SELECT backend_xid::text FROM pg_stat_activity
+   WHERE datname = current_database() AND backend_xid IS NOT NULL AND pid <> pg_backend_pid())`;
+const IN_PROGRESS = `ARRAY(SELECT xid(x)::text FROM pg_snapshot_xip(s) AS x)`;
+
+/**
+ * The revisions after `afterId` in id order with their activity, the transactions in progress in the snapshot they
+ * were read in (one statement, so one snapshot: `pg_current_snapshot()` is the statement's) and those of this
+ * database running after it.
  */
 const READ_AFTER = {
   name: 'vellum_feed_after',
-  text: `SELECT pg_snapshot_xmin(s)::text AS xmin, pg_snapshot_xmax(s)::text AS xmax, x.*
+  text: `SELECT ${IN_PROGRESS} AS in_progress, ${RUNNING} AS running, x.*
   FROM pg_current_snapshot() AS s
   LEFT JOIN LATERAL (
     SELECT r.id::text AS id, r.activity::text AS activity, r.collection, r.item, r.data::text AS data, r.delta::text AS delta,
@@ -77,15 +88,19 @@ export async function readAfter(pool: Pick<Pool, 'query'>, afterId: number, limi
       origin: r.origin as string | null,
     });
   }
-  return { rows: out, xmin: BigInt(first.xmin as string), xmax: BigInt(first.xmax as string) };
+  return { rows: out, inProgress: new Set(first.in_progress as string[]), running: first.running as string[] };
 }
 
-/** The newest revision id (0 when there is none) and the snapshot it was read in. */
-export async function readHead(pool: Pick<Pool, 'query'>): Promise<{ id: number; xmax: bigint }> {
-  const { rows } = await pool.query<{ id: string | null; xmax: string }>(
-    `SELECT (SELECT max(id) FROM revisions)::text AS id, pg_snapshot_xmax(pg_current_snapshot())::text AS xmax`,
-  );
-  return { id: Number(rows[0]!.id ?? 0), xmax: BigInt(rows[0]!.xmax) };
+/** The newest revision id (0 when there is none) and the transactions of this database running after it was read. */
+export async function readHead(pool: Pick<Pool, 'query'>): Promise<{ id: number; running: string[] }> {
+  const { rows } = await pool.query<{ id: string | null; running: string[] }>(`SELECT (SELECT max(id) FROM revisions)::text AS id, ${RUNNING} AS running`);
+  return { id: Number(rows[0]!.id ?? 0), running: rows[0]!.running };
+}
+
+/** The transactions in progress in a new snapshot (32-bit ids, as text). */
+export async function inProgressNow(pool: Pick<Pool, 'query'>): Promise<Set<string>> {
+  const { rows } = await pool.query<{ ids: string[] }>(`SELECT ${IN_PROGRESS} AS ids FROM pg_current_snapshot() AS s`);
+  return new Set(rows[0]!.ids);
 }
 
 /**

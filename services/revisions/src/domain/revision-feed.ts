@@ -1,6 +1,6 @@
 import type { Pool } from 'pg';
 import type { Logger } from '@vellum/logger';
-import { readAfter, readHead, type FeedRow } from '../data/feed.repository';
+import { inProgressNow, readAfter, readHead, type FeedRow } from '../data/feed.repository';
 
 /** A recorded revision as every stream of this process shares it: read once, `data`/`delta` parsed once. */
 export interface FeedRevision {
@@ -38,15 +38,16 @@ const parse = (text: string | null): unknown => (text === null ? null : JSON.par
  *
  * Revision ids come from a sequence, so a transaction may commit id 10 before another commits id 9. The feed hands
  * out ids strictly in order and never skips one that will still appear: a missing id `g` seen in a snapshot S that
- * shows a later id belongs to a transaction that was running in S (the writer takes its transaction id, inserting
- * the activity row, before it draws revision ids), or to one that rolled back. Once every transaction of S has
- * ended (a later snapshot's xmin ≥ S's xmax) a read shows `g` if it was committed; if not, it never will be.
+ * shows a later id belongs to a transaction of this database that was running in S (the writer takes its transaction
+ * id, inserting the activity row, before it draws revision ids), or to one that rolled back. Those running in S are
+ * among the transactions the same read lists as running after it (or had ended before); once none of those is in
+ * progress in a later read's snapshot, that read shows `g` if it was committed; if not, it never will be.
  */
 export class RevisionFeed {
   private cursor = 0;
   private started: Promise<void> | undefined;
-  /** The xmax of the first snapshot that saw the missing id after the cursor. */
-  private blocker: bigint | undefined;
+  /** The transactions running when the missing id after the cursor was first seen missing. */
+  private blocker: string[] | undefined;
   private readonly listeners = new Set<FeedListener>();
   private polling = false;
   private again = false;
@@ -101,8 +102,8 @@ export class RevisionFeed {
       const head = await readHead(this.pool);
       this.cursor = head.id;
       for (;;) {
-        const { rows } = await this.pool.query<{ xmin: string }>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
-        if (BigInt(rows[0]!.xmin) >= head.xmax) break;
+        const now = await inProgressNow(this.pool);
+        if (!head.running.some((x) => now.has(x))) break;
         await new Promise((r) => setTimeout(r, 10));
       }
       const every = this.opts.safetyPollMs ?? 5000;
@@ -126,9 +127,9 @@ export class RevisionFeed {
         const out: FeedRevision[] = [];
         let waiting = false;
         for (const row of read.rows) {
-          if (row.id !== this.cursor + 1 && !(this.blocker !== undefined && read.xmin >= this.blocker)) {
-            // an id before this one may still commit: wait for the transactions of the snapshot that first saw it
-            this.blocker ??= read.xmax;
+          if (row.id !== this.cursor + 1 && !(this.blocker !== undefined && !this.blocker.some((x) => read.inProgress.has(x)))) {
+            // an id before this one may still commit: wait for the transactions running when it was first seen missing
+            this.blocker ??= read.running;
             waiting = true;
             break;
           }
