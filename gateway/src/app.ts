@@ -20,6 +20,7 @@ import type { UpstreamPool } from './proxy/upstream-pool';
 import { fetchCollections, withCollections } from './specs/collection-paths';
 import { createUpstreamPools } from './proxy/upstream-pools';
 import { createProxy, type Proxy } from './proxy/proxy.handler';
+import { EventStreams } from './proxy/event-streams';
 import { SERVICE_ROUTES, type ServiceName } from './proxy/service-routes';
 import { createFrontDoor } from './front/front-door';
 import type { TrustFn } from '@vellum/http';
@@ -80,6 +81,8 @@ export interface Gateway {
   metrics: Registry;
   /** The cached report (at most one probe fan-out per second). */
   health(): Promise<HealthReport>;
+  /** The server-sent event streams passing through (cut when the gateway stops). */
+  eventStreams: EventStreams;
   /** Close connection pools and background work (not the listening socket). */
   close(): Promise<void>;
 }
@@ -121,10 +124,13 @@ export async function createGateway(deps: GatewayDeps): Promise<Gateway> {
   const graphql = federation && graphqlDoor(app, deps, federation, verifier);
   const frontDoor = gatewayFrontDoor(app, deps, { proxies, verifier, hsts, corsOptions, limit: limits.limit, metrics, graphql });
 
+  const eventStreams = new EventStreams();
   return {
     listener: (req, res) => {
+      eventStreams.track(req, res);
       if (!frontDoor(req, res)) app(req, res);
     },
+    eventStreams,
     app,
     pools,
     metrics: metrics.registry,

@@ -47,6 +47,8 @@ export async function startGateway(config: GatewayConfig, { logger, messaging, m
     url: listening.url,
     health: gateway.health,
     async stop() {
+      // event streams never finish: cut them (their clients resume elsewhere) so the drain does not wait for them
+      gateway.eventStreams.cutAll();
       await listening.close();
       await revoked?.stop();
       await apiTokens?.stop();

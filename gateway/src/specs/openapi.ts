@@ -29,6 +29,12 @@ function operation(r: RouteDefinition): Json {
   const responses: Json = {};
   for (const [status, spec] of Object.entries(r.responses)) {
     if (spec === null) responses[status] = { description: status === '204' ? 'No content' : 'Redirect' };
+    else if (spec === 'EventStream')
+      responses[status] = {
+        description:
+          'text/event-stream: `id` = the revision id, `data` = the revision as /revisions shows it; `event: reset` (`{"earliest"}`), `event: auth_expired`; comment lines as heartbeats',
+        content: { 'text/event-stream': { schema: { type: 'string' } } },
+      };
     else if (spec === 'Text') responses[status] = { description: 'OK', content: { 'text/plain': { schema: { type: 'string' } } } };
     else responses[status] = { description: 'OK', content: { 'application/json': { schema: responseSchema(spec) } } };
   }
@@ -38,6 +44,13 @@ function operation(r: RouteDefinition): Json {
   const parameters: Json[] = [...r.path.matchAll(/\{(\w+)\}/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }));
   if (r.query === true) parameters.push(...QUERY_PARAMS);
   else if (r.query === 'fields') parameters.push(QUERY_PARAMS[0]!);
+  else if (r.query === 'stream')
+    parameters.push(QUERY_PARAMS[0]!, QUERY_PARAMS[1]!, {
+      name: 'since',
+      in: 'query',
+      description: 'Resume after this revision id (the `Last-Event-ID` header wins)',
+      schema: { type: 'integer', minimum: 0 },
+    });
   parameters.push({ name: 'access_token', in: 'query', description: 'Access token (not together with Authorization)', schema: { type: 'string' } });
   const op: Json = {
     operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

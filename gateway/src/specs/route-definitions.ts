@@ -18,8 +18,8 @@ export interface RouteDefinition {
   body?: RequestBodyName | 'GraphQLRequest';
   /** status → component schema name (or null for no body). */
   responses: Record<string, string | null>;
-  /** Takes the §5 query parameters (true), or only `fields` (one record). */
-  query?: boolean | 'fields';
+  /** Takes the §5 query parameters (true), only `fields` (one record), or an event stream's `fields`, `filter`, `since`. */
+  query?: boolean | 'fields' | 'stream';
 }
 
 const r = (method: HttpMethod, path: string, tag: string, access: Access, summary: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
@@ -127,6 +127,10 @@ export const ROUTES: RouteDefinition[] = [
   r('search', '/revisions', 'revisions', 'public', 'Query revisions with the query in the body', {
     body: 'SearchRequest',
     responses: { '200': 'List:Revision' },
+  }),
+  r('get', '/revisions/stream', 'revisions', 'public', 'Server-sent events of the revisions the caller may read, as recorded (resumable: Last-Event-ID)', {
+    query: 'stream',
+    responses: { '200': 'EventStream' },
   }),
   r('get', '/revisions/{id}', 'revisions', 'public', 'One revision (403 when unreadable or missing)', { responses: { '200': 'One:Revision' } }),
   r(

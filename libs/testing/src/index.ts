@@ -14,3 +14,4 @@ export { silentLogger } from './silent-logger';
 export { errorCode, firstError, type WithBody } from './error-code';
 export { ROOT, startNpmStart, startNpmStartLogged, waitForPing, exited, processesUsing, killProcessesUsing, stopProcessGroup } from './npm-start-process';
 export { waitForMailFiles } from './mail-files';
+export { followSse, openSse, type SseEvent, type SseFollower, type SseStream } from './sse-client';

@@ -19,19 +19,26 @@ import { createSubgraph } from './graphql/subgraph';
 import { recordsRoutes } from './http/records.routes';
 import { AsOfReader } from './domain/as-of/as-of-reader';
 import { historyRoutes } from './http/history.routes';
+import { RevisionFeed } from './domain/revision-feed';
+import { streamRoutes, type StreamRegistry } from './http/stream.routes';
 
 export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
   pool: Pool;
   /** Role → access rules (watched from ACCESS_BUCKET; `AccessRuleMap.of` in tests). */
   rules: Pick<AccessRuleMap, 'get'>;
   config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> &
-    Partial<Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT'>>;
+    Partial<Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT' | 'STREAM_HEARTBEAT' | 'REVISIONS_RETENTION'>>;
+  /** The process's reader of new revisions for the streams (default: one of this app's own). */
+  feed?: RevisionFeed;
 }
 
 export interface RevisionsApp extends ServiceApp {
   reader: RecordsReader;
   /** GraphQL operations answered by the subgraph's compiled path and by Apollo Server (@vellum/subgraph). */
   graphqlCounts: OperationCounts;
+  /** Told of every recorded batch (`poke`), it feeds `GET /revisions/stream`. */
+  feed: RevisionFeed;
+  streams: StreamRegistry;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,12 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(server);
 
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
+  const feed = deps.feed ?? new RevisionFeed(pool, { logger });
+  const stream = streamRoutes(
+    { feed, reader, rules: deps.rules, pool, retentionMs: config.REVISIONS_RETENTION, now: deps.now },
+    { authenticate: authenticated, verifier, isSessionRevoked: deps.isSessionRevoked, heartbeatMs: config.STREAM_HEARTBEAT ?? 15_000, logger },
+  );
+  app.use(stream);
   const records = recordsRoutes(reader, { app, authenticate: authenticated }, { pool, maxWaitMs: config.REVISIONS_MIN_VERSION_WAIT ?? 2000 });
   app.use(records);
   const limits = { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX };
@@ -81,9 +94,15 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     app,
     listener: serviceListener(app),
     reader,
-    routes: [...(server.routes ?? []), ...(records.routes ?? []), ...(history.routes ?? []), ...(gql.routes ?? [])],
+    routes: [...(server.routes ?? []), ...(stream.routes ?? []), ...(records.routes ?? []), ...(history.routes ?? []), ...(gql.routes ?? [])],
     health,
     graphqlCounts: graphql.counts,
-    close: () => graphql.server.stop(),
+    feed,
+    streams: stream.streams,
+    close: async () => {
+      stream.streams.closeAll();
+      feed.close();
+      await graphql.server.stop();
+    },
   };
 }

@@ -35,6 +35,8 @@ const shape = {
   REVISIONS_ORDER_WAIT: duration('60s'),
   /** How long a list with `X-Vellum-Min-Version` waits for those revisions before it answers with `X-Vellum-Behind`. */
   REVISIONS_MIN_VERSION_WAIT: duration('2s'),
+  /** `GET /revisions/stream`: a comment line after this long without an event, so proxies keep an idle stream open. */
+  STREAM_HEARTBEAT: duration('15s'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
   /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */

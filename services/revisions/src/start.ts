@@ -8,11 +8,13 @@ import type { Messaging } from '@vellum/messaging';
 import { apiTokensFrom, createTokenVerifier, jwksUrl, remoteKeySource, watchAccessRules, watchRevokedSessions, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
 import { retentionPolicy, type RevisionsConfig } from './config';
-import { EventWriter } from './data/event.writer';
 import { createPool } from './data/pool';
 import { schedulePartitionRoll } from './domain/partition-roll.scheduler';
 import { scheduleRetention } from './domain/retention.scheduler';
 import { REVISIONS_DURABLE, startItemEventsConsumer } from './events/item-events.consumer';
+import { NotifyingEventWriter, revisionNotices } from './events/revision-notices';
+import { RevisionFeed } from './domain/revision-feed';
+import { observeStreams } from './stream-metrics';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -38,9 +40,16 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   const access = await watchAccessRules(messaging, { logger });
   const sessions = await watchRevokedSessions(messaging);
   const apiTokens = await apiTokensFrom(messaging);
+  // streams: this replica's feed reads each recorded batch once, told by its own writer or another replica's notice
+  const feed = new RevisionFeed(pool, { logger });
+  const notices = await revisionNotices(messaging, () => feed.poke(), logger);
+  const writer = new NotifyingEventWriter(pool, () => {
+    feed.poke();
+    notices.publish();
+  });
   const consumer = await startItemEventsConsumer({
     messaging,
-    writer: new EventWriter(pool),
+    writer,
     logger,
     concurrency: config.REVISIONS_CONSUMER_CONCURRENCY,
     orderWaitMs: config.REVISIONS_ORDER_WAIT,
@@ -48,6 +57,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   const keySource = deps.keySource ?? remoteKeySource({ url: jwksUrl(config.AUTH_URL) });
   const built = createApp({
     pool,
+    feed,
     rules: access.rules,
     verifier: createTokenVerifier(keySource),
     logger,
@@ -69,6 +79,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   const unobserve = metrics
     ? [
         observePool(metrics, 'revisions', pool),
+        observeStreams(metrics, feed, built.streams),
         ...(stats ? [observeConsumer(metrics, { service: 'revisions', stream: ITEMS_STREAM, consumer: REVISIONS_DURABLE }, stats)] : []),
       ]
     : [];
@@ -87,9 +98,11 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
     health: built.health,
     async stop() {
       stopping = true;
+      built.streams.closeAll();
       await listening.close();
       unobserve.forEach((u) => u());
       await consumer.stop();
+      await notices.stop();
       await retention.stop();
       await roll.stop();
       await access.stop();

@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState } from 'preact/hooks';
 import { api, json, ok, type Revision } from '../../api/client';
+import { useRevisionStream } from '../../data/revision-stream';
 import { usersMatching, useWho } from '../../data/user-names';
 import { Link } from '../../router/link';
 import { useMeOrThrow } from '../../session/session';
@@ -62,6 +63,9 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
     if (firstMs === undefined) setFirstMs(Math.round(performance.now() - started.current));
     return { list: list.slice(0, LIMIT), hasMore: list.length > LIMIT };
   }, [page, ...FILTERS.map((f) => applied[f])]);
+  // the first page follows new revisions as they are recorded (the stream narrowed to the collection and item asked
+  // for), read again at most once a second however busy the history is
+  useRevisionStream(page === 1 ? (toFilter({ ...applied, user: '', from: '', to: '', search: '' }) ?? {}) : null, revs.reload, 1000);
   const who = useWho((revs.value?.list ?? []).map((r) => r.activity?.user));
   const set = (k: keyof Filters) => (e: { currentTarget: HTMLInputElement }) => {
     const value = e.currentTarget.value;

@@ -1,5 +1,6 @@
 import { useRef, useState } from 'preact/hooks';
 import { api, json, ok, type Revision } from '../../api/client';
+import { useRevisionStream } from '../../data/revision-stream';
 import { useWho } from '../../data/user-names';
 import { Alert, Empty } from '../../ui/page';
 import { useAsync } from '../../ui/use-async';
@@ -60,6 +61,8 @@ export function ItemHistory(p: {
     seen.current = r.total;
     return { ...r, page };
   }, [collection, id, p.tick, page]);
+  // a revision of this item recorded by anyone (another user, another tab) shows up at once
+  useRevisionStream({ _and: [{ collection: { _eq: collection } }, { item: { _eq: id } }] }, revs.reload);
   const [selected, setSelected] = useState<number>();
   const [against, setAgainst] = useState<'before' | 'current'>('before');
   const [error, setError] = useState<string>();
