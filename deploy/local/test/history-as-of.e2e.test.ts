@@ -66,6 +66,8 @@ describe('GET /items/:collection[/:id]?at= — random histories replayed', () =>
     const r = rng(seed);
     const live = new Map<number, Item>();
     let writes = 0;
+    // a write of the values an item already has records no revision: count the ones that do
+    let revisions = 0;
     let from = Date.now() + 1;
     while (writes < WRITES) {
       await sleep(3);
@@ -81,13 +83,16 @@ describe('GET /items/:collection[/:id]?at= — random histories replayed', () =>
           .set(as(admin))
           .send({ title: `t${writes}`, body: `body ${writes}`, n: writes });
         if (res.status === 200) live.set(res.body.data.id, res.body.data);
+        revisions++;
       } else if (roll < 0.3) {
         ok = 204;
         res = await api().delete(`/items/notes/${pick}`).set(as(admin));
         if (res.status === 204) live.delete(pick);
+        revisions++;
       } else {
         const change = r() < 0.5 ? { title: r() < 0.2 ? null : `t${writes}` } : { body: `body ${writes}`, n: r() < 0.5 ? null : writes };
         res = await api().patch(`/items/notes/${pick}`).set(as(admin)).send(change);
+        if (JSON.stringify(res.body.data) !== JSON.stringify(live.get(pick))) revisions++;
         if (res.status === 200) live.set(pick, res.body.data);
       }
       expect([res.status, seed]).toEqual([ok, seed]);
@@ -97,7 +102,7 @@ describe('GET /items/:collection[/:id]?at= — random histories replayed', () =>
     // every write's revision recorded
     await eventually(async () => {
       const c = await api().get('/revisions').query({ 'filter[collection][_eq]': 'notes', meta: 'filter_count', limit: 0 }).set(as(admin));
-      return c.body.meta?.filter_count >= WRITES;
+      return c.body.meta?.filter_count >= revisions;
     }, 60_000);
   }, 120_000);
   afterAll(() => p?.close());
