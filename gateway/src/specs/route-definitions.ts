@@ -177,9 +177,9 @@ export const ROUTES: RouteDefinition[] = [
   r('post', '/fields/{collection}', 'fields', 'admin', 'Add a field (a column, online)', { body: 'FieldRequest', responses: { '200': 'One:Field' } }),
   r('patch', '/fields/{collection}/{field}', 'fields', 'admin', 'Change a field', { body: 'FieldUpdateRequest', responses: { '200': 'One:Field' } }),
   r('delete', '/fields/{collection}/{field}', 'fields', 'admin', 'Drop a field (its data; revisions stay)', none),
-  r('get', '/relations', 'relations', 'admin', 'Every relation', { responses: { '200': 'List:Relation' } }),
-  r('get', '/relations/{collection}', 'relations', 'admin', "A collection's relations (its many-to-one fields)", { responses: { '200': 'List:Relation' } }),
-  r('get', '/relations/{collection}/{field}', 'relations', 'admin', 'One relation', { responses: { '200': 'One:Relation' } }),
+  r('get', '/relations', 'relations', 'public', 'The relations between the collections the caller may use', { responses: { '200': 'List:Relation' } }),
+  r('get', '/relations/{collection}', 'relations', 'public', "A collection's relations (its many-to-one fields)", { responses: { '200': 'List:Relation' } }),
+  r('get', '/relations/{collection}/{field}', 'relations', 'public', 'One relation', { responses: { '200': 'One:Relation' } }),
   r('post', '/relations', 'relations', 'admin', 'Relate two collections (a foreign key, online)', {
     body: 'RelationRequest',
     responses: { '200': 'One:Relation' },

@@ -81,7 +81,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   const collections = new CollectionsRepository(deps.prisma);
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules), itemsDeps.now);
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
-  relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections)), itemsDeps.now);
+  relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
   restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
   app.use(router);

@@ -135,9 +135,22 @@ describe('the relations API', () => {
     expect((await relationChanges()).filter((c) => c.item === 'articles.author').map((c) => c.action)).toEqual(['create', 'update', 'delete']);
   });
 
-  it('is admin only', async () => {
+  it('goes with its key field when the field is dropped (recorded)', async () => {
+    await collection('owners2', [{ field: 'name', type: 'string' }]);
+    await collection('cars', [{ field: 'owner', type: 'integer' }]);
+    await post('/relations', { collection: 'cars', field: 'owner', related_collection: 'owners2' }).expect(200);
+    expect((await del('/fields/cars/owner')).status).toBe(204);
+    expect((await get('/relations/cars')).body.data).toEqual([]);
+    expect((await relationChanges()).filter((c) => c.item === 'cars.owner').map((c) => c.action)).toEqual(['create', 'delete']);
+  });
+
+  it('is read by every caller for the collections it may use, changed by administrators only', async () => {
+    await h.grant('editors', { comments: { read: ['*'] }, articles: { read: ['*'] } });
     const user = h.tokenFor('editors');
-    expect((await get('/relations', user)).status).toBe(403);
+    const seen = await get('/relations', user);
+    expect(seen.status).toBe(200);
+    expect(seen.body.data.map((r: { collection: string; field: string }) => `${r.collection}.${r.field}`)).toEqual(['comments.article']);
+    expect((await get('/relations/articles_tags/articles_id', user)).status).toBe(403);
     expect((await post('/relations', { collection: 'articles', field: 'author', related_collection: 'authors' }, user)).status).toBe(403);
   });
 

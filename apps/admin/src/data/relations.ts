@@ -17,8 +17,8 @@ export type RelationalField =
   | { kind: 'm2m'; field: string; junction: string; key: string; otherKey: string; related: string; relation: Relation; other: Relation };
 
 /**
- * Every relation (`GET /relations`, which the API answers to administrators only): for anyone else none is asked
- * (no 403 in the console) and the forms show key fields as plain values.
+ * Every relation (`GET /relations`), for administrators: for anyone else none is asked and the forms show key fields
+ * as plain values (a role may see a relation to a collection it may write but not read, whose items no picker could list).
  */
 export function useRelations(admin: boolean) {
   return useAsync(async () => {

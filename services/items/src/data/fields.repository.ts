@@ -62,6 +62,7 @@ export class FieldsRepository {
           await tx.field.update({ where: { collection_field: { collection, field: f.field } }, data: { type: f.type, schema: f.schema as Prisma.InputJsonValue, meta: json(f.meta) } });
         } else if (change.kind === 'drop') {
           await tx.field.delete({ where: { collection_field: { collection, field: change.field.field } } });
+          await tx.relation.deleteMany({ where: { many_collection: collection, many_field: change.field.field } });
         } else {
           await tx.collection.update({ where: { name: collection }, data: { meta: json(change.meta) } });
         }

@@ -24,7 +24,10 @@ function record(ctx: ChangeContext, change: SchemaChange, after: CollectionDef) 
       return [itemChangeMessage(ctx, 'vellum_fields', 'update', fieldItem(after.collection, change.after.field), data, delta)];
     }
     case 'drop':
-      return [itemChangeMessage(ctx, 'vellum_fields', 'delete', fieldItem(after.collection, change.field.field), null, null)];
+      return [
+        itemChangeMessage(ctx, 'vellum_fields', 'delete', fieldItem(after.collection, change.field.field), null, null),
+        ...(change.relations ?? []).map((r) => itemChangeMessage(ctx, 'vellum_relations', 'delete', `${r.collection}.${r.field}`, null, null)),
+      ];
     case 'collection': {
       const { fields: _fields, ...data } = presentCollection(after);
       return [itemChangeMessage(ctx, 'vellum_collections', 'update', after.collection, data, { meta: change.meta })];

@@ -108,7 +108,8 @@ export function planDropField(def: CollectionDef, name: string): SchemaChange {
   for (const k of ['sort_field', 'archive_field']) {
     if (meta[k] === name) throw errors.invalidPayload(`field "${name}" is the collection's meta.${k}: change it first`);
   }
-  return { kind: 'drop', field };
+  // the relation its key field holds goes with it (the foreign key goes with the column)
+  return { kind: 'drop', field, relations: def.relations.filter((r) => r.collection === def.collection && r.field === name) };
 }
 
 /** `PATCH /collections/:name` → its meta merged into the stored one; sort and archive fields must exist. */

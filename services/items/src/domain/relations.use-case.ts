@@ -1,5 +1,7 @@
 import type { RelationCreateRequest, RelationUpdateRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
+import type { Accountability } from '@vellum/http';
+import type { AccessRules } from './access-rules';
 import type { RelationsRepository } from '../data/relations.repository';
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import { planCreateRelation, planUpdateRelation, type RelationChange } from './plan-relation';
@@ -49,15 +51,24 @@ function record(ctx: ChangeContext, change: RelationChange) {
 
 /** `/relations` (admin only: the routes say so). Each change is one transaction with its DDL and its activity. */
 export class RelationsUseCase {
-  constructor(private readonly repo: RelationsRepository) {}
+  constructor(
+    private readonly repo: RelationsRepository,
+    private readonly rules: AccessRules,
+  ) {}
 
-  async list(collection?: string) {
-    return (await this.repo.list(collection)).map(presentRelation);
+  /** As Directus: every caller reads the relations between the collections it may use (administrators: all). */
+  private visible(a: Accountability | undefined) {
+    const v = this.rules.visibleCollections(a);
+    return (r: RelationDef) => v === '*' || (v.has(r.collection) && (r.related_collection === null || v.has(r.related_collection)));
   }
 
-  async get(collection: string, field: string) {
+  async list(a: Accountability | undefined, collection?: string) {
+    return (await this.repo.list(collection)).filter(this.visible(a)).map(presentRelation);
+  }
+
+  async get(a: Accountability | undefined, collection: string, field: string) {
     const [r] = await this.repo.list(collection, field);
-    if (!r) throw errors.forbidden();
+    if (!r || !this.visible(a)(r)) throw errors.forbidden();
     return presentRelation(r);
   }
 

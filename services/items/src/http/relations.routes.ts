@@ -4,19 +4,19 @@ import { route, sendJson, type RouteTable } from '@vellum/http';
 import type { ChangeContext } from '../domain/item-change';
 import type { RelationsUseCase } from '../domain/relations.use-case';
 
-/** The relations API (Directus shape), admin only. */
+/** The relations API (Directus shape): reading open to every caller (filtered by what it may use), changes admin only. */
 export function relationsRoutes(router: Router & Partial<RouteTable>, relations: RelationsUseCase, now: () => Date) {
   const ctxOf = (req: Request): ChangeContext => ({ accountability: req.accountability, now: now(), requestId: req.requestId });
   const p = (req: Request, name: string) => String(req.params[name]);
 
-  route(router, 'get', '/relations', 'admin', async (_req, res) => {
-    sendJson(res, { data: await relations.list() });
+  route(router, 'get', '/relations', 'public', async (req, res) => {
+    sendJson(res, { data: await relations.list(req.accountability) });
   });
-  route(router, 'get', '/relations/:collection', 'admin', async (req, res) => {
-    sendJson(res, { data: await relations.list(p(req, 'collection')) });
+  route(router, 'get', '/relations/:collection', 'public', async (req, res) => {
+    sendJson(res, { data: await relations.list(req.accountability, p(req, 'collection')) });
   });
-  route(router, 'get', '/relations/:collection/:field', 'admin', async (req, res) => {
-    sendJson(res, { data: await relations.get(p(req, 'collection'), p(req, 'field')) });
+  route(router, 'get', '/relations/:collection/:field', 'public', async (req, res) => {
+    sendJson(res, { data: await relations.get(req.accountability, p(req, 'collection'), p(req, 'field')) });
   });
   route(router, 'post', '/relations', 'admin', { body: relationCreateSchema }, async (req, res) => {
     sendJson(res, { data: await relations.create(ctxOf(req), req.body) });
