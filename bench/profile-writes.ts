@@ -16,6 +16,14 @@ const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const MODE = (process.env.PROFILE_MODE ?? 'one') as WriteLoad['mode'];
 
 const counts = new Map<string, number>();
+/** wall ms from send to answer, per statement (the database's time plus the wait behind the connection's queue) */
+const wallMs = new Map<string, number>();
+/**
+ * Round trips per database: a statement sent while none is in flight on its connection waits for the server once
+ * more; one sent behind another (a pipelined connection) rides in the same round trip.
+ */
+const roundTrips = new Map<string, number>();
+const inFlight = new WeakMap<object, number>();
 let counting = false;
 const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
 const original = proto.query;
@@ -25,6 +33,26 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
     const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?')).replace(/\s+/g, ' ').trim().slice(0, 110);
     const key = `${(this.connectionParameters?.database ?? '?').replace(/^vellum_(\w+?)_writes_.*/, '$1')}  ${text}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    const db = key.split('  ')[0]!;
+    const busy = inFlight.get(this) ?? 0;
+    if (busy === 0) roundTrips.set(db, (roundTrips.get(db) ?? 0) + 1);
+    inFlight.set(this, busy + 1);
+    const t0 = performance.now();
+    const done = () => {
+      inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+      wallMs.set(key, (wallMs.get(key) ?? 0) + performance.now() - t0);
+    };
+    // pg-pool's query hands a callback; a client's query a promise
+    const last = args.length - 1;
+    const cb = args[last];
+    if (typeof cb === 'function')
+      args[last] = (...a: unknown[]) => {
+        done();
+        return (cb as (...x: unknown[]) => unknown)(...a);
+      };
+    const r = original.apply(this, args) as Promise<unknown> | undefined;
+    if (typeof cb !== 'function' && r && typeof r.then === 'function') r.then(done, done);
+    return r;
   }
   return original.apply(this, args);
 };
@@ -57,7 +85,10 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   const byDb = new Map<string, number>();
   for (const [k, n] of counts) byDb.set(k.split('  ')[0]!, (byDb.get(k.split('  ')[0]!) ?? 0) + n);
   console.log(`statements per write: ${[...byDb].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
-  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(n / x.writes).toFixed(3).padStart(8)}  ${k}`);
+  console.log(`round trips per write: ${[...roundTrips].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
+  console.log('per write: statements, wall ms of them (sent → answered), statement');
+  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`${(n / x.writes).toFixed(3).padStart(8)} ${((wallMs.get(k) ?? 0) / x.writes).toFixed(3).padStart(8)}  ${k}`);
   await items.end();
   await p.stop();
   process.exit(0);

@@ -57,6 +57,8 @@ export async function startWritesPlatform(tree: string, name: string, server: st
       LOGIN_STALL_TIME: '0',
       // WB_HISTORY_LAG_LIMIT=0: the items service's back-pressure (and its lag sampling) off, to measure what it costs
       ...(process.env.WB_HISTORY_LAG_LIMIT ? { HISTORY_LAG_LIMIT: process.env.WB_HISTORY_LAG_LIMIT } : {}),
+      // WB_CONFIG='{"REVISIONS_CONSUMER_CONCURRENCY":"256"}': any other setting of the platform, for an experiment
+      ...(process.env.WB_CONFIG ? (JSON.parse(process.env.WB_CONFIG) as Record<string, string>) : {}),
     },
   });
   const token = (await call(platform.url, 'POST', '/auth/login', undefined, ADMIN)).data.access_token as string;

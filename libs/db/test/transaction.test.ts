@@ -71,3 +71,45 @@ describe('inTransaction on a held connection', () => {
     expect(await values()).toEqual([1, 2]);
   });
 });
+
+describe('on a pipelined connection (pg `pipeline`)', () => {
+  let piped: Pool;
+  beforeAll(() => {
+    piped = new Pool({ connectionString: databaseUrl(adminUrl!, name), max: 2, pipeline: true });
+  });
+  afterAll(() => piped.end());
+
+  it("sends BEGIN with the transaction's first statement: fn starts before BEGIN is answered", async () => {
+    const status: string[] = [];
+    await withTransaction(piped, async (c) => {
+      status.push(c.getTransactionStatus() ?? '?'); // 'I': BEGIN not answered yet (awaited first, it would be 'T')
+      await c.query('INSERT INTO t VALUES (3)');
+      status.push(c.getTransactionStatus() ?? '?');
+    });
+    await withTransaction(pool, async (c) => void status.push(c.getTransactionStatus() ?? '?'));
+    expect(status).toEqual(['I', 'T', 'T']);
+    expect(await values()).toEqual([3]);
+  });
+
+  it('commits, rolls back on an error (its own or a statement’s), and leaves the connection usable', async () => {
+    const client = await piped.connect();
+    try {
+      await inTransaction(client, () => client.query('INSERT INTO t VALUES (1)'));
+      await expect(inTransaction(client, () => client.query('INSERT INTO t VALUES (1)'))).rejects.toThrow(/duplicate key/);
+      await expect(
+        inTransaction(client, async () => {
+          throw new Error('before any statement');
+        }),
+      ).rejects.toThrow('before any statement');
+      await inTransaction(client, async () => {
+        await client.query('INSERT INTO t VALUES (2)');
+        await client.query('SELECT 1');
+      });
+      expect(isBroken(client)).toBe(false);
+      expect(client.getTransactionStatus()).toBe('I');
+    } finally {
+      client.release();
+    }
+    expect(await values()).toEqual([1, 2]);
+  });
+});

@@ -35,6 +35,8 @@ export function createItemsPool(connectionString: string, max = 10): Pool {
     connectionString,
     max,
     application_name: 'vellum-items',
+    // statements sent without waiting for the one before (a transaction's BEGIN goes with its first statement)
+    pipeline: true,
     options: `-c search_path=public,${CONTENT_SCHEMA} -c TimeZone=UTC`,
     types: itemTypes,
   });
