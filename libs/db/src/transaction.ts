@@ -13,6 +13,28 @@ export function isPipelined(client: ClientBase): boolean {
   return (client as ClientBase & { readonly pipeline?: boolean }).pipeline === true;
 }
 
+/** The statements handed to `settleAtCommit` in each open transaction (by connection), and the first failure among them. */
+const atCommit = new WeakMap<object, { pending: Promise<unknown>[]; failure?: { err: unknown } }>();
+
+/**
+ * A statement of the transaction open on `client` whose answer nothing in it needs: awaited at COMMIT instead of now,
+ * so on a pipelined connection COMMIT goes out right behind it (one round trip fewer). Its failure still fails the
+ * transaction: PostgreSQL ends a failed transaction's COMMIT with a rollback, and `inTransaction` throws that error.
+ * Outside `inTransaction` it is simply awaited.
+ */
+export async function settleAtCommit(client: object, statement: PromiseLike<unknown>): Promise<void> {
+  const tx = atCommit.get(client);
+  if (!tx) {
+    await statement;
+    return;
+  }
+  tx.pending.push(
+    Promise.resolve(statement).then(undefined, (err: unknown) => {
+      tx.failure ??= { err };
+    }),
+  );
+}
+
 /**
  * `fn` inside BEGIN … COMMIT on a connection the caller holds; ROLLBACK when `fn` (or COMMIT) throws, and the error
  * is rethrown. A failing ROLLBACK marks the connection broken (`isBroken`) instead of hiding the first error.
@@ -22,15 +44,26 @@ export async function inTransaction<T>(client: ClientBase, fn: (client: ClientBa
   // round trip fewer. A failed BEGIN fails that statement too (the server runs them in order), so it surfaces below.
   const begun = client.query('BEGIN');
   begun.catch(() => undefined); // awaited below; a failure that fn's own error overtakes is not an unhandled one
+  const tx: { pending: Promise<unknown>[]; failure?: { err: unknown } } = { pending: [] };
+  atCommit.set(client, tx);
   try {
     if (!isPipelined(client)) await begun;
     const result = await fn(client);
     await begun;
-    await client.query('COMMIT');
+    const committed = client.query('COMMIT');
+    committed.catch(() => undefined);
+    await Promise.all(tx.pending);
+    // a statement left for COMMIT failed: the transaction was aborted, and its COMMIT rolled it back
+    if (tx.failure) throw tx.failure.err;
+    await committed;
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => broken.add(client));
-    throw err;
+    await Promise.all(tx.pending);
+    // the root cause: a statement left for COMMIT that failed makes the ones after it fail as "aborted"
+    throw tx.failure ? tx.failure.err : err;
+  } finally {
+    atCommit.delete(client);
   }
 }
 

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { settleAtCommit } from '@vellum/db';
 import { propagationHeaders } from '@vellum/logger';
 
 /** A message to publish once the caller's transaction commits. */
@@ -64,19 +65,22 @@ const INSERT_MANY = {
 
 /**
  * Insert messages into the outbox inside the caller's transaction: they are published if and only if it commits.
- * Returns the message ids. On a `pg` connection: one prepared statement whatever the number of messages.
+ * Returns the message ids. On a `pg` connection: one prepared statement whatever the number of messages; inside
+ * `inTransaction` it is answered at COMMIT (`settleAtCommit`: on a pipelined connection COMMIT goes right behind it,
+ * and its failure still fails the transaction).
  */
 export async function enqueueOutbox(db: PrismaLike | PgLike, messages: OutboxMessage | OutboxMessage[]): Promise<string[]> {
   const rows = (Array.isArray(messages) ? messages : [messages]).map(outboxRow);
   if (rows.length === 0) return [];
   if (!isPrisma(db)) {
     const column = (k: keyof OutboxRow) => rows.map((r) => r[k]);
-    if (rows.length === 1) {
-      const { id, destination, subject, payload, headers } = rows[0]!;
-      await db.query({ ...INSERT_ONE, values: [id, destination, subject, payload, headers] });
-    } else {
-      await db.query({ ...INSERT_MANY, values: [column('id'), column('destination'), column('subject'), column('payload'), column('headers')] });
-    }
+    const { id, destination, subject, payload, headers } = rows[0]!;
+    await settleAtCommit(
+      db,
+      rows.length === 1
+        ? db.query({ ...INSERT_ONE, values: [id, destination, subject, payload, headers] })
+        : db.query({ ...INSERT_MANY, values: [column('id'), column('destination'), column('subject'), column('payload'), column('headers')] }),
+    );
     return rows.map((r) => r.id);
   }
   for (const { id, destination, subject, payload, headers } of rows) {
