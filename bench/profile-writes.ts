@@ -57,6 +57,21 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   return original.apply(this, args);
 };
 
+/** CPU µs so far of each backend of `databases`, by database and application name (the pool or process it serves). */
+async function backendsByRole(admin: Client, databases: string[]): Promise<Map<string, Map<number, number>>> {
+  const { rows } = await admin.query<{ pid: number; datname: string; app: string }>(
+    `SELECT pid, datname, application_name AS app FROM pg_stat_activity WHERE datname = ANY($1::text[])`,
+    [databases],
+  );
+  const out = new Map<string, Map<number, number>>();
+  for (const r of rows) {
+    const role = `${r.datname.replace(/^vellum_(\w+?)_writes_.*/, '$1')}/${r.app || 'pool'}`;
+    const us = cpuUs(r.pid);
+    if (Number.isFinite(us)) (out.get(role) ?? out.set(role, new Map()).get(role)!).set(r.pid, us);
+  }
+  return out;
+}
+
 (async () => {
   const p = await startWritesPlatform(process.cwd(), 'profile', SERVER, 2000);
   const items = new Client({ connectionString: p.databaseUrls.items });
@@ -72,6 +87,10 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   };
   await writeLoad({ ...load, seconds: 2 });
   await waitForHistory(items);
+  const admin = new Client({ connectionString: SERVER });
+  await admin.connect();
+  const dbs = Object.values(p.databaseUrls).map((u) => new URL(u).pathname.slice(1));
+  const backends0 = await backendsByRole(admin, dbs);
   const c0 = cpuUs(process.pid);
   const t0 = performance.now();
   counting = true;
@@ -79,6 +98,8 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   const drain = await waitForHistory(items);
   counting = false;
   const cpu = (cpuUs(process.pid) - c0) / Math.max(1, x.writes);
+  const backends1 = await backendsByRole(admin, dbs);
+  await admin.end();
   console.log(
     `${MODE}: ${Math.round(x.writes / SECONDS)} writes/s, p99 ${x.p99} ms, ${JSON.stringify(x.status)}; history +${drain} ms; process CPU ${(cpu / 1000).toFixed(2)} ms per write; loaded from ${(t0 / 1000).toFixed(1)} s to ${(performance.now() / 1000).toFixed(1)} s of the profile`,
   );
@@ -86,6 +107,18 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   for (const [k, n] of counts) byDb.set(k.split('  ')[0]!, (byDb.get(k.split('  ')[0]!) ?? 0) + n);
   console.log(`statements per write: ${[...byDb].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
   console.log(`round trips per write: ${[...roundTrips].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
+  const pgPerWrite = [...backends1].map(([role, b]) => {
+    let us = 0;
+    for (const [pid, t] of b) us += t - (backends0.get(role)?.get(pid) ?? 0);
+    return [role, us / Math.max(1, x.writes)] as const;
+  });
+  console.log(
+    `PostgreSQL CPU per write ${(pgPerWrite.reduce((a, [, us]) => a + us, 0) / 1000).toFixed(2)} ms: ${pgPerWrite
+      .filter(([, us]) => us >= 1)
+      .sort((a, b) => b[1] - a[1])
+      .map(([role, us]) => `${role} ${Math.round(us)} µs`)
+      .join(', ')}`,
+  );
   console.log('per write: statements, wall ms of them (sent → answered), statement');
   for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40))
     console.log(`${(n / x.writes).toFixed(3).padStart(8)} ${((wallMs.get(k) ?? 0) / x.writes).toFixed(3).padStart(8)}  ${k}`);

@@ -13,8 +13,24 @@ export function isPipelined(client: ClientBase): boolean {
   return (client as ClientBase & { readonly pipeline?: boolean }).pipeline === true;
 }
 
-/** The statements handed to `settleAtCommit` in each open transaction (by connection), and the first failure among them. */
-const atCommit = new WeakMap<object, { pending: Promise<unknown>[]; failure?: { err: unknown } }>();
+/** What an open transaction (by connection) does at COMMIT: statements to settle, then what runs once it committed. */
+interface AtCommit {
+  pending: Promise<unknown>[];
+  failure?: { err: unknown };
+  committed: (() => void)[];
+}
+const atCommit = new WeakMap<object, AtCommit>();
+
+/**
+ * `fn` runs once the transaction open on `client` (in `inTransaction`) has committed, not if it rolls back; false
+ * (and `fn` not kept) when no such transaction is open on it.
+ */
+export function afterCommit(client: object, fn: () => void): boolean {
+  const tx = atCommit.get(client);
+  if (!tx) return false;
+  tx.committed.push(fn);
+  return true;
+}
 
 /**
  * A statement of the transaction open on `client` whose answer nothing in it needs: awaited at COMMIT instead of now,
@@ -35,6 +51,15 @@ export async function settleAtCommit(client: object, statement: PromiseLike<unkn
   );
 }
 
+/** An after-commit hook's failure is not the transaction's (it has committed): ignored. */
+function runHook(fn: () => void): void {
+  try {
+    fn();
+  } catch {
+    // ignored (see above)
+  }
+}
+
 /**
  * `fn` inside BEGIN … COMMIT on a connection the caller holds; ROLLBACK when `fn` (or COMMIT) throws, and the error
  * is rethrown. A failing ROLLBACK marks the connection broken (`isBroken`) instead of hiding the first error.
@@ -44,7 +69,7 @@ export async function inTransaction<T>(client: ClientBase, fn: (client: ClientBa
   // round trip fewer. A failed BEGIN fails that statement too (the server runs them in order), so it surfaces below.
   const begun = client.query('BEGIN');
   begun.catch(() => undefined); // awaited below; a failure that fn's own error overtakes is not an unhandled one
-  const tx: { pending: Promise<unknown>[]; failure?: { err: unknown } } = { pending: [] };
+  const tx: AtCommit = { pending: [], committed: [] };
   atCommit.set(client, tx);
   try {
     if (!isPipelined(client)) await begun;
@@ -56,6 +81,8 @@ export async function inTransaction<T>(client: ClientBase, fn: (client: ClientBa
     // a statement left for COMMIT failed: the transaction was aborted, and its COMMIT rolled it back
     if (tx.failure) throw tx.failure.err;
     await committed;
+    atCommit.delete(client);
+    for (const fn of tx.committed) runHook(fn);
     return result;
   } catch (err) {
     await client.query('ROLLBACK').catch(() => broken.add(client));

@@ -1,7 +1,7 @@
 // withTransaction / inTransaction against a real PostgreSQL: commit, rollback, and a connection killed mid-transaction.
 import { randomBytes } from 'node:crypto';
 import { Pool } from 'pg';
-import { databaseUrl, dropDatabase, ensureDatabases, inTransaction, isBroken, settleAtCommit, withTransaction } from '../src';
+import { afterCommit, databaseUrl, dropDatabase, ensureDatabases, inTransaction, isBroken, settleAtCommit, withTransaction } from '../src';
 
 const adminUrl = process.env.TEST_DATABASE_URL;
 if (!adminUrl) throw new Error('TEST_DATABASE_URL is not set (run through the root jest config)');
@@ -163,5 +163,29 @@ describe('settleAtCommit', () => {
 
   it('outside a transaction, awaits the statement', async () => {
     await expect(settleAtCommit(pool, pool.query('SELECT 1/0'))).rejects.toThrow(/division by zero/);
+  });
+});
+
+describe('afterCommit', () => {
+  it('runs once the transaction committed (its writes visible to others), not after a rollback, and not outside one', async () => {
+    const seen: number[][] = [];
+    await withTransaction(pool, async (c) => {
+      await c.query('INSERT INTO t VALUES (8)');
+      expect(afterCommit(c, () => void pool.query<{ v: number }>('SELECT v FROM t').then((r) => seen.push(r.rows.map((x) => x.v))))).toBe(true);
+    });
+    await expect(
+      withTransaction(pool, async (c) => {
+        afterCommit(c, () => seen.push([-1]));
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    const held = await pool.connect();
+    try {
+      expect(afterCommit(held, () => seen.push([-2]))).toBe(false);
+    } finally {
+      held.release();
+    }
+    await new Promise((r) => setTimeout(r, 100));
+    expect(seen).toEqual([[8]]);
   });
 });

@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import type { Messaging } from '@vellum/messaging';
 import { listenForOutbox } from './listen-for-outbox';
+import { databaseOf, registerLocalRelay } from './local-wake';
 import { createPublishers } from './publish-rows';
 import { relayHealth, relayStats, type RelayHealth } from './relay-health';
 import { runRelayLoop, whenIdle, type RelayState } from './relay-loop';
@@ -74,6 +75,8 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     timeoutMs: opts.publishTimeoutMs ?? 5000,
   };
   const listener = await listenForOutbox({ connectionString: opts.connectionString, wake, log, retryMs: pollMs });
+  // this process's writes to the database wake it directly once committed (enqueueOutbox)
+  const unregister = registerLocalRelay(databaseOf(opts.connectionString), wake);
   const loop = runRelayLoop({
     batch,
     wakeUp,
@@ -92,6 +95,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     async stop(graceMs = 5000) {
       if (!state.stopping) {
         state.stopping = true;
+        unregister();
         listener.halt();
         state.stopDeadline = Date.now() + graceMs;
         wake();
