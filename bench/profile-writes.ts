@@ -16,6 +16,14 @@ const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const MODE = (process.env.PROFILE_MODE ?? 'one') as WriteLoad['mode'];
 
 const counts = new Map<string, number>();
+/** wall ms from send to answer, per statement (the database's time plus the wait behind the connection's queue) */
+const wallMs = new Map<string, number>();
+/**
+ * Round trips per database: a statement sent while none is in flight on its connection waits for the server once
+ * more; one sent behind another (a pipelined connection) rides in the same round trip.
+ */
+const roundTrips = new Map<string, number>();
+const inFlight = new WeakMap<object, number>();
 let counting = false;
 const proto = pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
 const original = proto.query;
@@ -25,9 +33,44 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
     const text = (typeof c === 'string' ? c : (c?.text ?? c?.name ?? '?')).replace(/\s+/g, ' ').trim().slice(0, 110);
     const key = `${(this.connectionParameters?.database ?? '?').replace(/^vellum_(\w+?)_writes_.*/, '$1')}  ${text}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
+    const db = key.split('  ')[0]!;
+    const busy = inFlight.get(this) ?? 0;
+    if (busy === 0) roundTrips.set(db, (roundTrips.get(db) ?? 0) + 1);
+    inFlight.set(this, busy + 1);
+    const t0 = performance.now();
+    const done = () => {
+      inFlight.set(this, (inFlight.get(this) ?? 1) - 1);
+      wallMs.set(key, (wallMs.get(key) ?? 0) + performance.now() - t0);
+    };
+    // pg-pool's query hands a callback; a client's query a promise
+    const last = args.length - 1;
+    const cb = args[last];
+    if (typeof cb === 'function')
+      args[last] = (...a: unknown[]) => {
+        done();
+        return (cb as (...x: unknown[]) => unknown)(...a);
+      };
+    const r = original.apply(this, args) as Promise<unknown> | undefined;
+    if (typeof cb !== 'function' && r && typeof r.then === 'function') r.then(done, done);
+    return r;
   }
   return original.apply(this, args);
 };
+
+/** CPU µs so far of each backend of `databases`, by database and application name (the pool or process it serves). */
+async function backendsByRole(admin: Client, databases: string[]): Promise<Map<string, Map<number, number>>> {
+  const { rows } = await admin.query<{ pid: number; datname: string; app: string }>(
+    `SELECT pid, datname, application_name AS app FROM pg_stat_activity WHERE datname = ANY($1::text[])`,
+    [databases],
+  );
+  const out = new Map<string, Map<number, number>>();
+  for (const r of rows) {
+    const role = `${r.datname.replace(/^vellum_(\w+?)_writes_.*/, '$1')}/${r.app || 'pool'}`;
+    const us = cpuUs(r.pid);
+    if (Number.isFinite(us)) (out.get(role) ?? out.set(role, new Map()).get(role)!).set(r.pid, us);
+  }
+  return out;
+}
 
 (async () => {
   const p = await startWritesPlatform(process.cwd(), 'profile', SERVER, 2000);
@@ -44,6 +87,10 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   };
   await writeLoad({ ...load, seconds: 2 });
   await waitForHistory(items);
+  const admin = new Client({ connectionString: SERVER });
+  await admin.connect();
+  const dbs = Object.values(p.databaseUrls).map((u) => new URL(u).pathname.slice(1));
+  const backends0 = await backendsByRole(admin, dbs);
   const c0 = cpuUs(process.pid);
   const t0 = performance.now();
   counting = true;
@@ -51,13 +98,30 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   const drain = await waitForHistory(items);
   counting = false;
   const cpu = (cpuUs(process.pid) - c0) / Math.max(1, x.writes);
+  const backends1 = await backendsByRole(admin, dbs);
+  await admin.end();
   console.log(
     `${MODE}: ${Math.round(x.writes / SECONDS)} writes/s, p99 ${x.p99} ms, ${JSON.stringify(x.status)}; history +${drain} ms; process CPU ${(cpu / 1000).toFixed(2)} ms per write; loaded from ${(t0 / 1000).toFixed(1)} s to ${(performance.now() / 1000).toFixed(1)} s of the profile`,
   );
   const byDb = new Map<string, number>();
   for (const [k, n] of counts) byDb.set(k.split('  ')[0]!, (byDb.get(k.split('  ')[0]!) ?? 0) + n);
   console.log(`statements per write: ${[...byDb].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
-  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40)) console.log(`${(n / x.writes).toFixed(3).padStart(8)}  ${k}`);
+  console.log(`round trips per write: ${[...roundTrips].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
+  const pgPerWrite = [...backends1].map(([role, b]) => {
+    let us = 0;
+    for (const [pid, t] of b) us += t - (backends0.get(role)?.get(pid) ?? 0);
+    return [role, us / Math.max(1, x.writes)] as const;
+  });
+  console.log(
+    `PostgreSQL CPU per write ${(pgPerWrite.reduce((a, [, us]) => a + us, 0) / 1000).toFixed(2)} ms: ${pgPerWrite
+      .filter(([, us]) => us >= 1)
+      .sort((a, b) => b[1] - a[1])
+      .map(([role, us]) => `${role} ${Math.round(us)} µs`)
+      .join(', ')}`,
+  );
+  console.log('per write: statements, wall ms of them (sent → answered), statement');
+  for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40))
+    console.log(`${(n / x.writes).toFixed(3).padStart(8)} ${((wallMs.get(k) ?? 0) / x.writes).toFixed(3).padStart(8)}  ${k}`);
   await items.end();
   await p.stop();
   process.exit(0);

@@ -12,7 +12,12 @@ const q = (xs: number[], p: number) => (xs.length ? xs[Math.min(xs.length - 1, M
  * second, and meanwhile a probe that PATCHes item `probeItem` one write at a time and measures from its
  * acknowledgement until its revision is readable in the revisions database (ack → revision readable).
  */
-export async function historyUnderLoad(t: WriteTarget, items: Client, o: { rate: number; label: string }, probeItem: number): Promise<void> {
+export async function historyUnderLoad(
+  t: WriteTarget,
+  items: Client,
+  o: { rate: number; label: string; backlog?: () => Promise<string>; drained?: () => Promise<number> },
+  probeItem: number,
+): Promise<void> {
   const rev = new Client({ connectionString: t.databaseUrls!.revisions });
   await rev.connect();
   const count = async () =>
@@ -43,7 +48,7 @@ export async function historyUnderLoad(t: WriteTarget, items: Client, o: { rate:
   })();
   const samples: string[] = [];
   const sampler = setInterval(() => {
-    void historyBacklog(items).then((b) => samples.push(`${b.rows}/${b.oldestMs}ms`));
+    void (o.backlog ? o.backlog() : historyBacklog(items).then((b) => `${b.rows}/${b.oldestMs}ms`)).then((b) => samples.push(b));
   }, 1000);
   const x = await writeLoad({
     url: t.itemsUrl,
@@ -58,7 +63,7 @@ export async function historyUnderLoad(t: WriteTarget, items: Client, o: { rate:
   clearInterval(sampler);
   running = false;
   await probe;
-  const drainMs = await waitForHistory(items);
+  const drainMs = o.drained ? await o.drained() : await waitForHistory(items);
   await rev.end();
   lags.sort((a, b) => a - b);
   console.log(

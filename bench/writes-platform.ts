@@ -1,10 +1,10 @@
 import path from 'node:path';
 import { Client } from 'pg';
 
-const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
+export const ADMIN = { email: 'bench@example.com', password: 'bench-password-1' };
 
 /** The write bench's collection: an integer key, a title and a number every write changes. */
-const BENCH_COLLECTION = {
+export const BENCH_COLLECTION = {
   collection: 'bench_items',
   meta: null,
   schema: {},
@@ -15,7 +15,7 @@ const BENCH_COLLECTION = {
   ],
 };
 
-async function call(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
+export async function call(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
   const r = await fetch(base + url, {
     method,
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
@@ -57,6 +57,9 @@ export async function startWritesPlatform(tree: string, name: string, server: st
       LOGIN_STALL_TIME: '0',
       // WB_HISTORY_LAG_LIMIT=0: the items service's back-pressure (and its lag sampling) off, to measure what it costs
       ...(process.env.WB_HISTORY_LAG_LIMIT ? { HISTORY_LAG_LIMIT: process.env.WB_HISTORY_LAG_LIMIT } : {}),
+      // WB_CONFIG='{"REVISIONS_CONSUMER_CONCURRENCY":"256"}': any other setting of the platform, for an experiment;
+      // WB_CONFIG_<NAME> for one platform of the run only (NEW, BASE: WB_BASE may be this same checkout)
+      ...(JSON.parse(process.env[`WB_CONFIG_${name.toUpperCase()}`] ?? process.env.WB_CONFIG ?? '{}') as Record<string, string>),
     },
   });
   const token = (await call(platform.url, 'POST', '/auth/login', undefined, ADMIN)).data.access_token as string;

@@ -1,5 +1,8 @@
 import { randomUUID } from 'node:crypto';
+import { afterCommit, settleAtCommit } from '@vellum/db';
 import { propagationHeaders } from '@vellum/logger';
+import { hasLocalRelay, isQuietOutbox, wakeLocalRelays } from './local-wake';
+import { OUTBOX_CHANNEL } from './outbox-table';
 
 /** A message to publish once the caller's transaction commits. */
 export interface OutboxMessage {
@@ -19,9 +22,10 @@ export interface OutboxMessage {
 export interface PrismaLike {
   $executeRaw(query: TemplateStringsArray, ...values: unknown[]): PromiseLike<number>;
 }
-/** A `pg` Client/PoolClient inside BEGIN … COMMIT. */
+/** A `pg` Client/PoolClient inside BEGIN … COMMIT (`database`: the one it is connected to, as pg's clients say). */
 export interface PgLike {
   query(config: { name: string; text: string; values: unknown[] }): PromiseLike<unknown>;
+  readonly database?: string;
 }
 
 const isPrisma = (db: PrismaLike | PgLike): db is PrismaLike => typeof (db as PrismaLike).$executeRaw === 'function';
@@ -63,19 +67,34 @@ const INSERT_MANY = {
 };
 
 /**
+ * Wakes the relays listening on the database (LISTEN/NOTIFY), delivered at the transaction's commit: for a connection
+ * whose inserts do not notify (markQuietOutbox) when no relay of this process takes the wake-up.
+ */
+const NOTIFY = { name: 'vellum_outbox_notify', text: `SELECT pg_notify('${OUTBOX_CHANNEL}', '')`, values: [] };
+
+/**
  * Insert messages into the outbox inside the caller's transaction: they are published if and only if it commits.
- * Returns the message ids. On a `pg` connection: one prepared statement whatever the number of messages.
+ * Returns the message ids. On a `pg` connection: one prepared statement whatever the number of messages; inside
+ * `inTransaction` it is answered at COMMIT (`settleAtCommit`: on a pipelined connection COMMIT goes right behind it,
+ * and its failure still fails the transaction). Relays are woken by the table's trigger (NOTIFY), or, on a quiet
+ * connection (local-wake.ts), by this call: this process's relay once the transaction commits, else a NOTIFY.
  */
 export async function enqueueOutbox(db: PrismaLike | PgLike, messages: OutboxMessage | OutboxMessage[]): Promise<string[]> {
   const rows = (Array.isArray(messages) ? messages : [messages]).map(outboxRow);
   if (rows.length === 0) return [];
   if (!isPrisma(db)) {
     const column = (k: keyof OutboxRow) => rows.map((r) => r[k]);
-    if (rows.length === 1) {
-      const { id, destination, subject, payload, headers } = rows[0]!;
-      await db.query({ ...INSERT_ONE, values: [id, destination, subject, payload, headers] });
-    } else {
-      await db.query({ ...INSERT_MANY, values: [column('id'), column('destination'), column('subject'), column('payload'), column('headers')] });
+    const { id, destination, subject, payload, headers } = rows[0]!;
+    await settleAtCommit(
+      db,
+      rows.length === 1
+        ? db.query({ ...INSERT_ONE, values: [id, destination, subject, payload, headers] })
+        : db.query({ ...INSERT_MANY, values: [column('id'), column('destination'), column('subject'), column('payload'), column('headers')] }),
+    );
+    if (isQuietOutbox(db)) {
+      const database = db.database;
+      const local = database !== undefined && hasLocalRelay(database) && afterCommit(db, () => wakeLocalRelays(database));
+      if (!local) await settleAtCommit(db, db.query(NOTIFY));
     }
     return rows.map((r) => r.id);
   }

@@ -1,6 +1,7 @@
 import { Pool } from 'pg';
 import type { Messaging } from '@vellum/messaging';
 import { listenForOutbox } from './listen-for-outbox';
+import { databaseOf, registerLocalRelay } from './local-wake';
 import { createPublishers } from './publish-rows';
 import { relayHealth, relayStats, type RelayHealth } from './relay-health';
 import { runRelayLoop, whenIdle, type RelayState } from './relay-loop';
@@ -52,7 +53,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   const log = opts.logger ?? silentLogger;
   const pollMs = opts.pollMs ?? 1000;
   const state: RelayState = { stopping: false, stopDeadline: Infinity, failures: 0, lastCleanup: 0, idleWaiters: [] };
-  const pool = new Pool({ connectionString: opts.connectionString, max: 2, application_name: 'vellum-outbox-relay' });
+  const pool = new Pool({ connectionString: opts.connectionString, max: 2, application_name: 'vellum-outbox-relay', pipeline: true });
   // once stopping, a connection the server ends while pool.end() is closing it (a stop racing the database's own,
   // as at Ctrl-C) is expected: not reported
   pool.on('error', (err) => (state.stopping ? undefined : log.warn({ err }, 'outbox relay: idle connection error')));
@@ -74,6 +75,8 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     timeoutMs: opts.publishTimeoutMs ?? 5000,
   };
   const listener = await listenForOutbox({ connectionString: opts.connectionString, wake, log, retryMs: pollMs });
+  // this process's writes to the database wake it directly once committed (enqueueOutbox)
+  const unregister = registerLocalRelay(databaseOf(opts.connectionString), wake);
   const loop = runRelayLoop({
     batch,
     wakeUp,
@@ -92,6 +95,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     async stop(graceMs = 5000) {
       if (!state.stopping) {
         state.stopping = true;
+        unregister();
         listener.halt();
         state.stopDeadline = Date.now() + graceMs;
         wake();

@@ -61,7 +61,7 @@ describe('createPublishers', () => {
 
 describe('publishRows', () => {
   const ok: Publisher = async () => undefined;
-  it('publishes in order and stops at the first failure', async () => {
+  it('publishes in order; done = the rows before the first failure (in-process: nothing after it is sent)', async () => {
     const seen: string[] = [];
     const publisherFor = async () =>
       (async (r: OutboxRecord) => {
@@ -69,8 +69,33 @@ describe('publishRows', () => {
         if (r.id === 'b') throw new Error('nope');
       }) as Publisher;
     const out = await publishRows([row('a'), row('b'), row('c')], { publisherFor, destinations, timeoutMs: 1000, handOver: null });
-    expect(seen).toEqual(['a', 'b']);
+    expect(seen).toEqual(['a', 'b', 'c']); // sent together: c is published again later under its id
     expect(out).toEqual({ done: ['a'], handedOver: [], failure: { id: 'b', err: new Error('nope') } });
+    seen.length = 0;
+    const inTurn = await publishRows([row('a'), row('b'), row('c')], { publisherFor, destinations, timeoutMs: 1000, handOver: () => () => undefined });
+    expect(seen).toEqual(['a', 'b']);
+    expect(inTurn).toEqual({ done: [], handedOver: ['a', 'b'], failure: { id: 'b', err: new Error('nope') } });
+  });
+  it('sends queue and stream rows without waiting for their acknowledgements; a KV row once the rows before it are acknowledged', async () => {
+    const events: string[] = [];
+    const acks = new Map<string, () => void>();
+    const publisherFor = async () =>
+      ((r: OutboxRecord) => {
+        events.push(`send ${r.id}`);
+        return new Promise<void>((resolve) => acks.set(r.id, () => (events.push(`ack ${r.id}`), resolve())));
+      }) as Publisher;
+    const outcome = publishRows([row('a'), row('b', 'ITEMS'), row('k', 'kv'), row('c')], { publisherFor, destinations, timeoutMs: 1000, handOver: null });
+    const tick = () => new Promise((r) => setImmediate(r));
+    await tick();
+    expect(events).toEqual(['send a', 'send b']); // both out before either is acknowledged; the KV row waits
+    acks.get('b')!();
+    acks.get('a')!();
+    await tick();
+    expect(events).toEqual(['send a', 'send b', 'ack b', 'ack a', 'send k']);
+    acks.get('k')!();
+    await tick();
+    acks.get('c')!();
+    expect(await outcome).toEqual({ done: ['a', 'b', 'k', 'c'], handedOver: [] });
   });
   it('hands queue and stream rows over (marked once settled) but marks KV rows at once', async () => {
     const handOver = jest.fn(() => () => undefined);

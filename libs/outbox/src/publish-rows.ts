@@ -52,8 +52,57 @@ export interface PublishOutcome {
   failure?: { id: string; err: Error };
 }
 
-/** Publish: the rows in order with the row id as message id, stopping at the first failure. */
+/**
+ * Publish: the rows in order with the row id as message id; done = the rows before the first failure. Messaging that
+ * outlives the process (`handOver` null): queue and stream rows are sent without waiting for each one's
+ * acknowledgement (the broker stores them in the order sent; one round trip per batch, not per row), a KV row once
+ * the rows before it are acknowledged. Rows sent after a failed one are published again later under their id
+ * (the broker drops the duplicate; the revisions recorder orders an item's changes by version).
+ */
 export async function publishRows(rows: OutboxRecord[], opts: PublishOptions): Promise<PublishOutcome> {
+  return opts.handOver ? publishInTurn(rows, opts) : publishTogether(rows, opts);
+}
+
+async function publishTogether(rows: OutboxRecord[], opts: PublishOptions): Promise<PublishOutcome> {
+  const out: PublishOutcome = { done: [], handedOver: [] };
+  let inFlight: { id: string; ack: Promise<void> }[] = [];
+  /** Waits for the rows sent so far: false (and the failure kept) when one failed. */
+  const drain = async (): Promise<boolean> => {
+    const sent = inFlight;
+    inFlight = [];
+    const acks = await Promise.allSettled(sent.map((x) => x.ack));
+    for (let i = 0; i < sent.length; i++) {
+      const a = acks[i]!;
+      if (a.status === 'rejected') {
+        out.failure = { id: sent[i]!.id, err: a.reason as Error };
+        return false;
+      }
+      out.done.push(sent[i]!.id);
+    }
+    return true;
+  };
+  for (const row of rows) {
+    let publish: Publisher;
+    try {
+      publish = await withTimeout(opts.publisherFor(row.destination), opts.timeoutMs, 'messaging');
+    } catch (err) {
+      if (await drain()) out.failure = { id: row.id, err: err as Error };
+      return out;
+    }
+    const kv = opts.destinations[row.destination]!.type === 'kv';
+    // a key's value is written after the rows before it, and before the rows after it
+    if (kv && !(await drain())) return out;
+    const ack = withTimeout(publish(row), opts.timeoutMs, 'publish');
+    ack.catch(() => undefined);
+    inFlight.push({ id: row.id, ack });
+    if (kv && !(await drain())) return out;
+  }
+  await drain();
+  return out;
+}
+
+/** In-process messaging: each row handed over in turn (its publish answers at once), stopping at the first failure. */
+async function publishInTurn(rows: OutboxRecord[], opts: PublishOptions): Promise<PublishOutcome> {
   const out: PublishOutcome = { done: [], handedOver: [] };
   for (const row of rows) {
     try {

@@ -1,4 +1,5 @@
 import { Client } from 'pg';
+import { inTransaction } from '@vellum/db';
 import { runWithRequestContext } from '@vellum/logger';
 import { createTestDatabase, type TestDatabase } from '@vellum/testing';
 import { OUTBOX_MIGRATIONS_DIR, enqueueOutbox } from '../src';
@@ -43,5 +44,31 @@ describe('enqueueOutbox on a pg connection', () => {
     expect(texts).toHaveLength(1);
     const { rows } = await pg.query(`SELECT payload FROM outbox WHERE id = $1`, [id]);
     expect(rows[0].payload).toEqual({ to: 'a@example.com' });
+  });
+});
+
+describe('enqueueOutbox inside inTransaction (answered at COMMIT)', () => {
+  it('commits the messages with the transaction; a failed insert fails it with its own error and commits nothing', async () => {
+    const piped = new Client({ connectionString: db.url, pipeline: true });
+    await piped.connect();
+    try {
+      const [id] = await inTransaction(piped, async (c) => {
+        await c.query(`CREATE TABLE IF NOT EXISTS side (v int)`);
+        return enqueueOutbox(c, { destination: 'MAIL', subject: 'mail.tx', payload: { n: 1 } });
+      });
+      expect((await pg.query(`SELECT subject FROM outbox WHERE id = $1`, [id])).rows).toEqual([{ subject: 'mail.tx' }]);
+      // the same id again: the insert fails (primary key); the side write before it is rolled back with it
+      await expect(
+        inTransaction(piped, async (c) => {
+          await c.query(`INSERT INTO side VALUES (1)`);
+          await enqueueOutbox(c, { id, destination: 'MAIL', subject: 'mail.again', payload: null });
+          return 'answered';
+        }),
+      ).rejects.toThrow(/duplicate key value violates unique constraint "outbox_pkey"/);
+      expect((await pg.query(`SELECT count(*)::int AS n FROM side`)).rows[0].n).toBe(0);
+      expect(piped.getTransactionStatus()).toBe('I');
+    } finally {
+      await piped.end();
+    }
   });
 });

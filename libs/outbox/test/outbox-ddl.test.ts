@@ -29,3 +29,8 @@ test('every service migration that creates the outbox includes the library DDL v
   expect(creating.map((m) => m.file.split('/')[0]).sort()).toEqual(expect.arrayContaining(['auth', 'items']));
   for (const m of creating) expect({ file: m.file, includesDdl: m.sql.includes(ddl) }).toEqual({ file: m.file, includesDdl: true });
 });
+
+test('the items service includes the local wake-up (its inserts need not NOTIFY) verbatim', () => {
+  const wake = readFileSync(path.join(OUTBOX_MIGRATIONS_DIR, '20261205000000_outbox_local_wake', 'migration.sql'), 'utf8').trim();
+  expect(serviceMigrations.filter((m) => m.sql.includes(wake)).map((m) => m.file)).toEqual(['items/20261205000000_outbox_local_wake']);
+});

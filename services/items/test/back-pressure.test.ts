@@ -71,3 +71,25 @@ describe('back-pressure from the history', () => {
     expect(at - resumed).toBeLessThan(WAIT_MS);
   });
 });
+
+describe('the lag sampling', () => {
+  it('sends no statement while no write comes, and samples again from the next write on', async () => {
+    let statements = 0;
+    const counting = { query: (...a: unknown[]) => (statements++, (h.pool.query as (...x: unknown[]) => unknown)(...a)) };
+    const sampler = new HistoryBackPressure(counting as unknown as typeof h.pool, { limitMs: 60_000, waitMs: 100, sampleMs: 10 });
+    try {
+      expect(sampler.admit()).toBeUndefined();
+      await sleep(300);
+      expect(statements).toBeGreaterThan(5); // sampling while writes come
+      await sleep(1200); // no write for over a second
+      const idle = statements;
+      await sleep(300);
+      expect(statements).toBe(idle);
+      sampler.admit();
+      await sleep(200);
+      expect(statements).toBeGreaterThan(idle + 5);
+    } finally {
+      sampler.stop();
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { Pool, types, type PoolClient, type QueryConfig } from 'pg';
+import { markQuietOutbox, QUIET_OUTBOX_OPTION } from '@vellum/outbox';
 import { CONTENT_SCHEMA } from './content-schema';
 
 const OID = { INT8: 20, DATE: 1082, TIMESTAMP: 1114, TIMESTAMPTZ: 1184 } as const;
@@ -31,13 +32,18 @@ const itemTypes = {
  * them by bare name after the service's own tables (whose names are reserved), as the query planner needs.
  */
 export function createItemsPool(connectionString: string, max = 10): Pool {
-  return new Pool({
+  const pool = new Pool({
     connectionString,
     max,
     application_name: 'vellum-items',
-    options: `-c search_path=public,${CONTENT_SCHEMA} -c TimeZone=UTC`,
+    // statements sent without waiting for the one before (a transaction's BEGIN goes with its first statement)
+    pipeline: true,
+    // quiet outbox inserts: no NOTIFY (PostgreSQL serialises the commits that notify); enqueueOutbox wakes the relay
+    options: `-c search_path=public,${CONTENT_SCHEMA} -c TimeZone=UTC ${QUIET_OUTBOX_OPTION}`,
     types: itemTypes,
   });
+  pool.on('connect', markQuietOutbox);
+  return pool;
 }
 
 export type Queryable = Pick<PoolClient, 'query'>;

@@ -11,8 +11,10 @@ export interface HistoryBackPressureOptions {
   sampleMs?: number;
 }
 
+const IDLE_AFTER_MS = 1000;
+
 /**
- * Issue 41.3, back-pressure: writes are held while the history is more than `limitMs` behind, up to `waitMs`, then
+ * Back-pressure: writes are held while the history is more than `limitMs` behind, up to `waitMs`, then
  * refused with 503 SERVICE_UNAVAILABLE + Retry-After, so the revision backlog stays bounded instead of growing
  * for as long as the load lasts. The lag is sampled in the background; a write under the limit costs a comparison.
  */
@@ -20,6 +22,8 @@ export class HistoryBackPressure {
   private lagMs = 0;
   private readonly timer?: NodeJS.Timeout;
   private sampling = false;
+  /** When a write last asked (admit): with none for a second the lag is not sampled (nothing would wait on it). */
+  private lastAsked = 0;
 
   constructor(
     private readonly pool: Pool,
@@ -37,7 +41,9 @@ export class HistoryBackPressure {
 
   /** Undefined when a write may go now; else a promise that resolves when it may, or rejects with the 503. */
   admit(): Promise<void> | undefined {
-    if (this.opts.limitMs <= 0 || this.lagMs <= this.opts.limitMs) return undefined;
+    if (this.opts.limitMs <= 0) return undefined;
+    this.lastAsked = Date.now();
+    if (this.lagMs <= this.opts.limitMs) return undefined;
     return this.hold();
   }
 
@@ -48,6 +54,7 @@ export class HistoryBackPressure {
   private async hold(): Promise<void> {
     const until = Date.now() + this.opts.waitMs;
     while (this.lagMs > this.opts.limitMs) {
+      this.lastAsked = Date.now(); // a held write keeps the sampling going
       if (Date.now() >= until)
         throw errors.backPressure('revisions', `history ${Math.round(this.lagMs)} ms behind`, Math.max(1, Math.ceil(this.opts.waitMs / 1000)));
       await new Promise((r) => setTimeout(r, Math.min(this.opts.sampleMs ?? 50, Math.max(1, until - Date.now()))));
@@ -55,7 +62,9 @@ export class HistoryBackPressure {
   }
 
   private async sample(): Promise<void> {
-    if (this.sampling) return;
+    // no write for a second: no statement (the first write after the pause is admitted on the last reading, the
+    // next ones on a fresh one, sampleMs later)
+    if (this.sampling || Date.now() - this.lastAsked > IDLE_AFTER_MS) return;
     this.sampling = true;
     try {
       this.lagMs = await historyLagMs(this.pool);

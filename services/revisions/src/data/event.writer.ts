@@ -88,6 +88,9 @@ const LAST_VERSION_SQL = { name: 'vellum_write_last_version', text: LAST_VERSION
 
 const AUDIT_SQL = { name: 'vellum_write_audit', text: INSERT_ACTIVITY };
 
+/** The advisory locks of a batch's events, in key order (so concurrent writers never wait on each other in a cycle). */
+const LOCK_SQL = { name: 'vellum_write_lock', text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k' };
+
 /**
  * 64-bit advisory lock key of an event: its item's for an item change (serialises writers of the same item across
  * batches and replicas), its own id's for an audit event (serialises writers of the same event).
@@ -144,7 +147,10 @@ export class EventWriter {
     // A connection dying between statements (database restart, failover) fails this batch, not the process.
     return withTransaction(this.pool, async (client) => {
       const keys = [...new Set(events.map(lockKey))].sort();
-      if (keys.length) await client.query('SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k', [keys]);
+      // not awaited before the next statement: the server runs them in order (pipelined, in the same round trip), so
+      // that statement's snapshot is taken once the locks are held; a failed lock fails it too (awaited at the end)
+      const locked = keys.length ? client.query({ ...LOCK_SQL, values: [keys] }) : undefined;
+      locked?.catch(() => undefined);
       const outcomes: WriteOutcome[] = new Array(events.length);
       const revisions = new Map<string, number>();
       const activities = new Map<string, number>();
@@ -201,6 +207,7 @@ export class EventWriter {
       await addCounts(client, 'revisions', revisions);
       await addCounts(client, 'activity', activities);
       await addBlockCounts(client, revisionIds);
+      await locked;
       return outcomes;
     });
   }

@@ -33,5 +33,7 @@ export function createPool(connectionString: string, max = 10, settings: PoolSet
     // awaited by the pool before it hands the new connection out (its failure fails that acquire)
     onConnect: cost === null ? undefined : async (client) => void (await client.query(`SET random_page_cost = ${cost}`)),
     types: poolTypes,
+    // statements sent without waiting for the one before (a transaction's BEGIN goes with its first statement)
+    pipeline: true,
   });
 }
