@@ -49,7 +49,8 @@ describe('npm start killed under a revision stream', () => {
       if (expected.length >= result.ackedItems.length) break;
       if (Date.now() > end) throw new Error(`revisions missing: ${expected.length} of ${result.ackedItems.length}`);
     }
-    await follower.until(() => ids().at(-1) === expected.at(-1), 30_000);
+    // a loaded machine (the real-servers stage runs many platforms at once) takes longer to resume than an idle one
+    await follower.until(() => ids().at(-1) === expected.at(-1), 90_000);
     follower.stop();
     expect(follower.reconnects).toBeGreaterThan(0);
     expect(ids().length).toBeGreaterThan(seenBefore);
