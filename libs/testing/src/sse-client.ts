@@ -135,6 +135,8 @@ export interface SseFollower {
   events: SseEvent[];
   /** Connections opened after the first. */
   reconnects: number;
+  /** One line per connection attempt: when, its status (or error), how long it lasted, the events it brought. */
+  history: string[];
   until(test: (events: SseEvent[]) => boolean, timeoutMs?: number): Promise<void>;
   stop(): void;
 }
@@ -147,6 +149,7 @@ export function followSse(url: string, headers: Record<string, string> = {}, ret
   const f: SseFollower = {
     events,
     reconnects: -1,
+    history: [],
     async until(test, timeoutMs = 30_000) {
       const end = Date.now() + timeoutMs;
       while (!test(events)) {
@@ -162,17 +165,24 @@ export function followSse(url: string, headers: Record<string, string> = {}, ret
   void (async () => {
     while (!stopped) {
       f.reconnects++;
+      const started = Date.now();
+      const from = lastId;
+      let outcome = '';
       try {
         current = await openSse(url, { ...headers, ...(lastId !== undefined ? { 'last-event-id': lastId } : {}) }, (e) => {
           events.push(e);
           if (e.id !== undefined) lastId = e.id;
         });
+        outcome = `status ${current.status} after ${Date.now() - started} ms`;
         if (stopped)
           current.close(); // stopped while this connection was being opened
         else if (current.status === 200) await current.closed(24 * 3600_000);
-      } catch {
+        outcome += `, ${current.events.length} events, ended after ${Date.now() - started} ms${current.body ? `: ${current.body.slice(0, 200)}` : ''}`;
+      } catch (err) {
         // refused or reset: try again
+        outcome = `${(err as Error).message} after ${Date.now() - started} ms`;
       }
+      f.history.push(`${new Date(started).toISOString()} since ${from ?? '-'}: ${outcome}`);
       await new Promise((r) => setTimeout(r, retryMs));
     }
   })();

@@ -20,13 +20,15 @@ export interface FeedSubscription {
 }
 
 export interface RevisionFeedOptions {
-  logger: Pick<Logger, 'error'>;
+  logger: Pick<Logger, 'error' | 'warn'>;
   /** Rows per read (default 1000). */
   pageSize?: number;
   /** How soon a read is repeated while an id is missing (a transaction still in flight, or rolled back). Default 20 ms. */
   gapRetryMs?: number;
   /** A read now and then while streams are open, should a notice of a new batch be lost. Default 5 s. */
   safetyPollMs?: number;
+  /** A missing id waited for this long is logged (a warning, once per id). Default 5 s. */
+  reportGapAfterMs?: number;
 }
 
 const parse = (text: string | null): unknown => (text === null ? null : JSON.parse(text));
@@ -54,6 +56,11 @@ export class RevisionFeed {
   private retry: NodeJS.Timeout | undefined;
   private safety: NodeJS.Timeout | undefined;
   private closed = false;
+  /** When the missing id after the cursor was first seen missing, and whether that long wait was reported. */
+  private gapSince: number | undefined;
+  private gapReported = false;
+  /** When the read in flight began (a read that never ends would stall every stream: it is reported). */
+  private pollStarted = 0;
   /** Database reads and revisions handed out (the bench's reads per revision). */
   readonly stats = { reads: 0, revisions: 0 };
 
@@ -107,7 +114,11 @@ export class RevisionFeed {
         await new Promise((r) => setTimeout(r, 10));
       }
       const every = this.opts.safetyPollMs ?? 5000;
-      this.safety = setInterval(() => this.listeners.size > 0 && this.poke(), every);
+      this.safety = setInterval(() => {
+        if (this.polling && Date.now() - this.pollStarted > 10_000)
+          this.opts.logger.warn({ cursor: this.cursor, ms: Date.now() - this.pollStarted }, 'a read of new revisions for the streams is taking long');
+        if (this.listeners.size > 0) this.poke();
+      }, every);
       this.safety.unref();
     })().catch((err) => {
       this.started = undefined;
@@ -118,6 +129,7 @@ export class RevisionFeed {
 
   private async poll(): Promise<void> {
     const pageSize = this.opts.pageSize ?? 1000;
+    this.pollStarted = Date.now();
     try {
       do {
         this.again = false;
@@ -130,12 +142,16 @@ export class RevisionFeed {
           if (row.id !== this.cursor + 1 && !(this.blocker !== undefined && !this.blocker.some((x) => read.inProgress.has(x)))) {
             // an id before this one may still commit: wait for the transactions running when it was first seen missing
             this.blocker ??= read.running;
+            this.gapSince ??= Date.now();
+            this.reportGap(row.id, read.inProgress);
             waiting = true;
             break;
           }
           out.push({ row, data: parse(row.data), delta: parse(row.delta), shaped: new Map() });
           this.cursor = row.id;
           this.blocker = undefined;
+          this.gapSince = undefined;
+          this.gapReported = false;
         }
         if (out.length) this.dispatch(out);
         if (waiting) this.retryIn(this.opts.gapRetryMs ?? 20);
@@ -147,6 +163,15 @@ export class RevisionFeed {
     } finally {
       this.polling = false;
     }
+  }
+
+  /** A missing id waited for long (`reportGapAfterMs`): said once, with the transactions it waits for. */
+  private reportGap(next: number, inProgress: Set<string>): void {
+    if (this.gapReported || this.gapSince === undefined || Date.now() - this.gapSince < (this.opts.reportGapAfterMs ?? 5000)) return;
+    this.gapReported = true;
+    const blocker = this.blocker ?? [];
+    const waitingFor = blocker.filter((x) => inProgress.has(x));
+    this.opts.logger.warn({ cursor: this.cursor, next, blocker, waitingFor }, 'the revision streams wait for a missing revision id');
   }
 
   private retryIn(ms: number): void {
