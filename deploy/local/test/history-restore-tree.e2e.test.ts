@@ -5,7 +5,8 @@ import { collectionWithId, eventually, startTestPlatform, type TestPlatform } fr
 // comments (one-to-many) written nested, then edited; restoring its first revision puts every row back in one write
 // (each row a `revert` revision whose parent is the restore root's), twice is once, a role that may not update
 // comments gets 403 naming "comments" with nothing applied, a dry run writes nothing, and a write's nested delete
-// is done again when that write's revision is restored.
+// is done again when that write's revision is restored; children the caller cannot read are not restored (their
+// one-to-many field reported `skipped`).
 type Rev = { id: number; collection: string; item: string; parent: number | null; data: Record<string, unknown> | null; activity: { action: string } };
 type Outcome = { collection: string; item: string; action: string; changed_fields: string[]; applied: boolean };
 
@@ -103,7 +104,14 @@ describe('restore a whole tree of revisions', () => {
   it('a dry run answers the outcome of every row of the tree and writes nothing', async () => {
     const before = await settledHistory();
     const dry = await api().post(`/revisions/${createRev.id}/restore`).query({ dry_run: 'true' }).set(as(admin)).expect(200);
-    expect(dry.body.data).toMatchObject({ revision: createRev.id, collection: 'articles', action: 'update', changed_fields: ['title'], applied: false });
+    expect(dry.body.data).toMatchObject({
+      revision: createRev.id,
+      collection: 'articles',
+      action: 'update',
+      changed_fields: ['title'],
+      skipped: [],
+      applied: false,
+    });
     const children = dry.body.data.children as Outcome[];
     expect(children.map((c) => c.action).sort()).toEqual(['create', 'create', 'none', 'none', 'none', 'update']);
     expect(children.every((c) => !c.applied)).toBe(true);
@@ -183,5 +191,25 @@ describe('restore a whole tree of revisions', () => {
       children: [{ collection: 'articles_tags', action: 'delete', applied: true }],
     });
     expect(shape(await tree())).toEqual({ title: 'second', tags: ['tech'], comments: ['one', 'two'] });
+  });
+  it('leaves out the rows the caller cannot read: they are neither restored nor listed', async () => {
+    const role = (await api().post('/roles').set(as(admin)).send({ name: 'Tags, no comments', app_access: true, admin_access: false })).body.data;
+    for (const c of ['articles', 'tags', 'articles_tags'])
+      for (const action of ['read', 'create', 'update', 'delete'])
+        await api()
+          .post('/permissions')
+          .set(as(admin))
+          .send({ role: role.id, collection: c, action, fields: ['*'] })
+          .expect(200);
+    await api().post('/users').set(as(admin)).send({ email: 'tagger@example.com', password: 'tagger-password-1', role: role.id, status: 'active' }).expect(200);
+    const tagger = (await p.login('tagger@example.com', 'tagger-password-1')).access_token;
+
+    const one = (await tree()).comments.find((c) => c.body === 'one')!;
+    await api().delete(`/items/comments/${one.id}`).set(as(admin)).expect(204);
+    await api().patch(`/items/articles/${article}`).set(as(admin)).send({ title: 'fourth' }).expect(200);
+    const done = await api().post(`/revisions/${createRev.id}/restore`).set(as(tagger)).expect(200);
+    expect((done.body.data.children as Outcome[]).map((c) => c.collection).sort()).toEqual(['articles_tags', 'articles_tags', 'tags', 'tags']);
+    expect(done.body.data.skipped).toEqual([{ field: 'comments', reason: 'unreadable' }]);
+    expect(shape(await tree())).toEqual({ title: 'first', tags: ['news', 'tech'], comments: ['two'] });
   });
 });

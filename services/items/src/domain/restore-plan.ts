@@ -10,7 +10,10 @@ import { fieldOf, type CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
 import { primaryKeyValue } from './validate-write';
 
-/** A field of the revision that is not written back, and why (`*`: the whole row, its collection dropped or unreadable). */
+/**
+ * A field of the revision that is not written back, and why (`*`: the whole row, its collection dropped or
+ * unreadable; a one-to-many field `unreadable`: the children through it, if the write had any, are not restored).
+ */
 export interface Skipped {
   field: string;
   reason: 'dropped' | 'unreadable';
@@ -93,6 +96,11 @@ export async function planRow(
     else target[f] = v as Json;
   }
   for (const f of def.fields) if (f.field !== def.primaryKey && !permits(readable, f.field)) skipped.push({ field: f.field, reason: 'unreadable' });
+  // children through a one-to-many field whose collection the caller cannot read: hidden from it, so not restored
+  for (const r of def.relations) {
+    const alias = r.related_collection === collection ? r.meta.one_field : null;
+    if (alias && !deps.rules.fields(acc, r.collection, 'read') && !skipped.some((s) => s.field === alias)) skipped.push({ field: alias, reason: 'unreadable' });
+  }
 
   const [current] = await itemsRepository.selectForUpdate(db, def, [key]);
   const now = current ? asJson(current.row) : null;
