@@ -66,8 +66,12 @@ export async function restoreTree(deps: ItemsDeps, ctx: ChangeContext, root: Rea
         const tree = new TreeWriter(db, deps, { ...ctx, revert: true });
         const id = randomUUID();
         const { def, key, values } = top;
-        if (top.outcome.action === 'create') await tree.create(def, { [def.primaryKey]: key, ...values }, null, id);
-        for (const p of written) await writeRow(tree, p, id);
+        // a re-created root takes its place in the write's order (after the many-to-one rows it refers to)
+        const order = top.outcome.action === 'create' ? [...written, top].sort((a, b) => a.outcome.revision - b.outcome.revision) : written;
+        for (const p of order) {
+          if (p === top) await tree.create(def, { [def.primaryKey]: key, ...values }, null, id);
+          else await writeRow(tree, p, id);
+        }
         if (top.outcome.action === 'update') await tree.update(def, key, values, null, null, id);
         else if (top.outcome.action === 'none') await tree.touch(def, key, top.current!.row, id, null);
         await enqueueItemChanges(db, tree.changes);
