@@ -15,7 +15,7 @@ const send = (method: 'post' | 'patch' | 'delete', url: string, body?: object) =
   return req.set({ Authorization: `Bearer ${h.admin}` }).send(body);
 };
 const rows = async (table: string) => (await h.pool.query(`SELECT * FROM content.${table} ORDER BY id`)).rows;
-type Event = { id: string; collection: string; item: string; action: string; data: Record<string, unknown> | null; parent_event?: string };
+type Event = { id: string; collection: string; item: string; action: string; data: Record<string, unknown> | null; delta: unknown; parent_event?: string };
 
 /** The history so far as revisions, and a source reading them as the revisions client would. */
 async function history() {
@@ -85,6 +85,25 @@ describe('restore a tree', () => {
       ['notes', 'revert', top.id],
       ['articles_tags', 'revert', top.id],
     ]);
+  });
+
+  it('touches a root whose own columns already match when rows under it are restored (its event the children’s parent)', async () => {
+    const { revs } = await history();
+    const root = revs.find((x) => x.collection === 'articles')!;
+    await send('patch', '/items/notes/1', { text: 'edited' }).expect(200);
+    const done = await restore(root.id);
+    expect(done).toMatchObject({ action: 'none', changed_fields: [], applied: true });
+    expect(done.children!.filter((c) => c.applied).map((c) => [c.collection, c.action, c.changed_fields])).toEqual([['notes', 'update', ['text']]]);
+    expect(await rows('notes')).toEqual([{ id: 1, text: 'n', article: 1 }]);
+    const written = (await history()).events.slice(-2);
+    expect(written.map((e) => [e.collection, e.action, e.parent_event ?? null, e.delta])).toEqual([
+      ['notes', 'revert', written[1]!.id, { text: 'n' }],
+      ['articles', 'revert', null, {}],
+    ]);
+    // twice: nothing written
+    const outbox = (await h.outbox()).length;
+    expect((await restore(root.id)).applied).toBe(false);
+    expect((await h.outbox()).length).toBe(outbox);
   });
 
   it('is one transaction: a row that cannot be written leaves every row as it was', async () => {
