@@ -148,7 +148,7 @@ export const ROUTES: RouteDefinition[] = [
     '/revisions/{id}/restore',
     'revisions',
     'public',
-    'Write the item back to this revision (a `revert`); `?dry_run=true` only answers what it would do',
+    'Write the item back to this revision (a `revert`; a revision with children: its whole tree); `?dry_run=true` only answers what it would do',
     {
       responses: { '200': 'Item' },
     },

@@ -74,12 +74,14 @@ export class TreeWriter {
     return [...s.parents.map((p) => p.field), ...s.children.map((c) => c.alias)];
   }
 
-  /** Creates a row: its many-to-one rows first (their keys go in its columns), then its children. */
-  async create(def: CollectionDef, payload: Payload, parent: string | null): Promise<TreeWritten> {
+  /**
+   * Creates a row: its many-to-one rows first (their keys go in its columns), then its children. `id`: its event's id
+   * when the caller names it ahead (a restore writes the rows under it itself).
+   */
+  async create(def: CollectionDef, payload: Payload, parent: string | null, id: string = randomUUID()): Promise<TreeWritten> {
     this.count(parent);
     const split = splitPayload(def, payload);
     const allowed = this.allowed(def.collection, 'create', this.relational(split));
-    const id = randomUUID();
     const own = { ...split.own };
     for (const p of split.parents) own[p.field] = await this.parentKey(p.relation, p.value, split.own, id);
     const values = validateWrite(def, own, allowed, 'create');
@@ -94,11 +96,17 @@ export class TreeWriter {
    * Updates a row (it must exist: 403) and what hangs from it. Its revision is written when its columns changed or
    * anything under it did (then with `delta` {} when only its children changed); nothing at all changed: no event.
    */
-  async update(def: CollectionDef, key: Key, payload: Payload, parent: string | null, ifMatch: number[] | null = null): Promise<TreeWritten> {
+  async update(
+    def: CollectionDef,
+    key: Key,
+    payload: Payload,
+    parent: string | null,
+    ifMatch: number[] | null = null,
+    id: string = randomUUID(),
+  ): Promise<TreeWritten> {
     this.count(parent);
     const split = splitPayload(def, payload);
     const allowed = this.allowed(def.collection, 'update', this.relational(split));
-    const id = randomUUID();
     const mark = this.changes.length;
     const own = { ...split.own };
     for (const p of split.parents) own[p.field] = await this.parentKey(p.relation, p.value, split.own, id);
@@ -111,12 +119,15 @@ export class TreeWriter {
     }
     for (const c of split.children) await this.children(def, key, c.relation, c.alias, c.value, id, false);
     if (!w.unchanged) this.event(def, 'update', key, w.row, pick(w.row, Object.keys(values)), w.version, id, parent);
-    else if (this.changes.length > mark) {
-      const version = await relatedRows.touch(this.db, def, key);
-      this.event(def, 'update', key, w.row, {}, version, id, parent);
-      return { row: w.row, version, key };
-    }
+    else if (this.changes.length > mark) return this.touch(def, key, w.row, id, parent);
     return { ...w, key };
+  }
+
+  /** A row whose own columns stay but rows under it changed: its version bumped, an `update` event with `delta` {}. */
+  async touch(def: CollectionDef, key: Key, row: Row, id: string, parent: string | null): Promise<TreeWritten> {
+    const version = await relatedRows.touch(this.db, def, key);
+    this.event(def, 'update', key, row, {}, version, id, parent);
+    return { row, version, key };
   }
 
   /** Deletes rows (already read and locked): each a `delete` event whose `data` is the row's last state. */
