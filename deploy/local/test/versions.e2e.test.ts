@@ -3,7 +3,8 @@ import { collectionWithId, eventually, startTestPlatform, type TestPlatform } fr
 
 // Issue 36 (first slice), through the gateway of the composed platform: saves to a version are recorded as
 // revisions with `version` set (the item untouched), a promote is a normal update (version null), a stale mainHash
-// is 422, and deleting the version keeps its revisions: /revisions?filter[version][_eq]=<id> still lists them.
+// is 422, `?at=` reads never show a version's saves, and deleting the version keeps its revisions:
+// /revisions?filter[version][_eq]=<id> still lists them.
 describe('content versions end to end', () => {
   let p: TestPlatform;
   let admin: string;
@@ -54,6 +55,10 @@ describe('content versions end to end', () => {
       [String(id), { extra: { a: { y: 2 } } }, v.id],
     ]);
     expect((await api().get(`/items/articles/${id}`).set(as(admin)).expect(200)).body.data.title).toBe('live');
+    // the item as it was (`?at=`, read from the revisions) is the live one: a version's saves are not its states
+    const at = new Date().toISOString();
+    expect((await api().get(`/items/articles/${id}`).query({ at }).set(as(admin)).expect(200)).body.data).toMatchObject({ title: 'live', extra: null });
+    expect((await api().get('/items/articles').query({ at }).set(as(admin)).expect(200)).body.data).toEqual([expect.objectContaining({ title: 'live' })]);
 
     const compare = (await api().get(`/versions/${v.id}/compare`).set(as(admin)).expect(200)).body.data;
     expect(compare).toMatchObject({ outdated: false, current: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });

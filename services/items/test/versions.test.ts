@@ -229,11 +229,4 @@ describe('comparing and promoting', () => {
     // a caller who may only read cannot promote
     expect((await post(`/versions/${v.id}/promote`, { mainHash: '2' }, reader)).status).toBe(403);
   });
-
-  it('deleting a version keeps the revisions its saves recorded (their events still name it)', async () => {
-    const { v } = await fresh('gone');
-    await del(`/versions/${v.id}`).expect(204);
-    expect((await get(`/versions/${v.id}`)).status).toBe(403);
-    expect((await events()).filter((e) => e.version === v.id)).toHaveLength(1);
-  });
 });
