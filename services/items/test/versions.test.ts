@@ -155,6 +155,13 @@ describe('saving to a version', () => {
     expect(itemAfter.headers.etag).toBe(itemBefore.headers.etag);
   });
 
+  it('concurrent saves to one version take turns: every nested key survives', async () => {
+    const v = (await post('/versions', { key: 'race', collection: 'articles', item: article }).expect(200)).body.data;
+    await Promise.all(Array.from({ length: 8 }, (_, i) => post(`/versions/${v.id}/save`, { extra: { seo: { [`k${i}`]: i } } }).expect(200)));
+    const seo = (await get(`/versions/${v.id}`).expect(200)).body.data.delta.extra.seo;
+    expect(seo).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i])));
+  });
+
   it('refuses a field the collection does not have, nothing saved', async () => {
     const v = (await post('/versions', { key: 'bad', collection: 'articles', item: article }).expect(200)).body.data;
     const before = (await events()).length;
