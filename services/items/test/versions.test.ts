@@ -106,6 +106,17 @@ describe('creating, reading, renaming and deleting versions', () => {
     expect((await get(`/versions/${v.id}`)).status).toBe(403);
   });
 
+  it('goes with its collection (as in Directus)', async () => {
+    const fields = [{ field: 'title', type: 'string' }];
+    await post('/collections', { collection: 'doomed', meta: { versioning: true }, fields }).expect(200);
+    await post('/items/doomed', { title: 'd' }).expect(200);
+    await post('/versions', { key: 'd', collection: 'doomed', item: 1 }).expect(200);
+    const of = async () => (await get('/versions?filter[collection][_eq]=doomed&fields=key').expect(200)).body.data;
+    expect(await of()).toEqual([{ key: 'd' }]);
+    await del('/collections/doomed').expect(204);
+    expect(await of()).toEqual([]);
+  });
+
   it('shows a version only to callers who may read its collection; changes need update', async () => {
     const s = (await post('/versions', { key: 'hidden', collection: 'secret', item: 1 }).expect(200)).body.data;
     const keys = async (token: string) =>
