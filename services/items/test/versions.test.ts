@@ -173,10 +173,12 @@ describe('saving to a version', () => {
     expect(seo).toEqual(Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`k${i}`, i])));
   });
 
-  it('refuses a field the collection does not have, nothing saved', async () => {
+  it('refuses a field the collection does not have or a value of the wrong type, nothing saved', async () => {
     const v = (await post('/versions', { key: 'bad', collection: 'articles', item: article }).expect(200)).body.data;
     const before = (await events()).length;
     expect((await post(`/versions/${v.id}/save`, { nope: 1 })).status).toBe(400);
+    const badType = await post(`/versions/${v.id}/save`, { title: { not: 'a string' } });
+    expect([badType.status, errorCode(badType)]).toEqual([400, 'FAILED_VALIDATION']);
     expect((await events()).length).toBe(before);
     expect((await get(`/versions/${v.id}`)).body.data.delta).toBeNull();
   });

@@ -15,6 +15,8 @@ import type { ItemsDeps } from './items-deps';
 import { readItem } from './read-items.use-case';
 import { isUuid, readableDelta } from './read-versions';
 import { updateItems } from './update-items.use-case';
+import { isNested } from './nested/nested-payload';
+import { validateWrite } from './validate-write';
 
 /** Keys a version may not take: they name the live item (Directus reserves `main`; `published` is ours). */
 export const RESERVED_VERSION_KEYS = new Set(['main', 'published']);
@@ -110,8 +112,10 @@ export class VersionsUseCase {
     const allowed = this.deps.rules.fields(a, found.collection, 'update')!;
     const def = await loadCollection(this.deps.pool, found.collection);
     if (!def) throw errors.forbidden();
+    // the checks of an item update (fields, rights, value types); nested relational data: fields and rights only
+    if (!isNested(def, data)) validateWrite(def, data, allowed, 'update');
     for (const f of Object.keys(data)) {
-      if (!fieldOf(def, f)) throw errors.invalidPayload(`"${f}" is not a field of collection "${found.collection}"`);
+      if (!fieldOf(def, f)) throw errors.invalidPayload(`Field "${f}" does not exist in collection "${found.collection}"`);
       if (!permits(allowed, f)) throw errors.forbidden();
     }
     await this.deps.history?.admit();
