@@ -25,7 +25,7 @@ export const versionCreateSchema = z.union([versionCreateOne, z.array(versionCre
 export type VersionCreateRequest = z.output<typeof versionCreateOne>;
 
 /** `PATCH /versions/:id`: only `key` and `name` change (the collection, item and saves stay). */
-export const versionUpdateSchema = z.strictObject({ key: key.optional(), name: name.optional() }, { error: 'Only "key" and "name" of a version can change' });
+export const versionUpdateSchema = z.strictObject({ key: key.optional(), name: name.optional() });
 export type VersionUpdateRequest = z.output<typeof versionUpdateSchema>;
 
 /** `POST /versions/:id/save`: a partial item (nested relational data included), deep-merged into the version's delta. */
