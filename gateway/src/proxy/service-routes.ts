@@ -16,6 +16,7 @@ export const SERVICE_ROUTES: readonly { prefix: string; service: ServiceName }[]
   { prefix: '/collections', service: 'items' },
   { prefix: '/fields', service: 'items' },
   { prefix: '/relations', service: 'items' },
+  { prefix: '/versions', service: 'items' },
 ];
 
 export function serviceFor(path: string): ServiceName | undefined {

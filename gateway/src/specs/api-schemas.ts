@@ -162,6 +162,23 @@ export const schemas: Record<string, Schema> = {
       schema: nullable({ type: 'object', additionalProperties: true }),
     },
   },
+  Version: {
+    type: 'object',
+    required: ['id', 'key', 'collection', 'item'],
+    properties: {
+      id: { type: 'string', format: 'uuid' },
+      key: str,
+      name: nullable(str),
+      collection: str,
+      item: str,
+      hash: str,
+      date_created: str,
+      user_created: nullable(str),
+      date_updated: nullable(str),
+      user_updated: nullable(str),
+      delta: nullable({ type: 'object', additionalProperties: true }),
+    },
+  },
   Collection: {
     type: 'object',
     required: ['collection'],

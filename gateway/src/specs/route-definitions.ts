@@ -199,6 +199,24 @@ export const ROUTES: RouteDefinition[] = [
   r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { responses: { '200': 'One:Item' } }),
   r('patch', '/items/{collection}/{id}', 'items', 'public', 'Update an item', { body: 'ItemUpdateRequest', responses: { '200': 'One:Item' } }),
   r('delete', '/items/{collection}/{id}', 'items', 'public', 'Delete an item', none),
+  // content versions (issue 36): read on the item's collection to see one, update to change, save or promote it
+  r('get', '/versions', 'versions', 'public', 'List the versions of the collections the caller may read', { ...list, responses: { '200': 'List:Version' } }),
+  r('search', '/versions', 'versions', 'public', 'Query versions with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Version' } }),
+  r('post', '/versions', 'versions', 'public', 'Create a version of an item (or several)', { body: 'VersionRequest', responses: { '200': 'One:Version' } }),
+  r('get', '/versions/{id}', 'versions', 'public', 'One version', { ...fields, responses: { '200': 'One:Version' } }),
+  r('patch', '/versions/{id}', 'versions', 'public', 'Rename a version (key, name)', { body: 'VersionUpdateRequest', responses: { '200': 'One:Version' } }),
+  r('delete', '/versions/{id}', 'versions', 'public', 'Delete a version (its revisions stay)', none),
+  r('post', '/versions/{id}/save', 'versions', 'public', 'Save a partial item to the version (deep merge; the item is not written)', {
+    body: 'VersionSaveRequest',
+    responses: { '200': 'One:Item' },
+  }),
+  r('get', '/versions/{id}/compare', 'versions', 'public', 'The version against the live item: outdated, mainHash, current, main', {
+    responses: { '200': 'Item' },
+  }),
+  r('post', '/versions/{id}/promote', 'versions', 'public', 'Apply the version (or fields of it) to the item; 422 on a stale mainHash', {
+    body: 'VersionPromoteRequest',
+    responses: { '200': 'Item' },
+  }),
   // §7 server + GraphQL
   r('get', '/server/ping', 'server', 'public', 'Liveness', { responses: { '200': 'Text' } }),
   r('get', '/server/ready', 'server', 'public', 'Readiness: the gateway can serve (status only; 503 when not)', {

@@ -21,6 +21,8 @@ export const errors = {
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
   /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */
   preconditionFailed: (current?: number) => new AppError('PRECONDITION_FAILED', undefined, current === undefined ? {} : { version: current }),
+  /** A promote named another `mainHash` than the item's current one (`mainHash`): nothing was applied. */
+  versionHashMismatch: (mainHash: string) => new AppError('VERSION_HASH_MISMATCH', undefined, { mainHash }),
   /** The `Accept`ed media type cannot express this answer (`reason` says why). */
   notAcceptable: (reason: string) => new AppError('NOT_ACCEPTABLE', `The answer cannot be given in the requested media type. ${reason}`, { reason }),
   /** An as-of read before the oldest kept revision (retention): `earliest` is the first time that can be answered. */

@@ -29,6 +29,8 @@ import { itemsRoutes } from './http/items.routes';
 import { relationsRoutes } from './http/relations.routes';
 import { RevisionsClient } from './data/revisions-client';
 import { restoreRoutes } from './http/restore.routes';
+import { VersionsUseCase } from './domain/versions.use-case';
+import { versionsRoutes } from './http/versions.routes';
 
 export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
   /** Pool for the collections' tables (createItemsPool). */
@@ -84,6 +86,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
   restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
+  versionsRoutes(router, itemsDeps, new VersionsUseCase(itemsDeps));
   app.use(router);
   finishServiceApp(app, deps.logger);
   return { app, listener: serviceListener(app), routes: router.routes, health };

@@ -4,4 +4,5 @@ export * from './users-requests';
 export * from './items-requests';
 export * from './relations-requests';
 export * from './revisions-requests';
+export * from './versions-requests';
 export * from './request-bodies';

@@ -20,6 +20,7 @@ import {
 } from './items-requests';
 import { relationCreateSchema, relationUpdateSchema } from './relations-requests';
 import { searchRequestSchema } from './revisions-requests';
+import { versionCreateSchema, versionPromoteSchema, versionSaveSchema, versionUpdateSchema } from './versions-requests';
 import {
   apiTokenCreateSchema,
   inviteAcceptSchema,
@@ -62,6 +63,10 @@ export const requestBodies = {
   FieldUpdateRequest: fieldUpdateSchema,
   RelationRequest: relationCreateSchema,
   RelationUpdateRequest: relationUpdateSchema,
+  VersionRequest: versionCreateSchema,
+  VersionUpdateRequest: versionUpdateSchema,
+  VersionSaveRequest: versionSaveSchema,
+  VersionPromoteRequest: versionPromoteSchema,
   ItemsCreateRequest: itemsCreateSchema,
   ItemUpdateRequest: itemUpdateSchema,
   ItemsUpdateRequest: itemsUpdateSchema,

@@ -89,13 +89,14 @@ export class CollectionsRepository {
     );
   }
 
-  /** Drops the table and the catalogue rows; false when there was no such collection. */
+  /** Drops the table, the catalogue rows and the collection's content versions (their revisions stay); false when there was no such collection. */
   async delete(name: string, record: OutboxMessage[] = []): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       // FOR UPDATE waits for in-flight item writes (they hold the row FOR SHARE).
       const found = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "collections" WHERE "name" = ${name} FOR UPDATE`;
       if (found.length === 0) return false;
       await tx.collection.delete({ where: { name } });
+      await tx.contentVersion.deleteMany({ where: { collection: name } });
       await tx.$executeRawUnsafe(dropTableSql(name));
       if (record.length) await enqueueOutbox(tx, record);
       return true;

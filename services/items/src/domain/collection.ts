@@ -37,7 +37,7 @@ export interface CollectionDef {
 }
 
 /** The service's own tables share the search path with the collections' tables: these names are taken. */
-export const RESERVED_COLLECTIONS = new Set(['collections', 'fields', 'outbox', 'item_versions', 'relations']);
+export const RESERVED_COLLECTIONS = new Set(['collections', 'fields', 'outbox', 'item_versions', 'relations', 'content_versions']);
 
 export const fieldOf = (def: CollectionDef, name: string) => def.fields.find((f) => f.field === name);
 export const primaryKeyField = (def: CollectionDef) => fieldOf(def, def.primaryKey)!;

@@ -23,12 +23,14 @@ export interface FirstKept {
 export const historyComplete = (first: Pick<FirstKept, 'item_version' | 'action'>) =>
   first.item_version === null ? first.action === 'create' : Number(first.item_version) === 1;
 
+// A revision with `version` set is a save to a content version (a draft), never a state of the item: skipped.
+
 /** The item's newest revision at or before `at`: by time, then by id (one descent of (collection, item, timestamp)). */
 const STATE_AT = `SELECT id, collection, item, data, timestamp FROM revisions
-  WHERE collection = $1 AND item = $2 AND timestamp <= $3 ORDER BY timestamp DESC, id DESC LIMIT 1`;
+  WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND version IS NULL ORDER BY timestamp DESC, id DESC LIMIT 1`;
 
 const FIRST_KEPT = `SELECT r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
-  WHERE r.collection = $1 AND r.item = $2 ORDER BY r.timestamp, r.id LIMIT 1`;
+  WHERE r.collection = $1 AND r.item = $2 AND r.version IS NULL ORDER BY r.timestamp, r.id LIMIT 1`;
 
 const BY_ID = `SELECT id, collection, item, data, timestamp FROM revisions WHERE id = $1`;
 
@@ -40,10 +42,10 @@ const BY_ID = `SELECT id, collection, item, data, timestamp FROM revisions WHERE
 const COLLECTION_AT = `SELECT h.item, s.id, s.data, s.timestamp, f.timestamp AS first_at, f.item_version AS first_version, f.action AS first_action
   FROM revision_heads h
   LEFT JOIN LATERAL (SELECT r.id, r.data, r.timestamp FROM revisions r
-    WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2
+    WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2 AND r.version IS NULL
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1) s ON true
   LEFT JOIN LATERAL (SELECT r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
-    WHERE s.id IS NULL AND r.collection = h.collection AND r.item = h.item
+    WHERE s.id IS NULL AND r.collection = h.collection AND r.item = h.item AND r.version IS NULL
     ORDER BY r.timestamp, r.id LIMIT 1) f ON true
   WHERE h.collection = $1`;
 

@@ -1,0 +1,130 @@
+import type { ChildProcess } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import request from 'supertest';
+import { freePort, natsServerBinary, waitForPing } from '@vellum/testing';
+import { startDistributedProcess, stopDistributedProcess } from './distributed-process';
+import { collectionWithId, eventually, FAST_LOGINS, startTestPlatform, type TestPlatform } from './platform-harness';
+
+// Issue 36 (first slice), through the gateway in both topologies (one process; one process per service): saves to
+// a version are recorded as revisions with `version` set (the item untouched), a promote is a normal update (version
+// null), a stale mainHash is 422, `?at=` reads never show a version's saves, and deleting the version keeps its
+// revisions: /revisions?filter[version][_eq]=<id> still lists them.
+
+/** The flow, against a gateway at `url` with an administrator's token. */
+async function versionsFlow(url: string, admin: string) {
+  const api = () => request(url);
+  const as = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const revisionsOf = async (filter: object) =>
+    (
+      await api()
+        .get('/revisions')
+        .query({ filter: JSON.stringify(filter), fields: 'id,item,data,delta,version', sort: 'id' })
+        .set(as(admin))
+        .expect(200)
+    ).body.data as { id: number; item: string; data: Record<string, unknown>; delta: Record<string, unknown>; version: string | null }[];
+  const articles = {
+    ...collectionWithId('articles', [
+      { field: 'title', type: 'string' },
+      { field: 'extra', type: 'json' },
+    ]),
+    meta: { versioning: true },
+  };
+  await api().post('/collections').set(as(admin)).send(articles).expect(200);
+  const id = (await api().post('/items/articles').set(as(admin)).send({ title: 'live' }).expect(200)).body.data.id as number;
+  const v = (await api().post('/versions').set(as(admin)).send({ key: 'draft', collection: 'articles', item: id }).expect(200)).body.data;
+  await api()
+    .post(`/versions/${v.id}/save`)
+    .set(as(admin))
+    .send({ title: 'draft', extra: { a: { x: 1 } } })
+    .expect(200);
+  await api()
+    .post(`/versions/${v.id}/save`)
+    .set(as(admin))
+    .send({ extra: { a: { y: 2 } } })
+    .expect(200);
+  const saved = await eventually(async () => {
+    const r = await revisionsOf({ version: { _eq: v.id } });
+    return r.length >= 2 ? r : undefined;
+  });
+  expect(saved.map((r) => [r.item, r.data, r.version])).toEqual([
+    [String(id), { title: 'draft', extra: { a: { x: 1 } } }, v.id],
+    [String(id), { extra: { a: { y: 2 } } }, v.id],
+  ]);
+  expect((await api().get(`/items/articles/${id}`).set(as(admin)).expect(200)).body.data.title).toBe('live');
+  // the item as it was (`?at=`, read from the revisions) is the live one: a version's saves are not its states
+  const at = new Date().toISOString();
+  expect((await api().get(`/items/articles/${id}`).query({ at }).set(as(admin)).expect(200)).body.data).toMatchObject({ title: 'live', extra: null });
+  expect((await api().get('/items/articles').query({ at }).set(as(admin)).expect(200)).body.data).toEqual([expect.objectContaining({ title: 'live' })]);
+
+  const compare = (await api().get(`/versions/${v.id}/compare`).set(as(admin)).expect(200)).body.data;
+  expect(compare).toMatchObject({ outdated: false, current: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });
+  const stale = await api()
+    .post(`/versions/${v.id}/promote`)
+    .set(as(admin))
+    .send({ mainHash: String(Number(compare.mainHash) + 1) });
+  expect([stale.status, stale.body.errors[0].extensions.code, stale.body.errors[0].extensions.mainHash]).toEqual([
+    422,
+    'VERSION_HASH_MISMATCH',
+    compare.mainHash,
+  ]);
+  await api().post(`/versions/${v.id}/promote`).set(as(admin)).send({ mainHash: compare.mainHash }).expect(200);
+  expect((await api().get(`/items/articles/${id}`).set(as(admin)).expect(200)).body.data).toMatchObject({ title: 'draft', extra: { a: { x: 1, y: 2 } } });
+  const promoted = await eventually(async () => {
+    const r = await revisionsOf({ collection: { _eq: 'articles' }, item: { _eq: String(id) }, version: { _null: true } });
+    return r.length >= 2 ? r : undefined;
+  });
+  expect(promoted[1]).toMatchObject({ version: null, delta: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });
+
+  await api().delete(`/versions/${v.id}`).set(as(admin)).expect(204);
+  expect((await api().get(`/versions/${v.id}`).set(as(admin))).status).toBe(403);
+  expect((await revisionsOf({ version: { _eq: v.id } })).map((r) => r.id)).toEqual(saved.map((r) => r.id));
+}
+
+describe('content versions end to end (one process)', () => {
+  let p: TestPlatform;
+  beforeAll(async () => {
+    p = await startTestPlatform();
+  });
+  afterAll(() => p?.close());
+
+  it('save → revisions with version; promote → a revision without; delete → the version’s revisions stay', async () => {
+    await versionsFlow(p.url, (await p.login()).access_token);
+  });
+});
+
+const run = natsServerBinary() ? describe : describe.skip;
+
+run('content versions end to end (one process per service)', () => {
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-dist-versions-'));
+  chmodSync(dataDir, 0o755);
+  let child: ChildProcess;
+  let port: number;
+  let out = '';
+
+  beforeAll(async () => {
+    const [p, dbPort] = [await freePort(), await freePort()];
+    port = p;
+    child = startDistributedProcess(dataDir, port, {
+      EMBEDDED_DB_PORT: String(dbPort),
+      ADMIN_PASSWORD: 'dist-admin-password-1',
+      ...FAST_LOGINS,
+      RATE_LIMITER_ENABLED: 'false',
+    });
+    child.stdout?.on('data', (d) => (out += d));
+    child.stderr?.on('data', (d) => (out += d));
+    await waitForPing(port, 150_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await stopDistributedProcess(child, dataDir);
+    rmSync(dataDir, { recursive: true, force: true });
+  }, 90_000);
+
+  it('the same flow across processes', async () => {
+    const login = await request(`http://127.0.0.1:${port}`).post('/auth/login').send({ email: 'admin@example.com', password: 'dist-admin-password-1' });
+    expect([login.status, login.status === 200 ? '' : out.slice(-2000)]).toEqual([200, '']);
+    await versionsFlow(`http://127.0.0.1:${port}`, login.body.data.access_token as string);
+  }, 120_000);
+});
