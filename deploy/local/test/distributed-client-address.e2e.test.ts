@@ -1,10 +1,6 @@
-import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { freePort, natsServerBinary, waitForPing } from '@vellum/testing';
-import { startDistributedProcess, stopDistributedProcess } from './distributed-process';
-import { FAST_LOGINS, loginFrom } from './platform-harness';
+import { natsServerBinary } from '@vellum/testing';
+import { useDistributedPlatform } from './distributed-process';
+import { loginFrom } from './platform-harness';
 
 // Issue 17.1 in `npm run start:distributed` (one process per service): the services believe the gateway's
 // X-Forwarded-For, so auth's failed-login budget is per client, not per gateway. Two clients on two loopback
@@ -12,40 +8,15 @@ import { FAST_LOGINS, loginFrom } from './platform-harness';
 const run = natsServerBinary() ? describe : describe.skip;
 
 run('distributed topology: the client address reaches the services', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-dist-ip-'));
-  chmodSync(dataDir, 0o755);
-  let child: ChildProcess;
-  let port: number;
-  let out = '';
-
-  beforeAll(async () => {
-    const [p, dbPort] = [await freePort(), await freePort()];
-    port = p;
-    child = startDistributedProcess(dataDir, port, {
-      EMBEDDED_DB_PORT: String(dbPort),
-      ADMIN_PASSWORD: 'dist-admin-password-1',
-      ...FAST_LOGINS,
-      RATE_LIMITER_ENABLED: 'false',
-      AUTH_LOGIN_FAILURES_PER_ADDRESS: '3',
-      AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0',
-    });
-    child.stdout?.on('data', (d) => (out += d));
-    child.stderr?.on('data', (d) => (out += d));
-    await waitForPing(port, 150_000);
-  }, 180_000);
-
-  afterAll(async () => {
-    await stopDistributedProcess(child, dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-  }, 90_000);
+  const platform = useDistributedPlatform('vellum-dist-ip-', { AUTH_LOGIN_FAILURES_PER_ADDRESS: '3', AUTH_LOGIN_FAILURES_PER_ACCOUNT: '0' });
 
   it('failed logins count per forwarded client at auth: one client spends its budget, another still may try', async () => {
     const login = async (from: string) =>
-      (await loginFrom(port, from, { email: 'nobody@example.com', password: 'wrong-password' }, { 'x-forwarded-for': '198.51.100.1' })).status;
+      (await loginFrom(platform.port, from, { email: 'nobody@example.com', password: 'wrong-password' }, { 'x-forwarded-for': '198.51.100.1' })).status;
     // the spoofed X-Forwarded-For is ignored by the gateway (trusts nobody); auth sees each client's own address
     const a = [];
     for (let i = 0; i < 4; i++) a.push(await login('127.0.0.2'));
-    expect({ a, out: a[3] === 429 ? '' : out.slice(-2000) }).toEqual({ a: [401, 401, 401, 429], out: '' });
+    expect({ a, out: a[3] === 429 ? '' : platform.out.slice(-2000) }).toEqual({ a: [401, 401, 401, 429], out: '' });
     expect(await login('127.0.0.3')).toBe(401);
   });
 });

@@ -1,11 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
-import { freePort, natsServerBinary, waitForPing } from '@vellum/testing';
-import { startDistributedProcess, stopDistributedProcess } from './distributed-process';
-import { collectionWithId, eventually, FAST_LOGINS } from './platform-harness';
+import { natsServerBinary } from '@vellum/testing';
+import { useDistributedPlatform } from './distributed-process';
+import { collectionWithId, eventually } from './platform-harness';
 
 // The history routes in `npm run start:distributed` (one process per service): the gateway sends a read of an item
 // as it was to the revisions process and a restore to the items process, which reads the revision from the
@@ -13,36 +9,11 @@ import { collectionWithId, eventually, FAST_LOGINS } from './platform-harness';
 const run = natsServerBinary() ? describe : describe.skip;
 
 run('distributed topology: items as they were and restore across processes', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-dist-history-'));
-  chmodSync(dataDir, 0o755);
-  let child: ChildProcess;
-  let port: number;
-  let out = '';
-
-  beforeAll(async () => {
-    const [p, dbPort] = [await freePort(), await freePort()];
-    port = p;
-    child = startDistributedProcess(dataDir, port, {
-      EMBEDDED_DB_PORT: String(dbPort),
-      ADMIN_PASSWORD: 'dist-admin-password-1',
-      ...FAST_LOGINS,
-      RATE_LIMITER_ENABLED: 'false',
-    });
-    child.stdout?.on('data', (d) => (out += d));
-    child.stderr?.on('data', (d) => (out += d));
-    await waitForPing(port, 150_000);
-  }, 180_000);
-
-  afterAll(async () => {
-    await stopDistributedProcess(child, dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-  }, 90_000);
+  const platform = useDistributedPlatform('vellum-dist-history-');
 
   it('answers ?at= from the revisions process and restores through the items process', async () => {
-    const api = request(`http://127.0.0.1:${port}`);
-    const login = await api.post('/auth/login').send({ email: 'admin@example.com', password: 'dist-admin-password-1' });
-    expect([login.status, login.status === 200 ? '' : out.slice(-2000)]).toEqual([200, '']);
-    const as = { Authorization: `Bearer ${login.body.data.access_token as string}` };
+    const api = request(platform.url);
+    const as = { Authorization: `Bearer ${await platform.adminToken()}` };
     await api
       .post('/collections')
       .set(as)

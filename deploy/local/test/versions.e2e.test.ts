@@ -1,11 +1,7 @@
-import type { ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import request from 'supertest';
-import { freePort, natsServerBinary, waitForPing } from '@vellum/testing';
-import { startDistributedProcess, stopDistributedProcess } from './distributed-process';
-import { collectionWithId, eventually, FAST_LOGINS, startTestPlatform, type TestPlatform } from './platform-harness';
+import { natsServerBinary } from '@vellum/testing';
+import { useDistributedPlatform } from './distributed-process';
+import { collectionWithId, eventually, startTestPlatform, type TestPlatform } from './platform-harness';
 
 // Issue 36 (first slice), through the gateway in both topologies (one process; one process per service): saves to
 // a version are recorded as revisions with `version` set (the item untouched), a promote is a normal update (version
@@ -97,34 +93,9 @@ describe('content versions end to end (one process)', () => {
 const run = natsServerBinary() ? describe : describe.skip;
 
 run('content versions end to end (one process per service)', () => {
-  const dataDir = mkdtempSync(path.join(tmpdir(), 'vellum-dist-versions-'));
-  chmodSync(dataDir, 0o755);
-  let child: ChildProcess;
-  let port: number;
-  let out = '';
-
-  beforeAll(async () => {
-    const [p, dbPort] = [await freePort(), await freePort()];
-    port = p;
-    child = startDistributedProcess(dataDir, port, {
-      EMBEDDED_DB_PORT: String(dbPort),
-      ADMIN_PASSWORD: 'dist-admin-password-1',
-      ...FAST_LOGINS,
-      RATE_LIMITER_ENABLED: 'false',
-    });
-    child.stdout?.on('data', (d) => (out += d));
-    child.stderr?.on('data', (d) => (out += d));
-    await waitForPing(port, 150_000);
-  }, 180_000);
-
-  afterAll(async () => {
-    await stopDistributedProcess(child, dataDir);
-    rmSync(dataDir, { recursive: true, force: true });
-  }, 90_000);
+  const platform = useDistributedPlatform('vellum-dist-versions-');
 
   it('the same flow across processes', async () => {
-    const login = await request(`http://127.0.0.1:${port}`).post('/auth/login').send({ email: 'admin@example.com', password: 'dist-admin-password-1' });
-    expect([login.status, login.status === 200 ? '' : out.slice(-2000)]).toEqual([200, '']);
-    await versionsFlow(`http://127.0.0.1:${port}`, login.body.data.access_token as string);
+    await versionsFlow(platform.url, await platform.adminToken());
   }, 120_000);
 });
