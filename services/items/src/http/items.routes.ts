@@ -28,8 +28,9 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
-    const { item, key, version } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
-    setVersionHeaders(res, collectionOf(req), key, version);
+    const { item, key, version, versioned } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
+    // a versioned read (`?version=<key>`) is not the item at its version: no ETag for it
+    if (!versioned) setVersionHeaders(res, collectionOf(req), key, version);
     sendJson(res, { data: item });
   });
 
