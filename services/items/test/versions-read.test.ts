@@ -116,4 +116,10 @@ describe('lists with ?version', () => {
     expect(counted.body.meta.filter_count).toBe(2);
     expect((await get(`/items/articles?version=nope`)).status).toBe(403);
   });
+
+  it('SEARCH takes the version in its URL, the query in its body', async () => {
+    const body = { query: { filter: { rank: { _eq: 10 } }, fields: ['id', 'title'] } };
+    const r = await request(h.app).search('/items/articles?version=draft').set(bearer(h.admin)).send(body).expect(200);
+    expect(r.body.data).toEqual([{ id: a, title: 'alpha draft' }]);
+  });
 });

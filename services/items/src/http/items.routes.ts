@@ -24,7 +24,9 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'search', '/items/:collection', 'public', { body: searchRequestSchema }, async (req, res) => {
-    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), req.body.query ?? {}));
+    // `?version=<key>` in the URL (as Directus takes it), the rest of the query in the body
+    const version = req.query.version;
+    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), { ...(req.body.query ?? {}), ...(version !== undefined ? { version } : {}) }));
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
