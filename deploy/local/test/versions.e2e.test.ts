@@ -49,6 +49,15 @@ async function versionsFlow(url: string, admin: string) {
     [String(id), { extra: { a: { y: 2 } } }, v.id],
   ]);
   expect((await api().get(`/items/articles/${id}`).set(as(admin)).expect(200)).body.data.title).toBe('live');
+  // reading the version through the gateway: the deep-merged delta laid over the item, the item itself unchanged
+  const versioned = await api().get(`/items/articles/${id}`).query({ version: 'draft' }).set(as(admin)).expect(200);
+  expect(versioned.body.data).toMatchObject({ title: 'draft', extra: { a: { x: 1, y: 2 } } });
+  const listed = await api()
+    .get('/items/articles')
+    .query({ version: 'draft', filter: JSON.stringify({ title: { _eq: 'draft' } }) })
+    .set(as(admin))
+    .expect(200);
+  expect(listed.body.data.map((r: { id: number }) => r.id)).toEqual([id]);
   // the item as it was (`?at=`, read from the revisions) is the live one: a version's saves are not its states
   const at = new Date().toISOString();
   expect((await api().get(`/items/articles/${id}`).query({ at }).set(as(admin)).expect(200)).body.data).toMatchObject({ title: 'live', extra: null });

@@ -7,6 +7,7 @@ import {
   readContentVersion,
   readContentVersions,
   readItem,
+  readItems,
   rest,
   saveToContentVersion,
   staticToken,
@@ -72,5 +73,18 @@ describe('the @directus/sdk version helpers', () => {
     expect(await client.request(readItem('sdk_posts', 1))).toEqual({ id: 1, title: 'draft title', body: 'kept' });
     await client.request(deleteContentVersion(v.id));
     await expect(client.request(readContentVersion(v.id))).rejects.toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
+  });
+
+  it('readItem / readItems with { version } read the version laid over the item (second slice of issue 36)', async () => {
+    const client = createDirectus<Schema>(server.url)
+      .with(staticToken(h.tokenFor('sdk-editor')))
+      .with(rest());
+    const v = await client.request(createContentVersion({ key: 'preview', collection: 'sdk_posts', item: '1' }));
+    await client.request(saveToContentVersion(v.id, { body: 'preview body' }));
+    const live = await client.request(readItem('sdk_posts', 1));
+    expect(await client.request(readItem('sdk_posts', 1, { version: 'preview' }))).toEqual({ ...live, body: 'preview body' });
+    const found = await client.request(readItems('sdk_posts', { version: 'preview', filter: { body: { _eq: 'preview body' } }, fields: ['id'] }));
+    expect(found).toEqual([{ id: 1 }]);
+    expect(await client.request(readItem('sdk_posts', 1))).toEqual(live);
   });
 });

@@ -11,6 +11,7 @@ import { retryOnSchemaChange } from './retry-on-schema-change';
 import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
+import { overlaidPlan, versionOverlay } from './versioned-read';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -32,14 +33,17 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
   const strip = aliases.size > 0 && !own.includes('*') && !own.includes(d.primaryKey);
   if (aliases.size) query.fields = strip ? [...own, d.primaryKey] : own;
   const reachable = followsManyToOne(d, query) ? await reachableCollections(deps.pool, deps, a, d, depth) : undefined;
-  const plan = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
+  const planned = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
     now: deps.now(),
     user: a?.user ?? null,
     role: a?.role ?? null,
     maxDepth: depth,
   });
+  // `?version=<key>`: the statements read the versions' deltas laid over the stored rows (versioned-read.ts)
+  const overlay = await versionOverlay(deps, d, rawQuery);
+  const plan = overlay ? overlaidPlan(planned, d, overlay) : planned;
   const deep = aliases.size ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
-  return { plan, def: d, children: { aliases, strip, deep } };
+  return { plan, def: d, children: { aliases, strip, deep }, versioned: overlay !== null };
 }
 
 /** Whether a query may follow a many-to-one field (a path in `fields` or `sort`, the field as a key of `filter`): only then are related collections loaded. */
@@ -109,12 +113,13 @@ export async function readItem(
   collection: string,
   id: unknown,
   rawQuery: unknown,
-): Promise<{ item: Item; key: string; version: number }> {
+): Promise<{ item: Item; key: string; version: number; versioned: boolean }> {
   return retryOnSchemaChange(() => oneItem(deps, a, collection, id, rawQuery));
 }
 
 async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown) {
-  const { plan, def, children } = await readPlan(deps, a, collection, onlyFields(rawQuery));
+  const version = (rawQuery as Record<string, unknown> | undefined)?.version;
+  const { plan, def, children, versioned } = await readPlan(deps, a, collection, { ...onlyFields(rawQuery), ...(version !== undefined ? { version } : {}) });
   const one = plan.one(id);
   const n = one.values.length;
   const text = `SELECT o.*, (SELECT version FROM item_versions WHERE collection = $${n + 1} AND item = $${n + 2})::text AS "$version" FROM (${one.text}) o`;
@@ -123,7 +128,7 @@ async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collectio
   if (r.rowCount === 0) throw errors.forbidden();
   const items = plan.shape(r.rows);
   await withChildren(deps, a, def, items, children, 0);
-  return { item: items[0]!, key, version: Number(r.rows[0].$version ?? 0) };
+  return { item: items[0]!, key, version: Number(r.rows[0].$version ?? 0), versioned };
 }
 
 const onlyFields = (rawQuery: unknown): { fields?: unknown; deep?: unknown } => {

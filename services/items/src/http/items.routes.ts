@@ -24,12 +24,15 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
   });
 
   route(router, 'search', '/items/:collection', 'public', { body: searchRequestSchema }, async (req, res) => {
-    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), req.body.query ?? {}));
+    // `?version=<key>` in the URL (as Directus takes it), the rest of the query in the body
+    const version = req.query.version;
+    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), { ...(req.body.query ?? {}), ...(version !== undefined ? { version } : {}) }));
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
-    const { item, key, version } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
-    setVersionHeaders(res, collectionOf(req), key, version);
+    const { item, key, version, versioned } = await readItem(deps, req.accountability, collectionOf(req), req.params.id, req.query);
+    // a versioned read (`?version=<key>`) is not the item at its version: no ETag for it
+    if (!versioned) setVersionHeaders(res, collectionOf(req), key, version);
     sendJson(res, { data: item });
   });
 

@@ -1,0 +1,60 @@
+import { errors } from '@vellum/errors';
+import type { Plan, Sql } from '@vellum/query';
+import type { CollectionDef } from './collection';
+import type { ItemsDeps } from './items-deps';
+import { manyToOne } from './relation';
+import { isPlainObject } from './validate-write';
+
+/** The deltas of one version key in a collection: item key (as stored in content_versions) → its own-column values. */
+export type Overlay = Map<string, Record<string, unknown>>;
+
+/**
+ * `?version=<key>`: the deltas of the collection's versions named `key` (null for `main` or no `version`: the live
+ * items). A key no version of the collection has is 403 (Directus: ForbiddenError). Only own columns are laid over
+ * (not the key, not alias fields — they are no column —, not nested objects of a many-to-one: those relational parts are not read here).
+ */
+export async function versionOverlay(deps: ItemsDeps, def: CollectionDef, rawQuery: unknown): Promise<Overlay | null> {
+  const key = (rawQuery as Record<string, unknown> | undefined)?.version;
+  if (key === undefined || key === 'main') return null;
+  if (typeof key !== 'string' || key === '') throw errors.invalidQuery('"version" must be a version key.');
+  const r = await deps.pool.query<{ item: string; delta: Record<string, unknown> | null }>(
+    `SELECT "item", "delta" FROM content_versions WHERE "collection" = $1 AND "key" = $2`,
+    [def.collection, key],
+  );
+  if (r.rowCount === 0) throw errors.forbidden();
+  const own = (f: string, v: unknown) => f !== def.primaryKey && def.fields.some((d) => d.field === f) && !(manyToOne(def, f) && isPlainObject(v));
+  return new Map(r.rows.map((row) => [row.item, Object.fromEntries(Object.entries(row.delta ?? {}).filter(([f, v]) => own(f, v)))]));
+}
+
+const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
+
+/**
+ * The statement with its root table (`"t" AS r`) replaced by the table with the deltas laid over the versioned
+ * rows: every filter, sort, aggregate and selected field then reads the versioned state, in the read itself (no
+ * write, no lock). The rows without a version come as stored; jsonb_populate_record casts each delta value to
+ * its column's type. Two values are appended to the statement's: the keys and the deltas by key.
+ */
+export function overlaid(sql: Sql, def: CollectionDef, overlay: Overlay): Sql {
+  const t = quote(def.collection);
+  const pk = quote(def.primaryKey);
+  const n = sql.values.length;
+  const keys = `$${n + 1}`;
+  const deltas = `$${n + 2}::jsonb`;
+  const source =
+    `(SELECT * FROM ${t} WHERE NOT (${pk} = ANY(${keys})) UNION ALL ` +
+    `SELECT (jsonb_populate_record(v, ${deltas} -> v.${pk}::text)).* FROM ${t} AS v WHERE v.${pk} = ANY(${keys}))`;
+  // the root is always `"t" AS r`; joined tables (a self relation included) take other aliases
+  const root = new RegExp(`${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} AS r(?![\\w$])`, 'g');
+  const text = sql.text.replace(root, `${source} AS r`);
+  return { text, values: [...sql.values, [...overlay.keys()], JSON.stringify(Object.fromEntries(overlay))] };
+}
+
+/** The plan whose statements read the versioned state (see `overlaid`). */
+export function overlaidPlan(plan: Plan, def: CollectionDef, overlay: Overlay): Plan {
+  return {
+    ...plan,
+    list: () => overlaid(plan.list(), def, overlay),
+    one: (id) => overlaid(plan.one(id), def, overlay),
+    count: (which) => overlaid(plan.count(which), def, overlay),
+  };
+}
