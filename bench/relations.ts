@@ -6,12 +6,15 @@ import { isDeepStrictEqual } from 'node:util';
 import { api } from './api';
 import { autocannon } from './autocannon';
 import { benchAdminToken, startBenchPlatform } from './bench-platform';
+import { backendCpu, backendCpuBetween } from './backend-cpu';
 import { startFloor } from './floor';
+import { cpuUs } from './proc-cpu';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
+const ONLY = process.env.BENCH_ONLY?.split(','); // relational, plain
 const SIZE = 7; // the platform's databases: vellum_<service>_bench_7, recreated by this bench
 
 const RELATIONAL = `SELECT a.*, to_json(au.*) AS author,
@@ -64,17 +67,36 @@ async function main() {
       if (!isDeepStrictEqual(JSON.parse(JSON.stringify(v.data)), f.data)) throw new Error('the platform and the floor answer differently');
       const headers = { authorization: `Bearer ${token}` };
       const ratios: Record<string, number[]> = { relational: [], plain: [] };
+      const cpuRatios: Record<string, number[]> = { relational: [], plain: [] };
+      const pg = new Client({ connectionString: SERVER });
+      await pg.connect();
+      // CPU µs per request of the serving process (this one: the platform runs in it) and its PostgreSQL backends
+      const measure = async (pid: number, run: () => Promise<{ rps: number; total?: number }>) => {
+        const [p0, b0] = [cpuUs(pid), await backendCpu(pg, [itemsDb.slice(itemsDb.lastIndexOf('/') + 1)])];
+        const r = await run();
+        const [p1, b1] = [cpuUs(pid), await backendCpu(pg, [itemsDb.slice(itemsDb.lastIndexOf('/') + 1)])];
+        const n = r.total ?? r.rps * SECONDS;
+        return { ...r, proc: (p1 - p0) / n, db: backendCpuBetween(b0, b1) / n };
+      };
+      console.log(`rounds start at ${(performance.now() / 1000).toFixed(1)} s`);
       for (let round = 0; round < ROUNDS; round++) {
-        for (const name of ['relational', 'plain'] as const) {
-          const floorRun = await autocannon(`${floor.url}/${name}`, { connections: CONNECTIONS, seconds: SECONDS });
-          const vellum = await autocannon(via[name], { connections: CONNECTIONS, seconds: SECONDS, headers });
+        for (const name of (['relational', 'plain'] as const).filter((n) => !ONLY || ONLY.includes(n))) {
+          const floorRun = await measure(floor.pid, () => autocannon(`${floor.url}/${name}`, { connections: CONNECTIONS, seconds: SECONDS }));
+          const vellum = await measure(process.pid, () => autocannon(via[name], { connections: CONNECTIONS, seconds: SECONDS, headers }));
           if (vellum.non2xx || vellum.errors) throw new Error(`${name}: ${vellum.non2xx} non-2xx, ${vellum.errors} errors`);
           ratios[name]!.push(vellum.rps / floorRun.rps);
-          console.log(`round ${round + 1} ${name}: gateway ${vellum.rps} req/s, floor ${floorRun.rps} req/s → ${(vellum.rps / floorRun.rps).toFixed(2)}×`);
+          cpuRatios[name]!.push((vellum.proc + vellum.db) / (floorRun.proc + floorRun.db));
+          const us = (r: { proc: number; db: number }) => `${r.proc.toFixed(0)} + ${r.db.toFixed(0)} µs`;
+          console.log(
+            `round ${round + 1} ${name}: gateway ${vellum.rps} req/s, floor ${floorRun.rps} req/s → ${(vellum.rps / floorRun.rps).toFixed(2)}×; ` +
+              `CPU per request (process + PostgreSQL) ${us(vellum)} against ${us(floorRun)} → ${cpuRatios[name]!.at(-1)!.toFixed(2)}×`,
+          );
         }
       }
       const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
       console.log(`median ÷ floor: fields=*,author.*,comments.* ${median(ratios.relational!).toFixed(2)}×, plain list ${median(ratios.plain!).toFixed(2)}×`);
+      console.log(`median CPU per request ÷ floor's: relational ${median(cpuRatios.relational!).toFixed(2)}×, plain ${median(cpuRatios.plain!).toFixed(2)}×`);
+      await pg.end();
     } finally {
       await floor.stop();
     }

@@ -23,7 +23,8 @@ interface Stats {
 }
 
 const child = fork(path.join(__dirname, 'serve-stream.ts'), [], {
-  execArgv: ['--expose-gc', '--import', 'tsx'],
+  // STREAM_PROFILE=<dir>: a CPU profile of the platform's process (bench/profile-summary.ts reads it)
+  execArgv: ['--expose-gc', '--import', 'tsx', ...(process.env.STREAM_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STREAM_PROFILE}`] : [])],
   stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
 });
 const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));

@@ -14,6 +14,7 @@ import { httpMetrics, Registry } from '@vellum/metrics';
 import type { TrustProxy } from '@vellum/config';
 import type { Logger } from '@vellum/logger';
 import { authenticate, cachedVerifier, isAdminRequest, type TokenCheckDeps } from '@vellum/tokens';
+import type { CatalogueCache } from './data/catalogue-cache';
 import { CollectionsRepository } from './data/collections.repository';
 import { FieldsRepository } from './data/fields.repository';
 import { RelationsRepository } from './data/relations.repository';
@@ -48,6 +49,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   maxBatchMutation?: number;
   /** MAX_RELATIONAL_DEPTH (default 10). */
   maxRelationalDepth?: number;
+  /** Collection definitions kept in memory for reads (start.ts; none: every read loads its definitions). */
+  catalogue?: CatalogueCache;
   /** The revisions service's base URL: restores read their revision there (REVISIONS_URL). */
   revisionsUrl?: string;
 }
@@ -62,6 +65,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     history: deps.history,
     maxBatchMutation: deps.maxBatchMutation,
     maxRelationalDepth: deps.maxRelationalDepth,
+    catalogue: deps.catalogue,
   };
   const probes: Record<string, HealthProbe> = {
     database: async () => {
@@ -80,7 +84,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),
   });
   router.use(authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked }));
-  const collections = new CollectionsRepository(deps.prisma);
+  const collections = new CollectionsRepository(deps.prisma, () => deps.catalogue?.invalidate());
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules), itemsDeps.now);
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
   relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules), itemsDeps.now);

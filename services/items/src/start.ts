@@ -7,6 +7,7 @@ import { startOutboxRelay } from '@vellum/outbox';
 import { observeOutbox, observePool, type Registry } from '@vellum/metrics';
 import { apiTokensFrom, createTokenVerifier, jwksUrl, remoteKeySource, watchAccessRules, watchRevokedSessions, type KeySource } from '@vellum/tokens';
 import { createApp } from './app';
+import { CatalogueCache } from './data/catalogue-cache';
 import type { ItemsConfig } from './config';
 import { createItemsPool } from './data/items-pool';
 import { createPrisma } from './data/prisma';
@@ -48,10 +49,13 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     logger,
     pollMs: config.OUTBOX_POLL_INTERVAL,
   });
+  const catalogue = new CatalogueCache();
+  await catalogue.listen({ connectionString: config.DATABASE_URL, logger });
   const history = new HistoryBackPressure(pool, { limitMs: config.HISTORY_LAG_LIMIT, waitMs: config.HISTORY_LAG_WAIT });
   const { listener, health } = createApp({
     pool,
     history,
+    catalogue,
     maxBatchMutation: config.MAX_BATCH_MUTATION,
     maxRelationalDepth: config.MAX_RELATIONAL_DEPTH,
     prisma,
@@ -82,6 +86,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
       stopping = true;
       await listening.close();
       history.stop();
+      await catalogue.stop();
       unobserve.forEach((u) => u());
       await relay.stop();
       await Promise.allSettled([access.stop(), sessions.stop(), apiTokens.stop()]);

@@ -5,7 +5,7 @@ import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createInProcessMessaging, type Messaging, type Subscription } from '@vellum/messaging';
 import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
 import { createTokenVerifier, watchAccessRules } from '@vellum/tokens';
-import { AccessRules, createApp, createItemsPool, createPrisma } from '../src';
+import { AccessRules, CatalogueCache, createApp, createItemsPool, createPrisma } from '../src';
 
 export const MIGRATIONS = path.join(__dirname, '..', 'prisma', 'migrations');
 
@@ -36,11 +36,15 @@ export async function harness(opts: { history?: (pool: Pool) => NonNullable<Para
   const rules = new AccessRules();
   const sub: Subscription = await watchAccessRules(messaging, { into: rules });
   const keys = testKeys();
+  // as start.ts runs it: collection definitions kept in memory, dropped by schema changes
+  const catalogue = new CatalogueCache();
+  await catalogue.listen({ connectionString: db.url, logger: { warn: () => undefined } });
   // the test plays the gateway (on loopback): its X-Forwarded-For is believed
   const { listener: app } = createApp({
     pool,
     prisma,
     rules,
+    catalogue,
     trustProxy: ['loopback'],
     history: opts.history?.(pool),
     verifier: createTokenVerifier(keys.keySource),
@@ -73,6 +77,7 @@ export async function harness(opts: { history?: (pool: Pool) => NonNullable<Para
     },
     async close() {
       await sub.stop();
+      await catalogue.stop();
       await messaging.close();
       await Promise.allSettled([pool.end(), prisma.$disconnect()]);
       await db.drop();

@@ -29,7 +29,11 @@ function relationsOf(r: { many: RelationRow[]; one: RelationRow[] }, all: Relati
 
 /** The catalogue (Prisma) and the collections' tables (DDL), changed together in one transaction. */
 export class CollectionsRepository {
-  constructor(private readonly prisma: Db) {}
+  /** `changed`: called once a schema change has ended (committed or not): the definitions kept in memory go (catalogue-cache.ts). */
+  constructor(
+    private readonly prisma: Db,
+    readonly changed: () => void = () => undefined,
+  ) {}
 
   async create(def: CollectionDef, record: OutboxMessage[] = []): Promise<CollectionDef> {
     try {
@@ -60,6 +64,8 @@ export class CollectionsRepository {
         throw errors.invalidPayload(`Collection "${def.collection}" already exists`);
       }
       throw e;
+    } finally {
+      this.changed();
     }
     return (await this.get(def.collection))!;
   }
@@ -91,6 +97,14 @@ export class CollectionsRepository {
 
   /** Drops the table, the catalogue rows and the collection's content versions (their revisions stay); false when there was no such collection. */
   async delete(name: string, record: OutboxMessage[] = []): Promise<boolean> {
+    try {
+      return await this.deleteInTransaction(name, record);
+    } finally {
+      this.changed();
+    }
+  }
+
+  private deleteInTransaction(name: string, record: OutboxMessage[]): Promise<boolean> {
     return this.prisma.$transaction(async (tx) => {
       // FOR UPDATE waits for in-flight item writes (they hold the row FOR SHARE).
       const found = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "collections" WHERE "name" = ${name} FOR UPDATE`;

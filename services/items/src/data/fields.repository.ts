@@ -73,6 +73,8 @@ export class FieldsRepository {
     } catch (e) {
       if (change) mapDdlError(e, change);
       throw e;
+    } finally {
+      this.collections.changed();
     }
   }
 }

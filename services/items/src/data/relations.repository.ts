@@ -73,6 +73,8 @@ export class RelationsRepository {
       }, DDL_TRANSACTION);
     } catch (e) {
       mapDdlError(e, change?.relation);
+    } finally {
+      this.collections.changed();
     }
   }
 }

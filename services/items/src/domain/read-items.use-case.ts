@@ -1,13 +1,12 @@
 import { errors } from '@vellum/errors';
 import { parseQuery, planQuery, type Plan } from '@vellum/query';
 import type { Accountability } from '@vellum/http';
-import { loadCollection } from '../data/catalogue.repository';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
 import { permits } from './access-rules';
 import { toQuerySchema } from './query-schema';
 import { primaryKeyValue } from './validate-write';
-import { retryOnSchemaChange } from './retry-on-schema-change';
+import { collectionDef, readWithFreshCatalogue } from './retry-on-schema-change';
 import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
@@ -24,7 +23,7 @@ const RELATIONAL_DEPTH = 10;
 async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, def?: CollectionDef) {
   const readable = deps.rules.fields(a, collection, 'read');
   if (!readable) throw errors.forbidden();
-  const d = def ?? (await loadCollection(deps.pool, collection));
+  const d = def ?? (await collectionDef(deps, collection));
   if (!d) throw errors.forbidden();
   const query = parseQuery(rawQuery, deps.limits);
   if (query.filter && d.relations.length) query.filter = (await resolveAliasFilters(d, query.filter, parentKeysOf(deps, a))) as Record<string, unknown>;
@@ -32,7 +31,7 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
   const { own, aliases } = d.relations.length ? splitAliasPaths(d, query.fields) : { own: query.fields, aliases: new Map<string, string[]>() };
   const strip = aliases.size > 0 && !own.includes('*') && !own.includes(d.primaryKey);
   if (aliases.size) query.fields = strip ? [...own, d.primaryKey] : own;
-  const reachable = followsManyToOne(d, query) ? await reachableCollections(deps.pool, deps, a, d, depth) : undefined;
+  const reachable = followsManyToOne(d, query) ? await reachableCollections(deps, a, d, depth) : undefined;
   const planned = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
     now: deps.now(),
     user: a?.user ?? null,
@@ -76,7 +75,7 @@ async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def:
   if (c.aliases.size === 0) return;
   if (depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
   await attachChildren(def, rows, c.aliases, c.deep as Deep, depth, async (collection, build, next) => {
-    const child = await loadCollection(deps.pool, collection);
+    const child = await collectionDef(deps, collection);
     if (!child) throw errors.forbidden();
     return { data: (await listItems(deps, a, collection, build(child), next, child)).data, def: child };
   });
@@ -85,7 +84,7 @@ async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def:
 
 /** GET /items/:collection → `{data, meta?}` with only readable fields. */
 export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
-  return retryOnSchemaChange(() => listItems(deps, a, collection, rawQuery));
+  return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery));
 }
 
 async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef) {
@@ -114,7 +113,7 @@ export async function readItem(
   id: unknown,
   rawQuery: unknown,
 ): Promise<{ item: Item; key: string; version: number; versioned: boolean }> {
-  return retryOnSchemaChange(() => oneItem(deps, a, collection, id, rawQuery));
+  return readWithFreshCatalogue(deps, (d) => oneItem(d, a, collection, id, rawQuery));
 }
 
 async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown) {

@@ -1,5 +1,14 @@
-/** SQLSTATEs of a statement built from a definition a concurrent schema change made stale (a dropped column, a changed result type). */
-const STALE = new Set(['42703', '0A000']);
+import { AppError } from '@vellum/errors';
+import { loadCollection, loadCollections } from '../data/catalogue.repository';
+import type { CollectionDef } from './collection';
+import type { ItemsDeps } from './items-deps';
+
+/**
+ * SQLSTATEs of a statement built from a definition a concurrent schema change made stale (a dropped column, a
+ * changed result type, a dropped table).
+ */
+const STALE = new Set(['42703', '0A000', '42P01']);
+const isStale = (e: unknown) => STALE.has((e as { code?: string } | null)?.code ?? '');
 
 /**
  * Runs a read or a write (its own transaction) again, once, when it failed because a field change committed
@@ -9,7 +18,30 @@ export async function retryOnSchemaChange<T>(run: () => Promise<T>): Promise<T> 
   try {
     return await run();
   } catch (e) {
-    if (!STALE.has((e as { code?: string }).code ?? '')) throw e;
+    if (!isStale(e)) throw e;
     return run();
   }
 }
+
+/**
+ * A read over definitions kept in memory (`deps.catalogue`): run again once on definitions read afresh when it
+ * failed as a stale definition would make it fail — a statement the schema no longer fits, or a query it could not
+ * plan or allow (a field or relation added a moment ago by another replica, whose notice has not arrived yet).
+ */
+export async function readWithFreshCatalogue<T>(deps: ItemsDeps, run: (deps: ItemsDeps) => Promise<T>): Promise<T> {
+  try {
+    return await run(deps);
+  } catch (e) {
+    const planned = e instanceof AppError && (e.status === 400 || e.status === 403);
+    if (!isStale(e) && !(planned && deps.catalogue)) throw e;
+    return run(deps.catalogue?.fresh ? { ...deps, catalogue: deps.catalogue.fresh() } : deps);
+  }
+}
+
+/** A collection's definition for a read: from `deps.catalogue` when there is one, else from the database. */
+export const collectionDef = (deps: Pick<ItemsDeps, 'pool' | 'catalogue'>, name: string): Promise<CollectionDef | undefined> =>
+  deps.catalogue ? deps.catalogue.get(deps.pool, name) : loadCollection(deps.pool, name);
+
+/** Several collections' definitions for a read (those that exist). */
+export const collectionDefs = (deps: Pick<ItemsDeps, 'pool' | 'catalogue'>, names: string[]): Promise<CollectionDef[]> =>
+  deps.catalogue ? deps.catalogue.getMany(deps.pool, names) : loadCollections(deps.pool, names);
