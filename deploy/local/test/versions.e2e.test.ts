@@ -5,7 +5,7 @@ import { collectionWithId, eventually, startTestPlatform, type TestPlatform } fr
 
 // Issue 36 (first slice), through the gateway in both topologies (one process; one process per service): saves to
 // a version are recorded as revisions with `version` set (the item untouched), a promote is a normal update (version
-// null), a stale mainHash is 422, `?at=` reads never show a version's saves, and deleting the version keeps its
+// null, activity `promote`), a stale mainHash is 422, `?at=` reads never show a version's saves, and deleting the version keeps its
 // revisions: /revisions?filter[version][_eq]=<id> still lists them.
 
 /** The flow, against a gateway at `url` with an administrator's token. */
@@ -16,10 +16,17 @@ async function versionsFlow(url: string, admin: string) {
     (
       await api()
         .get('/revisions')
-        .query({ filter: JSON.stringify(filter), fields: 'id,item,data,delta,version', sort: 'id' })
+        .query({ filter: JSON.stringify(filter), fields: 'id,item,data,delta,version,activity.action', sort: 'id' })
         .set(as(admin))
         .expect(200)
-    ).body.data as { id: number; item: string; data: Record<string, unknown>; delta: Record<string, unknown>; version: string | null }[];
+    ).body.data as {
+      id: number;
+      item: string;
+      data: Record<string, unknown>;
+      delta: Record<string, unknown>;
+      version: string | null;
+      activity: { action: string };
+    }[];
   const articles = {
     ...collectionWithId('articles', [
       { field: 'title', type: 'string' },
@@ -80,7 +87,8 @@ async function versionsFlow(url: string, admin: string) {
     const r = await revisionsOf({ collection: { _eq: 'articles' }, item: { _eq: String(id) }, version: { _null: true } });
     return r.length >= 2 ? r : undefined;
   });
-  expect(promoted[1]).toMatchObject({ version: null, delta: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });
+  // the promote is an update of the item recorded with the action `promote` (issue 36), without a version
+  expect(promoted[1]).toMatchObject({ version: null, activity: { action: 'promote' }, delta: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });
 
   await api().delete(`/versions/${v.id}`).set(as(admin)).expect(204);
   expect((await api().get(`/versions/${v.id}`).set(as(admin))).status).toBe(403);
