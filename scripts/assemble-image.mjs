@@ -14,7 +14,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const RUNTIME_ASSETS = {
   'services/auth': ['prisma/migrations', 'src/graphql/schema.graphql'],
   'services/revisions': ['prisma/migrations', 'src/graphql/schema.graphql'],
-  'services/items': ['prisma/migrations'],
+  'services/items': ['prisma/migrations', 'src/graphql/schema.graphql'],
   'services/mailer': ['src/templates'],
   // The admin app's static build (served at /admin), at apps/admin/dist beside gateway/ as in the checkout.
   gateway: ['src/graphql/supergraph.graphql', '../apps/admin/dist'],

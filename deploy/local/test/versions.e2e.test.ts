@@ -5,8 +5,9 @@ import { collectionWithId, eventually, startTestPlatform, type TestPlatform } fr
 
 // Issue 36 (first slice), through the gateway in both topologies (one process; one process per service): saves to
 // a version are recorded as revisions with `version` set (the item untouched), a promote is a normal update (version
-// null), a stale mainHash is 422, `?at=` reads never show a version's saves, and deleting the version keeps its
-// revisions: /revisions?filter[version][_eq]=<id> still lists them.
+// null, activity `promote`), a stale mainHash is 422, `?at=` reads never show a version's saves, and deleting the version keeps its
+// revisions: /revisions?filter[version][_eq]=<id> still lists them. GraphQL `versions`/`versions_by_id` on
+// /graphql/system (the items subgraph) with REST's rules.
 
 /** The flow, against a gateway at `url` with an administrator's token. */
 async function versionsFlow(url: string, admin: string) {
@@ -16,10 +17,17 @@ async function versionsFlow(url: string, admin: string) {
     (
       await api()
         .get('/revisions')
-        .query({ filter: JSON.stringify(filter), fields: 'id,item,data,delta,version', sort: 'id' })
+        .query({ filter: JSON.stringify(filter), fields: 'id,item,data,delta,version,activity.action', sort: 'id' })
         .set(as(admin))
         .expect(200)
-    ).body.data as { id: number; item: string; data: Record<string, unknown>; delta: Record<string, unknown>; version: string | null }[];
+    ).body.data as {
+      id: number;
+      item: string;
+      data: Record<string, unknown>;
+      delta: Record<string, unknown>;
+      version: string | null;
+      activity: { action: string };
+    }[];
   const articles = {
     ...collectionWithId('articles', [
       { field: 'title', type: 'string' },
@@ -80,11 +88,66 @@ async function versionsFlow(url: string, admin: string) {
     const r = await revisionsOf({ collection: { _eq: 'articles' }, item: { _eq: String(id) }, version: { _null: true } });
     return r.length >= 2 ? r : undefined;
   });
-  expect(promoted[1]).toMatchObject({ version: null, delta: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });
+  // the promote is an update of the item recorded with the action `promote` (issue 36), without a version
+  expect(promoted[1]).toMatchObject({ version: null, activity: { action: 'promote' }, delta: { title: 'draft', extra: { a: { x: 1, y: 2 } } } });
+
+  await graphqlFlow(url, admin, v.id, id);
 
   await api().delete(`/versions/${v.id}`).set(as(admin)).expect(204);
   expect((await api().get(`/versions/${v.id}`).set(as(admin))).status).toBe(403);
   expect((await revisionsOf({ version: { _eq: v.id } })).map((r) => r.id)).toEqual(saved.map((r) => r.id));
+}
+
+/**
+ * GraphQL `versions` / `versions_by_id` on /graphql/system (the items subgraph, composed by the gateway): the admin
+ * sees the version (its user joined from the auth subgraph); a role without read on `articles` gets none, and
+ * versions_by_id of it → null with FORBIDDEN, as an unknown id does.
+ */
+async function graphqlFlow(url: string, admin: string, versionId: string, item: number) {
+  const gql = async (token: string, query: string, variables: object = {}) =>
+    (
+      await request(url)
+        .post('/graphql/system')
+        .set({ Authorization: `Bearer ${token}` })
+        .send({ query, variables })
+        .expect(200)
+    ).body;
+  const all = await gql(admin, '{ versions(filter: { collection: { _eq: "articles" } }) { id key collection item hash delta user_created { email } } }');
+  expect(all.errors).toBeUndefined();
+  expect(all.data.versions).toEqual([
+    {
+      id: versionId,
+      key: 'draft',
+      collection: 'articles',
+      item: String(item),
+      hash: '1',
+      delta: { title: 'draft', extra: { a: { x: 1, y: 2 } } },
+      user_created: { email: 'admin@example.com' },
+    },
+  ]);
+  const byId = 'query($id: ID!) { versions_by_id(id: $id) { id key } }';
+  expect((await gql(admin, byId, { id: versionId })).data.versions_by_id).toEqual({ id: versionId, key: 'draft' });
+
+  const role = (
+    await request(url)
+      .post('/roles')
+      .set({ Authorization: `Bearer ${admin}` })
+      .send({ name: 'No articles', app_access: true, admin_access: false })
+      .expect(200)
+  ).body.data;
+  const email = `no-articles-${Date.now()}@example.com`;
+  await request(url)
+    .post('/users')
+    .set({ Authorization: `Bearer ${admin}` })
+    .send({ email, password: 'no-articles-password-1', role: role.id, status: 'active' })
+    .expect(200);
+  const other = (await request(url).post('/auth/login').send({ email, password: 'no-articles-password-1' }).expect(200)).body.data.access_token as string;
+  const none = await gql(other, '{ versions { id } }');
+  expect([none.errors, none.data.versions]).toEqual([undefined, []]);
+  for (const id of [versionId, '00000000-0000-4000-8000-000000000000']) {
+    const hidden = await gql(id === versionId ? other : admin, byId, { id });
+    expect([hidden.data.versions_by_id, hidden.errors[0].extensions.code]).toEqual([null, 'FORBIDDEN']);
+  }
 }
 
 describe('content versions end to end (one process)', () => {

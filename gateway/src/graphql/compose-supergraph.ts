@@ -16,6 +16,7 @@ export const SUPERGRAPH_FILE = path.resolve(__dirname, 'supergraph.graphql');
 const SUBGRAPHS: SubgraphSource[] = [
   { name: 'auth', file: 'services/auth/src/graphql/schema.graphql' },
   { name: 'revisions', file: 'services/revisions/src/graphql/schema.graphql' },
+  { name: 'items', file: 'services/items/src/graphql/schema.graphql' },
 ];
 
 /**

@@ -15,8 +15,11 @@ export const itemChangeEventSchema = z.object({
   id: z.string().min(1).max(64),
   collection: z.string().min(1).max(64),
   item: z.string().min(1).max(255),
-  /** `revert`: a restore of an earlier revision (an update, or the re-creation of a deleted item). */
-  action: z.enum(['create', 'update', 'delete', 'revert']),
+  /**
+   * `revert`: a restore of an earlier revision (an update, or the re-creation of a deleted item); `promote`: a
+   * content version's delta written to the item (an update; its revision has no `version`).
+   */
+  action: z.enum(['create', 'update', 'delete', 'revert', 'promote']),
   /** Full item state after the change; null for a delete. */
   data: z.record(z.string(), z.unknown()).nullable(),
   /** Changed fields; computed by the consumer when absent. */

@@ -32,6 +32,8 @@ import { RevisionsClient } from './data/revisions-client';
 import { restoreRoutes } from './http/restore.routes';
 import { VersionsUseCase } from './domain/versions.use-case';
 import { versionsRoutes } from './http/versions.routes';
+import { graphqlRoutes } from '@vellum/subgraph';
+import { createItemsSubgraph } from './graphql/subgraph';
 
 export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenCheckDeps {
   /** Pool for the collections' tables (createItemsPool). */
@@ -83,7 +85,12 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
     healthToken: deps.healthToken,
     canSeeDetails: isAdminRequest(verifier, { isSessionRevoked: deps.isSessionRevoked }),
   });
-  router.use(authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked }));
+  const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
+  // the subgraph of /graphql/system (versions, versions_by_id): its own authenticate, before the REST routes'
+  const graphql = createItemsSubgraph(itemsDeps);
+  const gql = graphqlRoutes(graphql, authenticated);
+  app.use(gql);
+  router.use(authenticated);
   const collections = new CollectionsRepository(deps.prisma, () => deps.catalogue?.invalidate());
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules), itemsDeps.now);
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
@@ -93,5 +100,5 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   versionsRoutes(router, itemsDeps, new VersionsUseCase(itemsDeps));
   app.use(router);
   finishServiceApp(app, deps.logger);
-  return { app, listener: serviceListener(app), routes: router.routes, health };
+  return { app, listener: serviceListener(app), routes: [...(router.routes ?? []), ...(gql.routes ?? [])], health };
 }

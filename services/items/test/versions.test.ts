@@ -211,7 +211,7 @@ describe('comparing and promoting', () => {
     expect((await get(`/versions/${v.id}/compare`).expect(200)).body.data).toMatchObject({ outdated: true, mainHash: '2' });
   });
 
-  it('promotes with the current mainHash as a normal update (its revision has no version)', async () => {
+  it('promotes with the current mainHash as an update recorded as `promote` (its revision has no version)', async () => {
     const { id, v } = await fresh('prm');
     const before = (await events()).length;
     const r = await post(`/versions/${v.id}/promote`, { mainHash: '1' }).expect(200);
@@ -220,7 +220,7 @@ describe('comparing and promoting', () => {
     expect((await get(`/items/articles/${id}`).expect(200)).body.data).toMatchObject({ title: 'draft prm', body: 'kept', extra: { n: 1 } });
     const [promoted, ...rest] = (await events()).slice(before);
     expect(rest).toEqual([]);
-    expect(promoted).toMatchObject({ item: String(id), action: 'update', item_version: 2, delta: { title: 'draft prm', extra: { n: 1 } } });
+    expect(promoted).toMatchObject({ item: String(id), action: 'promote', item_version: 2, delta: { title: 'draft prm', extra: { n: 1 } } });
     expect(promoted!.version ?? null).toBeNull();
   });
 

@@ -6,7 +6,7 @@ export interface ReadRevision {
   collection: string;
   item: string;
   data: Record<string, unknown> | null;
-  /** The revision's activity (`create`, `update`, `revert`, `delete`), when the caller may read it. */
+  /** The revision's activity (`create`, `update`, `revert`, `promote`, `delete`), when the caller may read it. */
   activity?: { action: string } | null;
   /** The revision of the row whose write carried this one (a nested write's tree). */
   parent?: number | null;

@@ -8,6 +8,8 @@ export interface ChangeContext {
   requestId?: string;
   /** The write restores an earlier revision: its creates and updates are recorded with the action `revert`. */
   revert?: boolean;
+  /** The write promotes a content version: its updates are recorded with the action `promote`. */
+  promote?: boolean;
 }
 
 /** A nested write's event: its id chosen ahead (children name it before it is built) and the event of the row that carried it. */
@@ -28,6 +30,7 @@ export function itemChangeMessage(
 ): OutboxMessage {
   const actor = ctx.accountability ?? { user: null };
   if (ctx.revert && action !== 'delete') action = 'revert';
+  else if (ctx.promote && action === 'update') action = 'promote';
   const m = buildItemChange(
     { collection, item: String(item), action, data, delta, actor, at: ctx.now },
     ctx.requestId ? { 'x-request-id': ctx.requestId } : {},

@@ -156,7 +156,7 @@ export class VersionsUseCase {
     const expected = hashes.filter((h) => /^\d{1,15}$/.test(h)).map(Number);
     if (!expected.length) throw errors.versionHashMismatch(await versionsRepository.mainHash(this.deps.pool, v.collection, v.item));
     try {
-      const { keys, versions } = await updateItems(this.deps, ctx, v.collection, [{ key: v.item, data }], expected);
+      const { keys, versions } = await updateItems(this.deps, { ...ctx, promote: true }, v.collection, [{ key: v.item, data }], expected);
       return { key: keys[0], version: versions[0]! };
     } catch (e) {
       if (!(e instanceof AppError) || e.code !== 'PRECONDITION_FAILED') throw e;

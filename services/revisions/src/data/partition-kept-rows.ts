@@ -4,7 +4,8 @@ import { rangeCheckSql, type Partition, type PartitionedTable } from './partitio
 /**
  * Copies into `n` the rows a closed partition `p` keeps when it is pruned at `cutoff` (in the caller's
  * transaction), and returns how many: rows newer than the cutoff, and
- * - revisions: each item's newest `keepLast` overall that lie in this partition. The latest alone (`keepLast` 1, the
+ * - revisions: every save to a content version (`version` set: never pruned; found by the same pass over the
+ *   partition that finds the rows newer than the cutoff), and each item's newest `keepLast` overall that lie in this partition. The latest alone (`keepLast` 1, the
  *   default) are the item heads inside the partition's range (revision_heads: as many reads as rows kept). More are
  *   found from the item's newest row here (one index descent per item) and a look at the newer partitions only (has
  *   the item `keepLast` newer rows there?), never by reading every row;
@@ -23,7 +24,8 @@ export async function copyKeptRows(
   skipScanItems?: number,
 ): Promise<number> {
   await client.query('CREATE TEMP TABLE vellum_kept (id int8 PRIMARY KEY) ON COMMIT DROP');
-  await client.query(`INSERT INTO vellum_kept SELECT id FROM ${p} WHERE timestamp >= $1`, [cutoff]);
+  const versionSaves = table === 'revisions' ? ' OR version IS NOT NULL' : '';
+  await client.query(`INSERT INTO vellum_kept SELECT id FROM ${p} WHERE timestamp >= $1${versionSaves}`, [cutoff]);
   if (table === 'activity') {
     await client.query(
       `INSERT INTO vellum_kept SELECT DISTINCT r.activity FROM revisions r WHERE ${rangeCheckSql(part.lo, part.hi, 'r.activity')}

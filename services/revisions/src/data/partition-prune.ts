@@ -114,7 +114,8 @@ async function countPruned(client: PoolClient, table: PartitionedTable, p: strin
   const byCollection = new Map<string, number>();
   const add = (collection: string, count: number) => byCollection.set(collection, (byCollection.get(collection) ?? 0) + count);
   const whole = { from: Math.ceil((part.lo ?? 0) / B), to: Math.floor(part.hi / B) };
-  const blocks: { collection: string; block: number; n: number }[] = [];
+  // an edge block can hold pruned and kept rows alike: one delta per (collection, block), summed
+  const blocks = new Map<string, { collection: string; block: number; n: number }>();
   if (table === 'activity') {
     const { rows } = await client.query<{ c: string; n: string }>(
       `SELECT collection AS c, count(*) AS n FROM ${p} r WHERE NOT EXISTS (SELECT 1 FROM ${n} k WHERE k.id = r.id) GROUP BY 1`,
@@ -131,12 +132,15 @@ async function countPruned(client: PoolClient, table: PartitionedTable, p: strin
     );
     for (const r of rows) {
       add(r.c, Number(r.n));
-      if (r.b !== null) blocks.push({ collection: r.c, block: Number(r.b), n: Number(r.n) });
+      if (r.b === null) continue;
+      const b = blocks.get(`${r.c}\0${r.b}`);
+      if (b) b.n += Number(r.n);
+      else blocks.set(`${r.c}\0${r.b}`, { collection: r.c, block: Number(r.b), n: Number(r.n) });
     }
   }
   let total = 0;
   for (const v of byCollection.values()) total -= v;
-  return { byCollection, blocks, whole, total };
+  return { byCollection, blocks: [...blocks.values()], whole, total };
 }
 
 /** Counts the pruned rows out (after the swap: the counters' rows stay locked only until the commit). */
