@@ -4,3 +4,4 @@ export { startItems, MIGRATIONS_DIR, type StartItemsDeps } from './start';
 export { AccessRules } from './domain/access-rules';
 export { createItemsPool } from './data/items-pool';
 export { createPrisma } from './data/prisma';
+export { VersionScheduler, type VersionSchedulerOptions } from './domain/version-scheduler';
