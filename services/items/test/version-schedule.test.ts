@@ -128,6 +128,24 @@ describe('scheduled promote', () => {
   });
 });
 
+describe('waking', () => {
+  it('sleeps until the nearest publish_at, not the poll interval, once woken by a schedule', async () => {
+    await scheduler.stop();
+    const lazy = schedulerOn(h.pool, 60_000);
+    lazy.start();
+    try {
+      const { id, vid } = await draft('woken');
+      const at = inMs(1000);
+      await patch(`/versions/${vid}`, { publish_at: at }).expect(200);
+      lazy.wake(); // what the PATCH route does in the service (createApp's versionScheduler)
+      const appliedAt = await until(async () => ((await titleOf(id)) === 'draft woken' ? Date.now() : undefined), 4000);
+      expect(appliedAt - Date.parse(at)).toBeLessThan(1000);
+    } finally {
+      await lazy.stop();
+    }
+  });
+});
+
 describe('several replicas on one database', () => {
   it('two schedulers (own pools), the same due rows: each promote runs exactly once', async () => {
     await scheduler.stop();
