@@ -12,6 +12,7 @@ export const catalogue = {
   FORBIDDEN: { status: 403, message: "You don't have permission to access this." },
   INVALID_PROVIDER: { status: 403, message: 'Invalid provider.' },
   ROUTE_NOT_FOUND: { status: 404, message: 'Route not found.' },
+  NOT_FOUND: { status: 404, message: 'Not found.' },
   NOT_ACCEPTABLE: { status: 406, message: 'The answer cannot be given in the requested media type.' },
   HISTORY_PRUNED: { status: 410, message: 'The history before this time is no longer kept.' },
   PRECONDITION_FAILED: { status: 412, message: 'The item changed since you read it (If-Match does not match its version).' },

@@ -19,6 +19,8 @@ export const errors = {
     new AppError('FORBIDDEN', `You don't have permission to ${action} items in "${collection}".`, { collection, action }),
   invalidProvider: () => new AppError('INVALID_PROVIDER'),
   routeNotFound: (path: string) => new AppError('ROUTE_NOT_FOUND', `Route ${path} doesn't exist.`),
+  /** A record named by a random id (a content version) that does not exist: nothing to probe, so 404 rather than 403. */
+  notFound: (what: string) => new AppError('NOT_FOUND', `${what} not found.`),
   /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */
   preconditionFailed: (current?: number) => new AppError('PRECONDITION_FAILED', undefined, current === undefined ? {} : { version: current }),
   /** A promote named another `mainHash` than the item's current one (`mainHash`): nothing was applied. */

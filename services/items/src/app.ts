@@ -55,6 +55,8 @@ export interface CreateAppDeps extends Omit<ServiceAppDeps, 'logger'>, TokenChec
   catalogue?: CatalogueCache;
   /** The revisions service's base URL: restores read their revision there (REVISIONS_URL). */
   revisionsUrl?: string;
+  /** Scheduled promotes (start.ts): woken when `PATCH /versions/:id` writes a schedule. */
+  versionScheduler?: { wake(): void };
 }
 
 /** The items service's express app (never listens). */
@@ -97,7 +99,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules), itemsDeps.now);
   itemsRoutes(router, itemsDeps);
   restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
-  versionsRoutes(router, itemsDeps, new VersionsUseCase(itemsDeps));
+  versionsRoutes(router, itemsDeps, new VersionsUseCase(itemsDeps), () => deps.versionScheduler?.wake());
   app.use(router);
   finishServiceApp(app, deps.logger);
   return { app, listener: serviceListener(app), routes: [...(router.routes ?? []), ...(gql.routes ?? [])], health };

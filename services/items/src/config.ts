@@ -28,6 +28,8 @@ const shape = {
   HISTORY_LAG_LIMIT: duration('1s'),
   /** How long a held write waits for the history to catch up before it is 503 SERVICE_UNAVAILABLE with Retry-After. */
   HISTORY_LAG_WAIT: duration('2s'),
+  /** Scheduled promotes: the safety-net poll (the scheduler also wakes at the nearest `publish_at`). */
+  VERSION_PUBLISH_POLL_INTERVAL: duration('2s'),
   /** Nested rows (every row but the request's own items) one write may create, change or delete: 400 beyond. */
   MAX_BATCH_MUTATION: int(1000, { min: 1 }),
   /** How many relations a read may follow in one path (`fields`, `filter`, `sort`, `deep`). */

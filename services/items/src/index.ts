@@ -5,3 +5,4 @@ export { AccessRules } from './domain/access-rules';
 export { createItemsPool } from './data/items-pool';
 export { createPrisma } from './data/prisma';
 export { CatalogueCache, CATALOGUE_CHANNEL, type CatalogueSource } from './data/catalogue-cache';
+export { VersionScheduler, type VersionSchedulerOptions } from './domain/version-scheduler';

@@ -13,6 +13,7 @@ import { createItemsPool } from './data/items-pool';
 import { createPrisma } from './data/prisma';
 import { AccessRules } from './domain/access-rules';
 import { HistoryBackPressure } from './domain/history-back-pressure';
+import { VersionScheduler } from './domain/version-scheduler';
 import { itemsOutboxDestinations } from './events/outbox-destinations';
 
 export const MIGRATIONS_DIR = path.join(__dirname, '..', 'prisma', 'migrations');
@@ -28,7 +29,7 @@ export interface StartItemsDeps {
   local?: LocalServices;
 }
 
-/** Migrate, connect, watch the access rules, start the outbox relay and listen; stop() drains and closes all. */
+/** Migrate, connect, watch the access rules, start the outbox relay and the promote scheduler, listen; stop() drains and closes all. */
 export async function startItems(config: ItemsConfig, { logger, messaging, keySource, metrics, local }: StartItemsDeps): Promise<RunningService> {
   const keys = keySource ?? (config.AUTH_URL ? remoteKeySource({ url: jwksUrl(config.AUTH_URL) }) : undefined);
   if (!keys) throw new Error('items: AUTH_URL is required to verify access tokens');
@@ -52,6 +53,11 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   const catalogue = new CatalogueCache();
   await catalogue.listen({ connectionString: config.DATABASE_URL, logger });
   const history = new HistoryBackPressure(pool, { limitMs: config.HISTORY_LAG_LIMIT, waitMs: config.HISTORY_LAG_WAIT });
+  const limits = { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined };
+  const scheduler = new VersionScheduler(
+    { pool, rules, history, limits, now: () => new Date(), maxBatchMutation: config.MAX_BATCH_MUTATION, maxRelationalDepth: config.MAX_RELATIONAL_DEPTH },
+    { logger, pollMs: config.VERSION_PUBLISH_POLL_INTERVAL },
+  );
   const { listener, health } = createApp({
     pool,
     history,
@@ -67,7 +73,8 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     logger,
     trustProxy: config.TRUST_PROXY,
     revisionsUrl: config.REVISIONS_URL,
-    limits: { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX >= 0 ? config.QUERY_LIMIT_MAX : undefined },
+    limits,
+    versionScheduler: scheduler,
     probes: {
       messaging: async () => messaging.health(),
       outbox: async () => relay.health(),
@@ -77,6 +84,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
   });
   const unobserve = metrics ? [observePool(metrics, 'items', pool), observeOutbox(metrics, 'items', () => relay.stats())] : [];
   const listening = await listenOn(listener, config.PORT, config.HOST, local);
+  scheduler.start();
   logger.info({ url: listening.url }, 'items listening');
   return runningService({
     name: 'items',
@@ -85,6 +93,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     async stop() {
       stopping = true;
       await listening.close();
+      await scheduler.stop(); // a scheduled promote under way commits (or rolls back) before the pool closes
       history.stop();
       await catalogue.stop();
       unobserve.forEach((u) => u());

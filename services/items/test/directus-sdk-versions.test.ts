@@ -72,7 +72,7 @@ describe('the @directus/sdk version helpers', () => {
     expect(await client.request(promoteContentVersion(v.id, compared.mainHash))).toBe(1);
     expect(await client.request(readItem('sdk_posts', 1))).toEqual({ id: 1, title: 'draft title', body: 'kept' });
     await client.request(deleteContentVersion(v.id));
-    await expect(client.request(readContentVersion(v.id))).rejects.toMatchObject({ errors: [{ extensions: { code: 'FORBIDDEN' } }] });
+    await expect(client.request(readContentVersion(v.id))).rejects.toMatchObject({ errors: [{ extensions: { code: 'NOT_FOUND' } }] });
   });
 
   it('readItem / readItems with { version } read the version laid over the item (second slice of issue 36)', async () => {

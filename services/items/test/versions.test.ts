@@ -57,6 +57,10 @@ describe('creating, reading, renaming and deleting versions', () => {
       date_updated: null,
       user_updated: null,
       delta: null,
+      publish_at: null,
+      publish_force: false,
+      publish_status: null,
+      publish_error: null,
     });
     const many = await post('/versions', [
       { key: 'a', collection: 'articles', item: other },
@@ -103,7 +107,19 @@ describe('creating, reading, renaming and deleting versions', () => {
     expect((await patch(`/versions/${v.id}`, { key: 'main' })).status).toBe(400);
     expect((await patch(`/versions/${v.id}`, { key: 'draft' })).status).toBe(400); // taken on this item
     await del(`/versions/${v.id}`).expect(204);
-    expect((await get(`/versions/${v.id}`)).status).toBe(403);
+    // a deleted (or never made) version is 404 NOT_FOUND for every route and caller: its id is a random uuid
+    for (const token of [h.admin, reader, editor]) {
+      for (const r of [
+        await get(`/versions/${v.id}`, token),
+        await get(`/versions/${v.id}/compare`, token),
+        await patch(`/versions/${v.id}`, { name: 'n' }, token),
+        await patch(`/versions/${v.id}`, { publish_at: new Date().toISOString() }, token),
+        await post(`/versions/${v.id}/save`, { title: 't' }, token),
+        await post(`/versions/${v.id}/promote`, { mainHash: '1' }, token),
+        await del(`/versions/${v.id}`, token),
+      ])
+        expect([r.status, errorCode(r)]).toEqual([404, 'NOT_FOUND']);
+    }
   });
 
   it('goes with its collection (as in Directus)', async () => {

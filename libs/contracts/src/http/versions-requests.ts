@@ -24,8 +24,16 @@ const versionCreateOne = z.looseObject(
 export const versionCreateSchema = z.union([versionCreateOne, z.array(versionCreateOne)], { error: 'The body must be a version or an array of versions' });
 export type VersionCreateRequest = z.output<typeof versionCreateOne>;
 
-/** `PATCH /versions/:id`: only `key` and `name` change (the collection, item and saves stay). */
-export const versionUpdateSchema = z.strictObject({ key: key.optional(), name: name.optional() });
+/**
+ * `PATCH /versions/:id`: `key` and `name` change (the collection, item and saves stay); `publish_at` (an ISO time
+ * with its offset, or null to cancel) schedules a promote, `publish_force` promotes it even if main moved since.
+ */
+export const versionUpdateSchema = z.strictObject({
+  key: key.optional(),
+  name: name.optional(),
+  publish_at: z.iso.datetime({ offset: true, error: 'publish_at must be an ISO 8601 time with its offset (or null)' }).nullable().optional(),
+  publish_force: z.boolean({ error: 'publish_force must be a boolean' }).optional(),
+});
 export type VersionUpdateRequest = z.output<typeof versionUpdateSchema>;
 
 /** `POST /versions/:id/save`: a partial item (nested relational data included), deep-merged into the version's delta. */

@@ -3,6 +3,7 @@ import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import type { ItemsDeps } from './items-deps';
 import { permits } from './access-rules';
+import { versionsRepository } from '../data/versions.repository';
 
 /** The API shape of `content_versions` for the query language (Directus 11 `directus_versions` fields). */
 const versionsSchema = defineSchema({
@@ -22,6 +23,10 @@ const versionsSchema = defineSchema({
       date_updated: { type: 'timestamp' },
       user_updated: { type: 'uuid' },
       delta: { type: 'json' },
+      publish_at: { type: 'timestamp' },
+      publish_force: { type: 'boolean' },
+      publish_status: { type: 'string' },
+      publish_error: { type: 'string', searchable: false },
     },
   },
 });
@@ -90,11 +95,14 @@ export async function readVersions(deps: ItemsDeps, a: Accountability | undefine
   return { data, meta };
 }
 
-/** `GET /versions/:id` (`fields`): a version the caller may not see, or none, is 403 as an item. */
+/** `GET /versions/:id` (`fields`): a version the caller may not see is 403; an id no version has, 404 (ids are random). */
 export async function readVersion(deps: ItemsDeps, a: Accountability | undefined, id: string, raw: unknown) {
-  if (!isUuid(id)) throw errors.forbidden();
+  if (!isUuid(id)) throw versionNotFound(id);
   const fields = typeof raw === 'object' && raw !== null && Object.hasOwn(raw, 'fields') ? { fields: (raw as { fields: unknown }).fields } : {};
   const row = (await readVersions(deps, a, { ...fields, filter: { id: { _eq: id } }, limit: 1 })).data[0];
-  if (!row) throw errors.forbidden();
-  return row;
+  if (row) return row;
+  throw (await versionsRepository.exists(deps.pool, id)) ? errors.forbidden() : versionNotFound(id);
 }
+
+/** 404 NOT_FOUND: no version has this id. */
+export const versionNotFound = (_id: string) => errors.notFound('Version');

@@ -40,33 +40,42 @@ export async function updateItems(
   updates: ItemUpdate[],
   ifMatch: IfMatch = null,
 ): Promise<WriteResult> {
+  if (!deps.rules.fields(ctx.accountability, collection, 'update')) throw errors.forbidden();
+  await deps.history?.admit();
+  return retryOnSchemaChange(() => withTransaction(deps.pool, (db) => updateItemsIn(db, deps, ctx, collection, updates, ifMatch)));
+}
+
+/** `updateItems` inside a transaction the caller holds (a scheduled promote commits it with its job's row). */
+export async function updateItemsIn(
+  db: Queryable,
+  deps: ItemsDeps,
+  ctx: ChangeContext,
+  collection: string,
+  updates: ItemUpdate[],
+  ifMatch: IfMatch = null,
+): Promise<WriteResult> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'update');
   if (!allowed) throw errors.forbidden();
-  await deps.history?.admit();
-  return retryOnSchemaChange(() =>
-    withTransaction(deps.pool, async (db) => {
-      const def = await loadCollection(db, collection, true);
-      if (!def) throw errors.forbidden();
-      if (updates.some((u) => isNested(def, u.data))) return updateTrees(db, deps, ctx, def, updates, ifMatch);
-      const planned = planItemUpdates(def, updates, allowed);
-      const keys = planned.map((p) => p.key);
-      const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));
-      const changes: VersionedChange[] = [];
-      const rows =
-        sameChange && new Set(keys.map(String)).size === keys.length
-          ? await updateAll(db, def, keys, planned[0]?.values ?? {}, ifMatch)
-          : await updateEach(db, def, planned, ifMatch);
-      for (let i = 0; i < planned.length; i++) {
-        const { key, values } = planned[i]!;
-        const w = rows[i]!;
-        const changed = Object.keys(values);
-        if (changed.length && !w.unchanged)
-          changes.push({ message: itemChangeMessage(ctx, collection, 'update', key, w.row, pick(w.row, changed)), version: w.version });
-      }
-      if (changes.length) await enqueueItemChanges(db, changes);
-      return { def, keys, rows: rows.map((w) => w.row), versions: rows.map((w) => w.version) };
-    }),
-  );
+  const def = await loadCollection(db, collection, true);
+  if (!def) throw errors.forbidden();
+  if (updates.some((u) => isNested(def, u.data))) return updateTrees(db, deps, ctx, def, updates, ifMatch);
+  const planned = planItemUpdates(def, updates, allowed);
+  const keys = planned.map((p) => p.key);
+  const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));
+  const changes: VersionedChange[] = [];
+  const rows =
+    sameChange && new Set(keys.map(String)).size === keys.length
+      ? await updateAll(db, def, keys, planned[0]?.values ?? {}, ifMatch)
+      : await updateEach(db, def, planned, ifMatch);
+  for (let i = 0; i < planned.length; i++) {
+    const { key, values } = planned[i]!;
+    const w = rows[i]!;
+    const changed = Object.keys(values);
+    if (changed.length && !w.unchanged)
+      changes.push({ message: itemChangeMessage(ctx, collection, 'update', key, w.row, pick(w.row, changed)), version: w.version });
+  }
+  if (changes.length) await enqueueItemChanges(db, changes);
+  return { def, keys, rows: rows.map((w) => w.row), versions: rows.map((w) => w.version) };
 }
 
 /**

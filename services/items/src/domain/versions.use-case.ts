@@ -6,14 +6,14 @@ import type { Accountability } from '@vellum/http';
 import { enqueueOutbox } from '@vellum/outbox';
 import { loadCollection } from '../data/catalogue.repository';
 import type { Queryable } from '../data/items-pool';
-import { versionsRepository, type VersionRow } from '../data/versions.repository';
+import { versionsRepository, type PublishSchedule, type VersionRow } from '../data/versions.repository';
 import { permits } from './access-rules';
 import { fieldOf } from './collection';
 import { deepMerge } from './deep-merge';
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { readItem } from './read-items.use-case';
-import { isUuid, readableDelta } from './read-versions';
+import { isUuid, readableDelta, versionNotFound } from './read-versions';
 import { updateItems } from './update-items.use-case';
 import { isNested } from './nested/nested-payload';
 import { validateWrite } from './validate-write';
@@ -25,8 +25,8 @@ const isUniqueViolation = (e: unknown) => (e as { code?: string } | null)?.code 
 
 /**
  * Content versions (issue 36, first slice): named drafts of one item. Seeing a version needs read on its
- * collection, creating, renaming, deleting, saving and promoting it update (administrators: everything). A version
- * the caller may not see, or none, is 403 as an item is.
+ * collection, creating, renaming, deleting, saving, promoting and scheduling it update (administrators: everything).
+ * A version the caller may not see is 403 as an item is; an id no version has is 404 (ids are random uuids).
  */
 export class VersionsUseCase {
   constructor(private readonly deps: ItemsDeps) {}
@@ -35,11 +35,12 @@ export class VersionsUseCase {
     return this.deps.rules.fields(a, collection, action) !== null;
   }
 
-  /** The version, when the caller may `action` its collection's items (403 otherwise, or when there is none). */
+  /** The version, when the caller may `action` its collection's items (403 otherwise; 404 when there is none). */
   private async version(db: Queryable, a: Accountability | undefined, id: string, action: 'read' | 'update', lock = false): Promise<VersionRow> {
-    if (!isUuid(id)) throw errors.forbidden();
+    if (!isUuid(id)) throw versionNotFound(id);
     const v = await versionsRepository.get(db, id, lock);
-    if (!v || !this.may(a, v.collection, 'read') || !this.may(a, v.collection, action)) throw errors.forbidden();
+    if (!v) throw versionNotFound(id);
+    if (!this.may(a, v.collection, 'read') || !this.may(a, v.collection, action)) throw errors.forbidden();
     return v;
   }
 
@@ -81,18 +82,50 @@ export class VersionsUseCase {
     });
   }
 
-  /** `PATCH /versions/:id`: `key` and `name` only (the same rules for the key as on create). */
-  async update(ctx: ChangeContext, id: string, body: VersionUpdateRequest): Promise<VersionRow> {
-    const v = await this.version(this.deps.pool, ctx.accountability, id, 'update');
+  /**
+   * `PATCH /versions/:id`: `key` and `name` (the same rules for the key as on create), and `publish_at` (+
+   * `publish_force`): a scheduled promote as the caller, against the item's hash now; `publish_at: null` cancels it.
+   */
+  async update(ctx: ChangeContext, id: string, body: VersionUpdateRequest, onScheduled?: () => void): Promise<VersionRow> {
+    const a = ctx.accountability;
+    const v = await this.version(this.deps.pool, a, id, 'update');
     if (body.key !== undefined && RESERVED_VERSION_KEYS.has(body.key)) throw errors.invalidPayload(`"${body.key}" is a reserved version key`);
+    const schedule = body.publish_at === undefined ? {} : await this.schedule(v, a, body.publish_at, body.publish_force ?? false);
+    const force = body.publish_at === undefined && body.publish_force !== undefined ? { publish_force: body.publish_force } : {};
     const row = await versionsRepository
-      .update(this.deps.pool, id, { key: body.key, name: body.name }, ctx.accountability?.user ?? null, ctx.now)
+      .update(this.deps.pool, id, { key: body.key, name: body.name, ...schedule, ...force }, a?.user ?? null, ctx.now)
       .catch((e: unknown) => {
         if (!isUniqueViolation(e)) throw e;
         throw errors.invalidPayload(`Version "${body.key}" already exists for item "${v.item}" in collection "${v.collection}"`);
       });
-    if (!row) throw errors.forbidden();
+    if (!row) throw versionNotFound(id);
+    if (row.publish_status === 'scheduled') onScheduled?.();
     return row;
+  }
+
+  /** The columns of a schedule at `at` by the caller (who it runs as, the item's hash to check), or of none. */
+  private async schedule(v: VersionRow, a: Accountability | undefined, at: string | null, force: boolean): Promise<PublishSchedule> {
+    if (at === null)
+      return {
+        publish_at: null,
+        publish_force: false,
+        publish_user: null,
+        publish_role: null,
+        publish_admin: false,
+        publish_hash: null,
+        publish_status: null,
+        publish_error: null,
+      };
+    return {
+      publish_at: new Date(at),
+      publish_force: force,
+      publish_user: a?.user ?? null,
+      publish_role: a?.role ?? null,
+      publish_admin: a?.admin ?? false,
+      publish_hash: await versionsRepository.mainHash(this.deps.pool, v.collection, v.item),
+      publish_status: 'scheduled',
+      publish_error: null,
+    };
   }
 
   /** `DELETE /versions/:id`: the version goes, its revisions (in the revisions service) stay and still name it. */

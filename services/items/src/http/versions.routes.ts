@@ -9,9 +9,10 @@ import { ifMatchOf } from './item-version-headers';
 
 /**
  * `/versions` (content versions, Directus 11 shape). Every route is open to all callers and checks the caller's
- * rights on the version's collection itself: read to see a version, update to create, change, save or promote it.
+ * rights on the version's collection itself: read to see a version, update to create, change, save, promote or
+ * schedule it.
  */
-export function versionsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDeps, versions: VersionsUseCase) {
+export function versionsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDeps, versions: VersionsUseCase, onScheduled?: () => void) {
   const ctxOf = (req: Request): ChangeContext => ({ accountability: req.accountability, now: deps.now(), requestId: req.requestId });
   const id = (req: Request) => String(req.params.id);
 
@@ -29,7 +30,7 @@ export function versionsRoutes(router: Router & Partial<RouteTable>, deps: Items
     sendJson(res, { data: await readVersion(deps, req.accountability, id(req), req.query) });
   });
   route(router, 'patch', '/versions/:id', 'public', { body: versionUpdateSchema }, async (req, res) => {
-    sendJson(res, { data: await versions.update(ctxOf(req), id(req), req.body) });
+    sendJson(res, { data: await versions.update(ctxOf(req), id(req), req.body, onScheduled) });
   });
   route(router, 'delete', '/versions/:id', 'public', async (req, res) => {
     await versions.delete(ctxOf(req), id(req));
