@@ -9,6 +9,8 @@ export function describeRelation(r: RelationalField): string {
       return `one-to-many: the items of ${r.child} whose ${r.key} is this item (an unlinked one is ${r.deselect === 'delete' ? 'deleted' : 'kept, its key emptied'})`;
     case 'm2m':
       return `many-to-many: items of ${r.related} through the junction ${r.junction} (${r.key}, ${r.otherKey})`;
+    case 'm2a':
+      return `many-to-any: items of ${r.allowed.join(', ') || 'any collection'} through the junction ${r.junction} (${r.key}, ${r.collectionField} + ${r.otherKey})`;
   }
 }
 
@@ -21,6 +23,7 @@ export function whatRemovalLoses(r: RelationalField, items?: number): string {
     case 'o2m':
       return `Remove the one-to-many field ${r.field}? The relation goes; the items of ${r.child} and their ${r.key} values stay.`;
     case 'm2m':
-      return `Remove the many-to-many field ${r.field}? Both relations of ${r.junction} go; the collection ${r.junction} and its rows stay.`;
+    case 'm2a':
+      return `Remove the ${r.kind === 'm2m' ? 'many-to-many' : 'many-to-any'} field ${r.field}? Both relations of ${r.junction} go; the collection ${r.junction} and its rows stay.`;
   }
 }
