@@ -1,6 +1,6 @@
 import type { Page, Request } from 'playwright-core';
 import { checkPage, describeBrowser, see } from './support/browser';
-import { apiAs } from './support/api';
+import { apiAs, becomes } from './support/api';
 import { overflow, tabTo } from './support/keyboard';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
@@ -48,6 +48,12 @@ describeBrowser('admin app: many-to-any relations', () => {
     await page.keyboard.press('ArrowUp');
     expect(await page.getByRole('radio', { name: /^Many-to-any/ }).isChecked()).toBe(true);
     await page.getByLabel('Alias field on pages').fill('sections');
+    // no collection chosen: said beside the form, nothing made
+    await page.getByRole('button', { name: 'Add relation' }).click();
+    await see(
+      page.locator('form[aria-labelledby="add-relation-h"] [role="alert"]').filter({ hasText: 'Choose at least one collection the items may come from.' }),
+    );
+    expect((await api.get('/collections/pages_sections')).status).toBe(403);
     const allowed = page.getByRole('group', { name: 'Collections the items may come from' });
     await allowed.getByRole('checkbox', { name: 'headings' }).check();
     await allowed.getByRole('checkbox', { name: 'texts' }).check();
@@ -134,11 +140,12 @@ describeBrowser('admin app: many-to-any relations', () => {
       { id: 2, pages_id: 1, collection: 'texts', item: '1' },
     ]);
     expect((await api.get('/items/headings')).body.data).toEqual([{ id: 1, title: 'Welcome' }]);
-    // the form shows them as stored, each with its collection
-    await see(list.getByText('Welcome'));
-    expect(await list.locator('li').allTextContents()).toEqual([
-      expect.stringMatching(/^Welcome \(headings\) Unlink$/),
-      expect.stringMatching(/^Text: Hello there \(texts\) Unlink$/),
+    // the form shows them as stored (re-read after the save), each with its collection
+    const items = async (want: string[]) =>
+      JSON.parse(await becomes(async () => JSON.stringify(await list.locator('li').allTextContents()), JSON.stringify(want)));
+    expect(await items(['Welcome (headings) Unlink', 'Text: Hello there (texts) Unlink'])).toEqual([
+      'Welcome (headings) Unlink',
+      'Text: Hello there (texts) Unlink',
     ]);
 
     // history: one entry with the two junction rows; under the first, the heading it created
@@ -164,7 +171,7 @@ describeBrowser('admin app: many-to-any relations', () => {
     expect(unlinked).toEqual([{ method: 'PATCH', path: '/items/pages/1', body: { sections: { create: [], update: [], delete: [2] } } }]);
     expect(await junction()).toEqual([{ id: 1, pages_id: 1, collection: 'headings', item: '1' }]);
     expect((await api.get('/items/texts/1')).body.data).toEqual({ id: 1, body: 'Hello there' });
-    expect(await list.locator('li').allTextContents()).toEqual([expect.stringMatching(/^Welcome \(headings\)/)]);
+    expect(await items(['Welcome (headings) Unlink'])).toEqual(['Welcome (headings) Unlink']);
 
     // a phone: the form fits, and axe holds in the dark theme too
     await page.setViewportSize({ width: 360, height: 740 });
@@ -176,5 +183,14 @@ describeBrowser('admin app: many-to-any relations', () => {
     await checkPage(suite.admin, 'item-m2a-phone-dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.setViewportSize({ width: 1280, height: 860 });
+
+    // removing the field takes both of the junction's relations; the junction and its rows stay
+    await page.goto('/admin/data-model/pages');
+    await page.getByRole('button', { name: 'Remove the relation of sections' }).click();
+    await see(page.getByText('Remove the many-to-any field sections? Both relations of pages_sections go; the collection pages_sections and its rows stay.'));
+    await page.getByRole('button', { name: 'Yes, remove the relation of sections' }).click();
+    await see(page.getByRole('status').filter({ hasText: 'The relation of sections was removed.' }));
+    expect(((await api.get('/relations')).body.data as { collection: string }[]).filter((r) => r.collection === 'pages_sections')).toEqual([]);
+    expect(await junction()).toHaveLength(1);
   }, 120_000);
 });
