@@ -25,7 +25,14 @@ describe('display labels', () => {
     expect(displayLabel(authors(), { id: 3, name: null })).toBe('authors 3');
   });
   it('a collection without a text field is named by its key; a new item without values says it is new', () => {
-    const numbers: Collection = { collection: 'numbers', primary_key: 'id', fields: [{ field: 'id', type: 'integer' }, { field: 'n', type: 'integer' }] };
+    const numbers: Collection = {
+      collection: 'numbers',
+      primary_key: 'id',
+      fields: [
+        { field: 'id', type: 'integer' },
+        { field: 'n', type: 'integer' },
+      ],
+    };
     expect(displayFields(numbers)).toEqual([]);
     expect(displayLabel(numbers, { id: 7, n: 1 })).toBe('numbers 7');
     expect(displayLabel(numbers, { n: 1 })).toBe('new numbers item');

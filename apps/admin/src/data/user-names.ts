@@ -31,10 +31,18 @@ export function useWho(userIds: (string | null | undefined)[]) {
  * The users a "who" filter means: an id as is; otherwise users whose name or e-mail contains the text
  * (administrators: the users search; others can only mean themselves).
  */
-export async function usersMatching(text: string, me: { id: string; email: string; admin: boolean; first_name: string | null; last_name: string | null }): Promise<string[]> {
+export async function usersMatching(
+  text: string,
+  me: { id: string; email: string; admin: boolean; first_name: string | null; last_name: string | null },
+): Promise<string[]> {
   const t = text.trim();
   if (UUID.test(t)) return [t];
-  if (!me.admin) return personLabel({ ...me }).toLowerCase().includes(t.toLowerCase()) ? [me.id] : [];
+  if (!me.admin)
+    return personLabel({ ...me })
+      .toLowerCase()
+      .includes(t.toLowerCase())
+      ? [me.id]
+      : [];
   const r = await ok(api.GET('/users', { params: { query: { search: t, fields: 'id', limit: 100 } } }));
   return (r.data as { id: string }[]).map((u) => u.id);
 }

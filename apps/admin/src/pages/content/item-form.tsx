@@ -5,6 +5,7 @@ import { placeError } from '../../ui/field-errors';
 import { Alert } from '../../ui/page';
 import { aliasChanges, noEdit, type AliasEdit, type Key } from './relational/alias-changes';
 import { AliasList } from './relational/alias-list';
+import { AnyList } from './relational/any-list';
 import { M2oPicker } from './relational/m2o-picker';
 import { inputKind, parseInput, toInput } from './values';
 
@@ -41,8 +42,13 @@ export function ItemForm({
   const def = (name: string) => collections.find((c) => c.collection === name);
   const m2o = (f: CollectionField) => relational.find((r) => r.kind === 'm2o' && r.field === f.field && def(r.related));
   const aliases = relational.filter(
-    (r): r is Extract<RelationalField, { kind: 'o2m' | 'm2m' }> => r.kind !== 'm2o' && !!def(r.kind === 'o2m' ? r.child : r.related),
+    (r): r is Extract<RelationalField, { kind: 'o2m' | 'm2m' }> => (r.kind === 'o2m' || r.kind === 'm2m') && !!def(r.kind === 'o2m' ? r.child : r.related),
   );
+  // a many-to-any field offers the allowed collections the caller can see
+  const anys = relational
+    .filter((r): r is Extract<RelationalField, { kind: 'm2a' }> => r.kind === 'm2a')
+    .map((f) => ({ f, targets: f.allowed.map(def).filter((c): c is Collection => !!c) }))
+    .filter((a) => a.targets.length > 0);
   // a different item (re-read after a save or restore) replaces the values; not on mount, where it would overwrite
   // what was typed between the first paint and the effect
   const shown = useRef(item);
@@ -67,6 +73,10 @@ export function ItemForm({
       const target = def(a.kind === 'o2m' ? a.child : a.related)!;
       const changes = aliasChanges(a, edits[a.field] ?? noEdit(), target.primary_key);
       if (changes) data[a.field] = changes;
+    }
+    for (const { f } of anys) {
+      const changes = aliasChanges(f, edits[f.field] ?? noEdit(), def(f.junction)?.primary_key ?? 'id');
+      if (changes) data[f.field] = changes;
     }
     setErrors(problems);
     if (Object.keys(problems).length || !onSubmit) return;
@@ -171,6 +181,19 @@ export function ItemForm({
           item={item}
           edit={edits[a.field] ?? noEdit()}
           onEdit={(e) => setEdits((es) => ({ ...es, [a.field]: e }))}
+          disabled={!onSubmit}
+        />
+      ))}
+      {anys.map(({ f, targets }) => (
+        <AnyList
+          key={f.field}
+          f={f}
+          targets={targets}
+          junction={def(f.junction)}
+          parent={item ? (item[collection.primary_key] as Key) : undefined}
+          item={item}
+          edit={edits[f.field] ?? noEdit()}
+          onEdit={(e) => setEdits((es) => ({ ...es, [f.field]: e }))}
           disabled={!onSubmit}
         />
       ))}

@@ -11,6 +11,7 @@ const KINDS: [Kind, string][] = [
   ['m2o', 'Many-to-one (this item holds one related item)'],
   ['o2m', 'One-to-many (this item lists items that point to it)'],
   ['m2m', 'Many-to-many (through a new junction collection)'],
+  ['m2a', 'Many-to-any (items of several collections, through a new junction collection)'],
 ];
 
 /** Add a relation of any kind to `collection`; what the API will be asked is said before it is. */
@@ -39,6 +40,7 @@ export function AddRelationForm({
   );
   const [kind, setKind] = useState<Kind>('m2o');
   const [f, setF] = useState({ related: '', field: NEW, newField: '', alias: '', child: '', key: NEW, newKey: '', deselect: 'nullify', junction: '' });
+  const [allowed, setAllowed] = useState<string[]>([]);
   const [error, setError] = useState<string>();
   const [busy, setBusy] = useState(false);
   const set = (k: keyof typeof f) => (e: { currentTarget: { value: string } }) => setF({ ...f, [k]: e.currentTarget.value });
@@ -46,7 +48,8 @@ export function AddRelationForm({
   const pick = [{ value: '', label: 'Choose a collection' }, ...others];
   const related = collections.find((x) => x.collection === f.related);
   const child = collections.find((x) => x.collection === f.child);
-  const junction = f.junction || (related ? `${c.collection}_${related.collection}` : '');
+  const junction =
+    f.junction || (kind === 'm2a' ? (f.alias.trim() ? `${c.collection}_${f.alias.trim()}` : '') : related ? `${c.collection}_${related.collection}` : '');
   const [mine, theirs] = related ? junctionKeys(c.collection, related.collection) : ['', ''];
 
   const submit = async (e: Event) => {
@@ -64,11 +67,14 @@ export function AddRelationForm({
               key: f.key === NEW ? f.newKey.trim() : f.key,
               deselect: f.deselect as 'nullify' | 'delete',
             }
-          : { kind, alias: f.alias.trim(), related: f.related, junction };
+          : kind === 'm2a'
+            ? { kind, alias: f.alias.trim(), allowed, junction }
+            : { kind, alias: f.alias.trim(), related: f.related, junction };
     setBusy(true);
     try {
       onAdded(await createRelation(c, r, collections));
       setF({ ...f, newField: '', alias: '', newKey: '', junction: '' });
+      setAllowed([]);
     } catch (err) {
       setError((err as Error).message);
     } finally {
@@ -89,7 +95,7 @@ export function AddRelationForm({
           ))}
         </div>
       </fieldset>
-      {kind !== 'o2m' && <Select id={ids.related} label="Related collection" value={f.related} options={pick} onChange={set('related')} />}
+      {(kind === 'm2o' || kind === 'm2m') && <Select id={ids.related} label="Related collection" value={f.related} options={pick} onChange={set('related')} />}
       {kind === 'm2o' && (
         <>
           <Select
@@ -147,6 +153,32 @@ export function AddRelationForm({
             {related
               ? `This creates the collection ${junction} with the fields ${mine} and ${theirs}, then its relation to ${c.collection} and its relation to ${related.collection}, in that order. Unlinking an item deletes its junction row.`
               : 'Choose the related collection: a junction collection is created with a key field for each side, then both relations.'}
+          </p>
+        </>
+      )}
+      {kind === 'm2a' && (
+        <>
+          <fieldset>
+            <legend>Collections the items may come from</legend>
+            <div class="checks">
+              {collections.map((x) => (
+                <label key={x.collection}>
+                  <input
+                    type="checkbox"
+                    checked={allowed.includes(x.collection)}
+                    onChange={(e) => {
+                      const on = e.currentTarget.checked;
+                      setAllowed((a) => (on ? [...a, x.collection] : a.filter((y) => y !== x.collection)));
+                    }}
+                  />{' '}
+                  {x.collection}
+                </label>
+              ))}
+            </div>
+          </fieldset>
+          <Field id={ids.junction} label="Junction collection" value={junction} onInput={set('junction')} />
+          <p class="hint" role="note">
+            {`This creates the collection ${junction || '(the junction)'} with the fields ${c.collection}_id, item and collection, then its relation naming the allowed collections and its relation to ${c.collection}. Each junction row names its item's collection; unlinking an item deletes its junction row.`}
           </p>
         </>
       )}

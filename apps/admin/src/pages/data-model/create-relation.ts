@@ -6,7 +6,11 @@ import { keyTypeOf } from './field-types';
 export type NewRelation =
   | { kind: 'm2o'; field: string; createField: boolean; related: string }
   | { kind: 'o2m'; alias: string; child: string; key: string; createKey: boolean; deselect: 'nullify' | 'delete' }
-  | { kind: 'm2m'; alias: string; related: string; junction: string };
+  | { kind: 'm2m'; alias: string; related: string; junction: string }
+  | { kind: 'm2a'; alias: string; allowed: string[]; junction: string };
+
+/** A many-to-any junction's fields besides the key of its one side: the related collection's name and the item's key (any key type, as text). */
+export const M2A_FIELDS = { collection: 'collection', item: 'item' } as const;
 
 const addField = (collection: string, field: string, type: string) =>
   ok(api.POST('/fields/{collection}', { params: { path: { collection } }, body: { field, type } as never }));
@@ -22,7 +26,7 @@ export function junctionKeys(collection: string, related: string): [string, stri
 /**
  * Add a relation to `c` through the API, in order: the key field first when it is to be created (with the related
  * key's type), then the relation; a many-to-many creates its junction collection (its key fields typed after both
- * ends) and then both relations. A step that fails undoes the steps before it, so nothing is left half made.
+ * ends) and then both relations; a many-to-any likewise, its junction holding `collection` + `item` (Directus's builder). A step that fails undoes the steps before it, so nothing is left half made.
  */
 export async function createRelation(c: Collection, r: NewRelation, collections: Collection[]): Promise<string> {
   const named = (name: string) => {
@@ -58,41 +62,72 @@ export async function createRelation(c: Collection, r: NewRelation, collections:
     }
     return `${r.alias} now lists the items of ${child.collection} by their ${r.key}.`;
   }
+  if (r.kind === 'm2a') {
+    if (r.allowed.length === 0) throw new Error('Choose at least one collection the items may come from.');
+    r.allowed.forEach(named);
+    const mine = `${c.collection}_id`;
+    const { collection, item } = M2A_FIELDS;
+    await junctionWith(r.junction, [
+      { field: mine, type: keyTypeOf(c) },
+      { field: item, type: 'string' },
+      { field: collection, type: 'string' },
+    ]);
+    // as Directus's builder: the item's relation names the allowed collections and the column naming each row's
+    await inJunction(r.junction, [
+      {
+        collection: r.junction,
+        field: item,
+        related_collection: null,
+        meta: { one_collection_field: collection, one_allowed_collections: r.allowed, junction_field: mine },
+      },
+      {
+        collection: r.junction,
+        field: mine,
+        related_collection: c.collection,
+        meta: { one_field: r.alias, junction_field: item, one_deselect_action: 'delete' },
+        schema: { on_delete: 'CASCADE' },
+      },
+    ]);
+    return `${r.alias} now links items of ${r.allowed.join(', ')} through the new collection ${r.junction}.`;
+  }
   const related = named(r.related);
   const [mine, theirs] = junctionKeys(c.collection, related.collection);
-  const junction = {
-    collection: r.junction,
-    fields: [
-      { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
-      { field: mine, type: keyTypeOf(c) },
-      { field: theirs, type: keyTypeOf(related) },
-    ],
-  };
-  await ok(api.POST('/collections', { body: junction as never }));
-  try {
-    await relate({
+  await junctionWith(r.junction, [
+    { field: mine, type: keyTypeOf(c) },
+    { field: theirs, type: keyTypeOf(related) },
+  ]);
+  await inJunction(r.junction, [
+    {
       collection: r.junction,
       field: mine,
       related_collection: c.collection,
       meta: { one_field: r.alias, junction_field: theirs, one_deselect_action: 'delete' },
       schema: { on_delete: 'CASCADE' },
-    });
-    await relate({
-      collection: r.junction,
-      field: theirs,
-      related_collection: related.collection,
-      meta: { junction_field: mine },
-      schema: { on_delete: 'CASCADE' },
-    });
-  } catch (err) {
-    // the junction's relations go with it
-    await ok(api.DELETE('/collections/{name}', { params: { path: { name: r.junction } } })).catch(() => undefined);
-    throw err;
-  }
+    },
+    { collection: r.junction, field: theirs, related_collection: related.collection, meta: { junction_field: mine }, schema: { on_delete: 'CASCADE' } },
+  ]);
   return `${r.alias} now links items of ${related.collection} through the new collection ${r.junction}.`;
 }
 
-/** Remove a relational field's relations (a many-to-many: both of its junction's; the junction collection stays). */
+/** Create a junction collection: an auto-increment `id` and these fields. */
+const junctionWith = (name: string, fields: object[]) =>
+  ok(
+    api.POST('/collections', {
+      body: { collection: name, fields: [{ field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } }, ...fields] } as never,
+    }),
+  );
+
+/** Add the junction's relations in order; one that fails drops the junction (its relations go with it). */
+async function inJunction(junction: string, relations: object[]) {
+  try {
+    for (const r of relations) await relate(r);
+  } catch (err) {
+    await ok(api.DELETE('/collections/{name}', { params: { path: { name: junction } } })).catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Remove a relational field's relations (a many-to-many or many-to-any: both of its junction's; the junction collection stays). */
 export async function removeRelation(f: { relation: { collection: string; field: string }; other?: { collection: string; field: string } }) {
   for (const r of [f.relation, ...(f.other ? [f.other] : [])])
     await ok(api.DELETE('/relations/{collection}/{field}', { params: { path: { collection: r.collection, field: r.field } } }));

@@ -9,6 +9,10 @@ export function describeRelation(r: RelationalField): string {
       return `one-to-many: the items of ${r.child} whose ${r.key} is this item (an unlinked one is ${r.deselect === 'delete' ? 'deleted' : 'kept, its key emptied'})`;
     case 'm2m':
       return `many-to-many: items of ${r.related} through the junction ${r.junction} (${r.key}, ${r.otherKey})`;
+    case 'm2a':
+      return `many-to-any: items of ${r.allowed.join(', ') || 'any collection'} through the junction ${r.junction} (${r.key}, ${r.collectionField} + ${r.otherKey})`;
+    case 'any':
+      return `many-to-any item: a key of one item of ${r.allowed.join(', ') || 'any collection'}, the collection named by ${r.collectionField}`;
   }
 }
 
@@ -20,7 +24,10 @@ export function whatRemovalLoses(r: RelationalField, items?: number): string {
       return `Remove the field ${r.field}? Its values in ${n} and its relation to ${r.related} are deleted for good (the revisions keep the values).`;
     case 'o2m':
       return `Remove the one-to-many field ${r.field}? The relation goes; the items of ${r.child} and their ${r.key} values stay.`;
+    case 'any':
+      return `Remove the many-to-any relation of ${r.field}? The values of ${r.field} and ${r.collectionField} stay; they are no longer read as items of ${r.allowed.join(', ') || 'other collections'}.`;
     case 'm2m':
-      return `Remove the many-to-many field ${r.field}? Both relations of ${r.junction} go; the collection ${r.junction} and its rows stay.`;
+    case 'm2a':
+      return `Remove the ${r.kind === 'm2m' ? 'many-to-many' : 'many-to-any'} field ${r.field}? Both relations of ${r.junction} go; the collection ${r.junction} and its rows stay.`;
   }
 }

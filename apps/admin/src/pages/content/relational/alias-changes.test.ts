@@ -38,4 +38,32 @@ describe('aliasChanges', () => {
     };
     expect(aliasChanges(m2m, edit, 'id')).toEqual({ create: [{ tags_id: { name: 'news' } }, { tags_id: 2 }], update: [], delete: [5] });
   });
+  it('many-to-any: junction rows created naming the collection and holding a new item or an existing key (as text)', () => {
+    const m2a: RelationalField = {
+      kind: 'm2a',
+      field: 'sections',
+      junction: 'pages_sections',
+      key: 'pages_id',
+      otherKey: 'item',
+      collectionField: 'collection',
+      allowed: ['headings', 'texts'],
+      relation: rel,
+      other: rel,
+    };
+    const edit = {
+      added: [
+        { kind: 'new' as const, data: { title: 'Hi' }, label: 'Hi', collection: 'headings' },
+        { kind: 'link' as const, key: 4, label: 'body', collection: 'texts' },
+      ],
+      removed: [9],
+    };
+    expect(aliasChanges(m2a, edit, 'id')).toEqual({
+      create: [
+        { collection: 'headings', item: { title: 'Hi' } },
+        { collection: 'texts', item: '4' },
+      ],
+      update: [],
+      delete: [9],
+    });
+  });
 });
