@@ -41,9 +41,7 @@ export const versions = {
   },
   /** The item as the version `key` has it (its delta laid over the live item). */
   async read(collection: string, id: string, key: string): Promise<Item> {
-    // the OpenAPI document does not list the `version` parameter of a one-item read yet
-    const query = { version: key } as unknown as { access_token?: string };
-    return (await ok(api.GET('/items/{collection}/{id}', { params: { path: { collection, id }, query } }))).data as Item;
+    return (await ok(api.GET('/items/{collection}/{id}', { params: { path: { collection, id }, query: { version: key } } }))).data as Item;
   },
   /**
    * Save the fields the form changed (`read`: the item as the version has it) to the version: its delta takes them,
