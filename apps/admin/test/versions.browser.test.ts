@@ -1,5 +1,6 @@
 import { checkPage, describeBrowser, openContext, see } from './support/browser';
 import { apiAs, createUser } from './support/api';
+import { overflow, tabTo } from './support/keyboard';
 import { signIn } from './support/sign-in';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
@@ -91,12 +92,24 @@ describeBrowser('admin app: content versions of an item', () => {
     const diff = page.getByRole('table', { name: 'Version Draft (draft) against the live item' });
     await see(diff);
     expect(await diff.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['body (changed)']);
+    // the compare at phone width: nothing sticks out (the table scrolls inside its box)
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await overflow(page)).toEqual([]);
+    await checkPage(suite.admin, 'versions-compare-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    // from the keyboard: promote meets the live item changed meanwhile, then compare again
     expect((await a.patch(`/items/articles/${id}`, { body: 'Changed meanwhile.' })).status).toBe(200);
-    await page.getByRole('button', { name: 'Promote all changes' }).click();
+    const promote = page.getByRole('button', { name: 'Promote all changes' });
+    await promote.focus();
+    await page.keyboard.press('Shift+Tab');
+    await tabTo(page, promote);
+    await page.keyboard.press('Enter');
     await see(page.getByRole('alert').filter({ hasText: 'The live item changed after you compared: nothing was promoted.' }));
     await checkPage(suite.admin, 'versions-promote-stale');
     expect((await a.get(`/items/articles/${id}`)).body.data.body).toBe('Changed meanwhile.');
-    await page.getByRole('button', { name: 'Compare again now' }).click();
+    await tabTo(page, page.getByRole('button', { name: 'Compare again now' }));
+    await page.keyboard.press('Enter');
     await see(diff.getByText('Changed meanwhile.'));
     await page.getByRole('button', { name: 'Promote all changes' }).click();
     await see(status('Promoted body from version Draft (draft) to the live item.'));

@@ -104,7 +104,8 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   };
   const title = isNew ? `New item in ${collection}` : `Item ${id} of ${collection}`;
   const mayWrite = isNew ? can('create', collection) : can('update', collection);
-  const versioning = !isNew && meta.value?.meta?.versioning === true && !item.error;
+  // kept while a version is chosen even when it cannot be read (deleted elsewhere): the way back to Main
+  const versioning = !isNew && meta.value?.meta?.versioning === true && (!item.error || !!chosen);
   return (
     <Page title={title}>
       <p>
