@@ -51,6 +51,8 @@ function operation(r: RouteDefinition): Json {
       description: 'Resume after this revision id (the `Last-Event-ID` header wins)',
       schema: { type: 'integer', minimum: 0 },
     });
+  if (r.versioned)
+    parameters.push({ name: 'version', in: 'query', description: 'A content version key: the items as that version has them', schema: { type: 'string' } });
   parameters.push({ name: 'access_token', in: 'query', description: 'Access token (not together with Authorization)', schema: { type: 'string' } });
   const op: Json = {
     operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ''))}`,

@@ -20,6 +20,8 @@ export interface RouteDefinition {
   responses: Record<string, string | null>;
   /** Takes the §5 query parameters (true), only `fields` (one record), or an event stream's `fields`, `filter`, `since`. */
   query?: boolean | 'fields' | 'stream';
+  /** Takes `version=<key>`: reads the items as that content version has them (issue 36). */
+  versioned?: boolean;
 }
 
 const r = (method: HttpMethod, path: string, tag: string, access: Access, summary: string, extra: Partial<RouteDefinition> = {}): RouteDefinition => ({
@@ -189,14 +191,18 @@ export const ROUTES: RouteDefinition[] = [
     responses: { '200': 'One:Relation' },
   }),
   r('delete', '/relations/{collection}/{field}', 'relations', 'admin', 'Remove a relation (its foreign key; the column stays)', none),
-  r('get', '/items/{collection}', 'items', 'public', 'List items', { ...list, responses: { '200': 'List:Item' } }),
-  r('search', '/items/{collection}', 'items', 'public', 'Query items with the query in the body', { body: 'SearchRequest', responses: { '200': 'List:Item' } }),
+  r('get', '/items/{collection}', 'items', 'public', 'List items', { ...list, versioned: true, responses: { '200': 'List:Item' } }),
+  r('search', '/items/{collection}', 'items', 'public', 'Query items with the query in the body', {
+    body: 'SearchRequest',
+    versioned: true,
+    responses: { '200': 'List:Item' },
+  }),
   r('post', '/items/{collection}', 'items', 'public', 'Create one item or many', { body: 'ItemsCreateRequest', responses: { '200': 'One:Item' } }),
   r('patch', '/items/{collection}', 'items', 'public', 'Update many items (by keys, or items with their keys)', {
     body: 'ItemsUpdateRequest',
     responses: { '200': 'List:Item' },
   }),
-  r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { responses: { '200': 'One:Item' } }),
+  r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { versioned: true, responses: { '200': 'One:Item' } }),
   r('patch', '/items/{collection}/{id}', 'items', 'public', 'Update an item', { body: 'ItemUpdateRequest', responses: { '200': 'One:Item' } }),
   r('delete', '/items/{collection}/{id}', 'items', 'public', 'Delete an item', none),
   // content versions (issue 36): read on the item's collection to see one, update to change, save or promote it

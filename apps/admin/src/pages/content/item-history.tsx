@@ -17,8 +17,15 @@ const LIMIT = 20;
  * One page of the item's revisions, newest first, plus the one before the page's oldest (its diff needs it), and
  * the count. Revisions arrive through the event stream a moment after a write: after one, wait (bounded) for it.
  */
-async function loadRevisions(collection: string, id: string, page: number, atLeast: number, tries: number): Promise<{ list: Rev[]; total: number }> {
-  const filter = json({ _and: [{ collection: { _eq: collection } }, { item: { _eq: id } }] });
+async function loadRevisions(
+  collection: string,
+  id: string,
+  page: number,
+  atLeast: number,
+  tries: number,
+  version?: string,
+): Promise<{ list: Rev[]; total: number }> {
+  const filter = json(ofItem(collection, id, version));
   const query = { filter, sort: '-id', fields: '*,activity.*', limit: LIMIT + 1, offset: (page - 1) * LIMIT, meta: 'filter_count' as const };
   for (let i = 0; ; i++) {
     const r = await ok(api.GET('/revisions', { params: { query } }));
@@ -30,6 +37,11 @@ async function loadRevisions(collection: string, id: string, page: number, atLea
     await new Promise((res) => setTimeout(res, 200));
   }
 }
+
+/** The item's revisions; only those saved to a content version when `version` (its id) is given. */
+const ofItem = (collection: string, id: string, version?: string) => ({
+  _and: [{ collection: { _eq: collection } }, { item: { _eq: id } }, ...(version ? [{ version: { _eq: version } }] : [])],
+});
 
 /**
  * The item's history, newest first and paged (any length): who and when, one revision against the one before or
@@ -46,6 +58,8 @@ export function ItemHistory(p: {
   mayRestore: boolean;
   /** After a restore, with the number of the revision restored. */
   onRestored: (revision: number) => void;
+  /** A content version chosen: only its revisions (the saves to it), named in the heading. */
+  version?: { id: string; label: string };
 }) {
   const { collection, id } = p;
   const seen = useRef(0);
@@ -55,14 +69,19 @@ export function ItemHistory(p: {
     shownTick.current = p.tick;
     if (page !== 1) setPage(1);
   }
+  // another version chosen: its list starts afresh (no wait for a revision counted in the other list)
+  const listed = useRef(p.version?.id);
   const revs = useAsync(async () => {
+    const switched = listed.current !== p.version?.id;
+    listed.current = p.version?.id;
+    if (switched) seen.current = 0;
     // A just-created item's first revision may still be on its way: a short bounded wait for it too.
-    const r = await loadRevisions(collection, id, page, p.tick > 0 ? seen.current + 1 : 1, p.tick > 0 ? 30 : 10);
+    const r = await loadRevisions(collection, id, page, p.tick > 0 && !switched ? seen.current + 1 : 1, switched ? 0 : p.tick > 0 ? 30 : 10, p.version?.id);
     seen.current = r.total;
     return { ...r, page };
-  }, [collection, id, p.tick, page]);
+  }, [collection, id, p.tick, page, p.version?.id]);
   // a revision of this item recorded by anyone (another user, another tab) shows up at once
-  useRevisionStream({ _and: [{ collection: { _eq: collection } }, { item: { _eq: id } }] }, revs.reload);
+  useRevisionStream(ofItem(collection, id, p.version?.id), revs.reload);
   const [selected, setSelected] = useState<number>();
   const [against, setAgainst] = useState<'before' | 'current'>('before');
   const [error, setError] = useState<string>();
@@ -95,7 +114,7 @@ export function ItemHistory(p: {
   };
   return (
     <section class="history" aria-labelledby="history-h">
-      <h2 id="history-h">History</h2>
+      <h2 id="history-h">{p.version ? `History of version ${p.version.label}` : 'History'}</h2>
       {revs.error && <Alert>{revs.error.message}</Alert>}
       {error && <Alert>{error}</Alert>}
       {revs.value && total === 0 && <Empty>No revision of this item (or none your role may read).</Empty>}

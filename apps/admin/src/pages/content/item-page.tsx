@@ -15,6 +15,9 @@ import { patch, saveChanges, type Conflict } from './save-item';
 import { ItemHistory } from './item-history';
 import { lastState } from './last-state';
 import { notFoundMessage } from './not-found';
+import { VersionBar } from './versions/version-bar';
+import { versionLabel, versions, type Version } from './versions/version-calls';
+import { VersionCompare } from './versions/version-compare';
 
 type Item = Record<string, unknown>;
 
@@ -27,12 +30,15 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   const can = useCan();
   // the version the item was read at (its ETag): saves and deletes are conditional on it
   const version = useRef<string>();
+  // a content version chosen (collections with versioning): the form shows and saves the item as it has it
+  const [chosen, setChosen] = useState<Version>();
   const item = useAsync(async () => {
     if (isNew) return undefined;
+    if (chosen) return versions.read(collection, id, chosen.key);
     const r = await okWithVersion(api.GET('/items/{collection}/{id}', { params: { path: { collection, id } } }));
     version.current = r.etag;
     return (r.data as { data: Item }).data;
-  }, [collection, id]);
+  }, [collection, id, chosen?.key]);
   const [conflict, setConflict] = useState<Conflict>();
   // an unreadable item: deleted (its history says so) or not there
   const gone = useAsync(async () => (item.error?.code === 'FORBIDDEN' && meta.value ? lastState(collection, id) : undefined), [item.error, meta.value]);
@@ -47,14 +53,18 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       navigate(`/content/${collection}/${encodeURIComponent(String(created[meta.value?.primary_key ?? 'id']))}`, { replace: true });
       return;
     }
+    if (chosen) {
+      if ((await versions.save(chosen.id, item.value!, data)) === 'unchanged') return setNotice('Nothing changed: nothing was saved.');
+      return saved(`Saved to version ${versionLabel(chosen)}. The live item is unchanged.`);
+    }
     const result = await saveChanges(collection, id, item.value!, version.current, data);
     if (result === 'unchanged') return setNotice('Nothing changed: nothing was saved.');
     if (result !== 'saved') return setConflict(result);
     saved();
   };
-  const saved = () => {
+  const saved = (message = 'Saved. The change is recorded as a new revision.') => {
     setConflict(undefined);
-    setNotice('Saved. The change is recorded as a new revision.');
+    setNotice(message);
     item.reload();
     setHistoryTick((n) => n + 1);
   };
@@ -94,6 +104,8 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   };
   const title = isNew ? `New item in ${collection}` : `Item ${id} of ${collection}`;
   const mayWrite = isNew ? can('create', collection) : can('update', collection);
+  // kept while a version is chosen even when it cannot be read (deleted elsewhere): the way back to Main
+  const versioning = !isNew && meta.value?.meta?.versioning === true && (!item.error || !!chosen);
   return (
     <Page title={title}>
       <p>
@@ -115,19 +127,37 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
       {error && <Alert>{error}</Alert>}
       {conflict && <ConflictPanel conflict={conflict} onResolve={resolve} onDiscard={() => (setConflict(undefined), item.reload())} />}
       {notice && <Alert kind="success">{notice}</Alert>}
+      {versioning && (
+        <VersionBar
+          collection={collection}
+          id={id}
+          chosen={chosen}
+          onChoose={(v) => (setNotice(undefined), setChosen(v))}
+          mayWrite={!!can('update', collection)}
+        />
+      )}
       <div class={isNew ? '' : 'cols'}>
         <div>
           {meta.value && (isNew || item.value) && (relations.value || relations.error) && (collections.value || collections.error) && (
             <ItemForm
               collection={meta.value}
               item={item.value}
-              submitLabel={isNew ? 'Create item' : 'Save item'}
+              submitLabel={isNew ? 'Create item' : chosen ? 'Save to version' : 'Save item'}
               onSubmit={mayWrite ? save : undefined}
               relational={relations.value ? relationalFields(collection, relations.value) : []}
               collections={collections.value}
             />
           )}
-          {!isNew && item.value && can('delete', collection) && (
+          {versioning && chosen && (
+            <VersionCompare
+              key={chosen.id}
+              version={chosen}
+              primaryKey={meta.value!.primary_key}
+              mayWrite={!!can('update', collection)}
+              onPromoted={(fields) => (setNotice(`Promoted ${fields.join(', ')} from version ${versionLabel(chosen)} to the live item.`), item.reload())}
+            />
+          )}
+          {!isNew && item.value && !chosen && can('delete', collection) && (
             <p>
               <ConfirmButton label="Delete item" question="Delete this item?" confirmLabel="Yes, delete the item" onConfirm={remove} />
             </p>
@@ -140,7 +170,8 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
             primaryKey={meta.value.primary_key}
             tick={historyTick}
             current={item.value}
-            mayRestore={!!can('update', collection) && !!item.value}
+            mayRestore={!!can('update', collection) && !!item.value && !chosen}
+            version={chosen && { id: chosen.id, label: versionLabel(chosen) }}
             onRestored={(n) => {
               setNotice(`Restored from revision ${n}. The old values were written back as a new revision.`);
               item.reload();

@@ -28,15 +28,17 @@ export function RevisionDiff({
   before,
   after,
   afterLabel = 'After',
+  beforeLabel = 'Before',
 }: {
   caption: string;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
   afterLabel?: string;
+  beforeLabel?: string;
 }) {
   const fields = [...new Set([...Object.keys(before ?? {}), ...Object.keys(after ?? {})])];
   return (
-    <Table class="diff" caption={caption} columns={['Field', 'Before', afterLabel]}>
+    <Table class="diff" caption={caption} columns={['Field', beforeLabel, afterLabel]}>
       {fields.map((f) => {
         const changed = !same(before?.[f], after?.[f]);
         return (

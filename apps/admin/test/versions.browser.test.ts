@@ -1,0 +1,178 @@
+import { checkPage, describeBrowser, openContext, see } from './support/browser';
+import { apiAs, createUser } from './support/api';
+import { overflow, tabTo } from './support/keyboard';
+import { signIn } from './support/sign-in';
+import { ADMIN } from './support/platform-process';
+import { browserSuite } from './support/suite';
+
+// Issue 36, point 3: the item page's content versions — pick, create, rename, delete a version; edit the item in
+// a version (the live item stays); compare it with the live item field by field and promote all or chosen fields
+// (a live item changed since the compare: 422, compare again); the history of a version; nothing without versioning.
+describeBrowser('admin app: content versions of an item', () => {
+  let id = 0;
+  let plainId = 0;
+  const suite = browserSuite({
+    signedInAdmin: true,
+    prepare: async (s) => {
+      const api = await apiAs(s.platform.url, ADMIN.email, ADMIN.password);
+      const fields = [
+        { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+        { field: 'title', type: 'string' },
+        { field: 'body', type: 'text' },
+      ];
+      expect((await api.post('/collections', { collection: 'articles', fields })).status).toBe(200);
+      expect((await api.patch('/collections/articles', { meta: { versioning: true } })).status).toBe(200);
+      id = (await api.post('/items/articles', { title: 'Live title', body: 'The live body of the article.' })).body.data.id;
+      expect((await api.post('/collections', { collection: 'plain', fields })).status).toBe(200);
+      plainId = (await api.post('/items/plain', { title: 'Plain' })).body.data.id;
+    },
+  });
+  const api = () => apiAs(suite.platform.url, ADMIN.email, ADMIN.password);
+  const status = (text: string) => suite.admin.page.getByRole('status').filter({ hasText: text });
+
+  it('creates a version, edits the item in it (live item unchanged), compares, promotes chosen fields', async () => {
+    const a = await api();
+    const { page } = suite.admin;
+    await page.goto(`/admin/content/articles/${id}`);
+    await see(page.getByLabel('Version', { exact: true }));
+    await checkPage(suite.admin, 'versions-main');
+
+    await page.getByRole('button', { name: 'New version' }).click();
+    await page.getByLabel('Key').fill('draft');
+    await page.getByLabel('Name').fill('Draft');
+    await page.getByRole('button', { name: 'Create version' }).click();
+    await see(page.getByRole('button', { name: 'Save to version' }));
+    expect(await page.getByLabel('Version', { exact: true }).locator('option:checked').textContent()).toBe('Draft (draft)');
+    const version = (await a.get(`/versions?filter[item][_eq]=${id}&filter[collection][_eq]=articles`)).body.data[0];
+    expect(version).toMatchObject({ key: 'draft', name: 'Draft' });
+
+    // edit in the version: the version's delta takes the change, the live item does not
+    await page.locator('#item-articles-title').fill('Draft title');
+    await page.locator('#item-articles-body').fill('The draft body of the article.');
+    await page.getByRole('button', { name: 'Save to version' }).click();
+    await see(status('Saved to version Draft (draft). The live item is unchanged.'));
+    expect((await a.get(`/items/articles/${id}`)).body.data).toMatchObject({ title: 'Live title', body: 'The live body of the article.' });
+    expect((await a.get(`/items/articles/${id}?version=draft`)).body.data).toMatchObject({ title: 'Draft title', body: 'The draft body of the article.' });
+    await page.reload();
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Draft (draft)' });
+    await page.waitForFunction(() => document.querySelector<HTMLInputElement>('#item-articles-title')?.value === 'Draft title');
+
+    // the history of the version: its one save; Main: the item's own history
+    await see(page.getByRole('heading', { name: 'History of version Draft (draft)' }));
+    await see(page.getByText('1 revisions, newest first.'));
+    expect((await a.get(`/revisions?filter[version][_eq]=${version.id}&aggregate[count]=*`)).body.data[0].count).toBe(1);
+
+    // compare: the two changed fields, words marked; promote only the title
+    await page.getByRole('button', { name: 'Compare with the live item' }).click();
+    const diff = page.getByRole('table', { name: 'Version Draft (draft) against the live item' });
+    await see(diff);
+    expect((await diff.locator('tr[data-changed="true"] th').allTextContents()).sort()).toEqual(['body (changed)', 'title (changed)']);
+    expect(await diff.locator('ins').allTextContents()).toEqual(expect.arrayContaining(['draft']));
+    await checkPage(suite.admin, 'versions-compare');
+    await page.getByRole('checkbox', { name: 'Promote body' }).uncheck();
+    await page.getByRole('button', { name: 'Promote chosen fields' }).click();
+    await see(status('Promoted title from version Draft (draft) to the live item.'));
+    expect((await a.get(`/items/articles/${id}`)).body.data).toMatchObject({ title: 'Draft title', body: 'The live body of the article.' });
+
+    // back on Main: the live item in the form, its history (created + the promote)
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Main (the live item)' });
+    await see(page.getByRole('button', { name: 'Save item' }));
+    await see(page.getByRole('heading', { name: 'History', exact: true }));
+    // every revision of the item: created, saved to the version, promoted
+    await see(page.getByText('3 revisions, newest first.'));
+    expect(await page.locator('#item-articles-body').inputValue()).toBe('The live body of the article.');
+  }, 90_000);
+
+  it('a live item changed after the compare: promote says so, nothing is applied, compare again and promote', async () => {
+    const a = await api();
+    const { page } = suite.admin;
+    await page.goto(`/admin/content/articles/${id}`);
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Draft (draft)' });
+    await page.getByRole('button', { name: 'Compare with the live item' }).click();
+    const diff = page.getByRole('table', { name: 'Version Draft (draft) against the live item' });
+    await see(diff);
+    expect(await diff.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['body (changed)']);
+    // the compare at phone width: nothing sticks out (the table scrolls inside its box)
+    await page.setViewportSize({ width: 360, height: 740 });
+    expect(await overflow(page)).toEqual([]);
+    await checkPage(suite.admin, 'versions-compare-phone');
+    await page.setViewportSize({ width: 1280, height: 860 });
+
+    // from the keyboard: promote meets the live item changed meanwhile, then compare again
+    expect((await a.patch(`/items/articles/${id}`, { body: 'Changed meanwhile.' })).status).toBe(200);
+    const promote = page.getByRole('button', { name: 'Promote all changes' });
+    await promote.focus();
+    await page.keyboard.press('Shift+Tab');
+    await tabTo(page, promote);
+    await page.keyboard.press('Enter');
+    await see(page.getByRole('alert').filter({ hasText: 'The live item changed after you compared: nothing was promoted.' }));
+    await checkPage(suite.admin, 'versions-promote-stale');
+    expect((await a.get(`/items/articles/${id}`)).body.data.body).toBe('Changed meanwhile.');
+    await tabTo(page, page.getByRole('button', { name: 'Compare again now' }));
+    await page.keyboard.press('Enter');
+    await see(diff.getByText('Changed meanwhile.'));
+    await page.getByRole('button', { name: 'Promote all changes' }).click();
+    await see(status('Promoted body from version Draft (draft) to the live item.'));
+    expect((await a.get(`/items/articles/${id}`)).body.data).toMatchObject({ title: 'Draft title', body: 'The draft body of the article.' });
+  }, 60_000);
+
+  it('renames and deletes a version (asked first); fits a phone', async () => {
+    const a = await api();
+    const { page } = suite.admin;
+    await page.goto(`/admin/content/articles/${id}`);
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Draft (draft)' });
+    await page.getByRole('button', { name: 'Rename version' }).click();
+    await page.getByLabel('Key').fill('second');
+    await page.getByLabel('Name').fill('Second draft');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await checkPage(suite.admin, 'versions-rename-phone');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await page.setViewportSize({ width: 1280, height: 860 });
+    await page.getByRole('button', { name: 'Save the new name' }).click();
+    await see(page.getByRole('heading', { name: 'History of version Second draft (second)' }));
+    expect(await page.getByLabel('Version', { exact: true }).locator('option:checked').textContent()).toBe('Second draft (second)');
+    expect((await a.get(`/versions?filter[item][_eq]=${id}&filter[collection][_eq]=articles`)).body.data.map((v: { key: string }) => v.key)).toEqual([
+      'second',
+    ]);
+
+    // a taken or reserved key is refused on the field
+    await page.getByRole('button', { name: 'New version' }).click();
+    await page.getByLabel('Key').fill('main');
+    await page.getByRole('button', { name: 'Create version' }).click();
+    await see(page.locator('.version-form .error, .version-form [role="alert"]'));
+    await page.getByRole('button', { name: 'Cancel' }).click();
+
+    await page.getByRole('button', { name: 'Delete version' }).click();
+    await page.getByRole('button', { name: 'Yes, delete the version' }).click();
+    await see(page.getByRole('button', { name: 'Save item' }));
+    await page.waitForFunction(() => document.querySelectorAll('#version-pick option').length === 1);
+    expect(await page.getByLabel('Version', { exact: true }).locator('option').allTextContents()).toEqual(['Main (the live item)']);
+    expect((await a.get(`/versions?filter[item][_eq]=${id}&filter[collection][_eq]=articles`)).body.data).toEqual([]);
+  }, 60_000);
+
+  it('offers nothing without versioning, and no version buttons without update permission', async () => {
+    const { page } = suite.admin;
+    await page.goto(`/admin/content/plain/${plainId}`);
+    await see(page.getByRole('button', { name: 'Save item' }));
+    await page.waitForLoadState('networkidle');
+    expect(await page.getByLabel('Version', { exact: true }).count()).toBe(0);
+    expect(await page.getByRole('button', { name: 'New version' }).count()).toBe(0);
+
+    const a = await api();
+    expect((await a.post('/versions', { collection: 'articles', item: id, key: 'review', name: 'Review' })).status).toBe(200);
+    const role = (await a.post('/roles', { name: 'article readers' })).body.data.id as string;
+    expect((await a.post('/permissions', { role, collection: 'articles', action: 'read', fields: ['*'] })).status).toBe(200);
+    const reader = await createUser(suite.platform.url, ADMIN, { prefix: 'reader', password: 'reader-password-1', role });
+    const other = await openContext(suite.browser, suite.platform.url);
+    await signIn(other.page, reader.email, 'reader-password-1');
+    await other.page.goto(`/admin/content/articles/${id}`);
+    await other.page.getByLabel('Version', { exact: true }).selectOption({ label: 'Review (review)' });
+    await other.page.getByRole('button', { name: 'Compare with the live item' }).click();
+    await see(other.page.getByText("The version has the live item's values: nothing to promote."));
+    await other.page.waitForLoadState('networkidle');
+    for (const name of ['New version', 'Rename version', 'Delete version', 'Save to version'])
+      expect({ name, count: await other.page.getByRole('button', { name }).count() }).toEqual({ name, count: 0 });
+    await checkPage(other, 'versions-reader');
+    await other.close();
+  }, 60_000);
+});
