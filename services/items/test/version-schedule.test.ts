@@ -24,7 +24,7 @@ const schedulerOn = (pool = h.pool, pollMs = 300) =>
 
 /** Update events of one article (a promote is one; a save has `version` set and is not counted). */
 const promotesOf = async (id: number) =>
-  (await h.outbox()).map((m) => m.payload).filter((p) => p.collection === 'articles' && p.item === String(id) && p.action === 'update' && !p.version).length;
+  (await h.outbox()).map((m) => m.payload).filter((p) => p.collection === 'articles' && p.item === String(id) && p.action === 'promote' && !p.version).length;
 const versionOf = async (vid: string) => (await get(`/versions/${vid}`).expect(200)).body.data;
 const until = async <T>(what: () => Promise<T | undefined>, ms = 5000): Promise<T> => {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(50)) {
@@ -69,8 +69,8 @@ describe('scheduled promote', () => {
     await sleep(1000); // later passes find nothing left to do
     expect(await promotesOf(id)).toBe(1);
     expect(await versionOf(vid)).toMatchObject({ publish_status: 'done', publish_error: null });
-    // the promote's event names the scheduling user as its actor
-    const ev = (await h.outbox()).map((m) => m.payload).find((p) => p.item === String(id) && p.action === 'update' && !p.version);
+    // the promote's event (activity `promote`) names the scheduling user as its actor
+    const ev = (await h.outbox()).map((m) => m.payload).find((p) => p.item === String(id) && p.action === 'promote' && !p.version);
     expect(ev).toMatchObject({ actor: expect.objectContaining({ user: expect.any(String) }) });
   });
 
@@ -84,7 +84,7 @@ describe('scheduled promote', () => {
     });
     expect(v).toMatchObject({ publish_status: 'failed', publish_error: expect.stringMatching(/^VERSION_HASH_MISMATCH: .*now 2/) });
     expect(await titleOf(id)).toBe('concurrent');
-    expect(await promotesOf(id)).toBe(1); // the concurrent PATCH only
+    expect(await promotesOf(id)).toBe(0); // only the concurrent PATCH (an update) changed it
   });
 
   it('publish_force promotes even though main moved', async () => {

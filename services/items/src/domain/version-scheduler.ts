@@ -118,7 +118,7 @@ export class VersionScheduler {
     // the role's rules as they are now; the token's admin flag at scheduling time only when the role has no entry
     const a: Accountability = { user: v.publish_user, role: v.publish_role, admin: role ? role.admin : v.publish_admin, app: false };
     if (this.deps.rules.fields(a, v.collection, 'read') === null) throw errors.forbidden();
-    const ctx: ChangeContext = { accountability: a, now: this.deps.now(), requestId: `scheduled-promote:${v.id}` };
+    const ctx: ChangeContext = { accountability: a, now: this.deps.now(), requestId: `scheduled-promote:${v.id}`, promote: true };
     const expected = v.publish_force ? null : [Number(v.publish_hash ?? '0')];
     try {
       const { versions } = await updateItemsIn(db, this.deps, ctx, v.collection, [{ key: v.item, data: v.delta ?? {} }], expected);
