@@ -10,11 +10,12 @@ import { harness, type Harness } from './helpers';
 // Reads take collection definitions from memory (catalogue-cache.ts): these show the kept copy never outlives a change.
 let h: Harness;
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
-const send = (method: 'post' | 'patch' | 'delete', url: string, body?: object) =>
-  request(h.app)
-    [method](url)
+const send = (method: 'post' | 'patch' | 'delete', url: string, body?: object) => {
+  const r = request(h.app);
+  return r[method](url)
     .set(bearer(h.admin))
     .send(body ?? {});
+};
 const admin = { user: 'u', role: null, admin: true, app: true };
 const quiet = { error: () => undefined, warn: () => undefined, info: () => undefined };
 
