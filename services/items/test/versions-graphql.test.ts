@@ -8,7 +8,8 @@ let h: Harness;
 const bearer = (t: string) => ({ Authorization: `Bearer ${t}` });
 const post = (url: string, body: object, token = h.admin) => request(h.app).post(url).set(bearer(token)).send(body);
 const gql = async (query: string, variables: object = {}, token = h.admin) => (await post('/graphql', { query, variables }, token).expect(200)).body;
-const FIELDS = 'id key name collection item hash date_created date_updated user_created { id } user_updated { id } delta publish_at publish_force publish_status publish_error';
+const FIELDS =
+  'id key name collection item hash date_created date_updated user_created { id } user_updated { id } delta publish_at publish_force publish_status publish_error';
 let draft: { id: string };
 let secret: { id: string };
 
