@@ -1,10 +1,13 @@
+import { Client } from 'pg';
 import request from 'supertest';
 import { loadCollection } from '../src/data/catalogue.repository';
 import { createTokenVerifier } from '@vellum/tokens';
 import { CatalogueCache, createApp, createPrisma, type CatalogueSource } from '../src';
 import type { CollectionDef } from '../src/domain/collection';
 import type { ItemsDeps } from '../src/domain/items-deps';
+import { createItems } from '../src/domain/create-items.use-case';
 import { readItems } from '../src/domain/read-items.use-case';
+import { updateItems } from '../src/domain/update-items.use-case';
 import { harness, type Harness } from './helpers';
 
 // Reads take collection definitions from memory (catalogue-cache.ts): these show the kept copy never outlives a change.
@@ -90,5 +93,43 @@ describe('a read over a definition made stale by another replica (its notice not
     expect((await send('delete', '/fields/notes/gone')).status).toBe(204);
     const r = await readItems(deps(staleSource(before)), admin, 'notes', { sort: 'id', limit: '1' });
     expect(r.data).toEqual([{ id: 1, title: 'a' }]);
+  });
+});
+
+describe('writes take the kept definition too', () => {
+  /** The statements the app's connections sent while `fn` ran (pg's Client#query observed, not replaced). */
+  async function statementsOf(fn: () => Promise<unknown>): Promise<string[]> {
+    const proto = Client.prototype as unknown as { query: (...a: unknown[]) => unknown };
+    const original = proto.query;
+    const seen: string[] = [];
+    proto.query = function (this: unknown, ...args: unknown[]) {
+      const c = args[0] as string | { text?: string };
+      seen.push(typeof c === 'string' ? c : (c?.text ?? ''));
+      return original.apply(this, args);
+    };
+    try {
+      await fn();
+    } finally {
+      proto.query = original;
+    }
+    return seen;
+  }
+
+  it('a PATCH sends no catalogue statement (its own UPDATE locks the table a schema change waits for)', async () => {
+    await send('patch', '/items/notes/1', { title: 'warm' }); // the definition is kept
+    const sent = await statementsOf(async () => expect((await send('patch', '/items/notes/1', { title: 'a' })).status).toBe(200));
+    expect(sent.some((t) => /UPDATE/i.test(t))).toBe(true);
+    expect(sent.filter((t) => t.includes('"collections"'))).toEqual([]);
+  });
+
+  it('a write over the kept definition of a collection deleted since runs again on a fresh one: 403, not a database error', async () => {
+    expect((await send('post', '/collections', { collection: 'brief', fields: [{ field: 'title', type: 'string' }] })).status).toBe(200);
+    const before = (await loadCollection(h.pool, 'brief'))!;
+    expect((await send('delete', '/collections/brief')).status).toBe(204);
+    const stale: CatalogueSource = { get: async () => before, getMany: async () => [before] };
+    const ctx = { accountability: admin, now: new Date(), requestId: 'stale-write' };
+    const d: ItemsDeps = { pool: h.pool, rules: h.rules, now: () => new Date(), limits: { limitDefault: 100 }, catalogue: stale };
+    await expect(createItems(d, ctx, 'brief', { title: 'lost' })).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
+    await expect(updateItems(d, ctx, 'brief', [{ key: '1', data: { title: 'lost' } }])).rejects.toMatchObject({ code: 'FORBIDDEN', status: 403 });
   });
 });

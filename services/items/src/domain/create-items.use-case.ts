@@ -1,9 +1,8 @@
 import { errors } from '@vellum/errors';
-import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '@vellum/db';
 import { itemsRepository } from '../data/items.repository';
 import { mapWriteError } from './db-errors';
-import { retryOnSchemaChange } from './retry-on-schema-change';
+import { lockedForTree, retryWrite, writeDef } from './retry-on-schema-change';
 import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
@@ -26,11 +25,11 @@ export async function createItems(
   if (!allowed) throw errors.forbidden();
   await deps.history?.admit();
   const payloads = Array.isArray(body) ? body : [body];
-  return retryOnSchemaChange(() =>
+  return retryWrite((cached) =>
     withTransaction(deps.pool, async (db) => {
-      const def = await loadCollection(db, collection, true);
+      const def = await writeDef(deps, db, collection, cached);
       if (!def) throw errors.forbidden();
-      if (payloads.some((p) => isNested(def, p))) return createTrees(db, deps, ctx, def, payloads);
+      if (payloads.some((p) => isNested(def, p))) return createTrees(db, deps, ctx, await lockedForTree(db, def, cached), payloads);
       const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
       const result: WriteResult = { def, keys: [], rows: [], versions: [] };
       const changes: VersionedChange[] = [];

@@ -1,7 +1,6 @@
 import { errors } from '@vellum/errors';
-import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '@vellum/db';
-import { retryOnSchemaChange } from './retry-on-schema-change';
+import { retryWrite, writeDef } from './retry-on-schema-change';
 import { itemsRepository } from '../data/items.repository';
 import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, type ChangeContext } from './item-change';
@@ -23,9 +22,9 @@ export async function deleteItems(
 ): Promise<{ key: unknown; version: number }[]> {
   if (!deps.rules.fields(ctx.accountability, collection, 'delete')) throw errors.forbidden();
   await deps.history?.admit();
-  return retryOnSchemaChange(() =>
+  return retryWrite((cached) =>
     withTransaction(deps.pool, async (db) => {
-      const def = await loadCollection(db, collection, true);
+      const def = await writeDef(deps, db, collection, cached);
       if (!def) throw errors.forbidden();
       const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
       if (keys.some((k) => k === undefined)) throw errors.forbidden();

@@ -1,5 +1,6 @@
 import { AppError } from '@vellum/errors';
 import { loadCollection, loadCollections } from '../data/catalogue.repository';
+import type { Queryable } from '../data/items-pool';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
 
@@ -22,6 +23,28 @@ export async function retryOnSchemaChange<T>(run: () => Promise<T>): Promise<T> 
     return run();
   }
 }
+
+/**
+ * A write over a definition kept in memory (`cached`: no catalogue statement, no catalogue row lock — the write's own
+ * statement locks its table, which a schema change's DDL waits for), run again once with `cached` false, its
+ * definition read FOR SHARE in the transaction, when a concurrent schema change made the kept one stale.
+ */
+export async function retryWrite<T>(run: (cached: boolean) => Promise<T>): Promise<T> {
+  try {
+    return await run(true);
+  } catch (e) {
+    if (!isStale(e)) throw e;
+    return run(false);
+  }
+}
+
+/** The definition a write uses: kept in memory when `cached` and there is a cache, else read FOR SHARE on `db`. */
+export const writeDef = (deps: Pick<ItemsDeps, 'pool' | 'catalogue'>, db: Queryable, name: string, cached: boolean): Promise<CollectionDef | undefined> =>
+  cached && deps.catalogue ? deps.catalogue.get(deps.pool, name) : loadCollection(db, name, true);
+
+/** A nested write holds its root collection's catalogue row FOR SHARE as its children's (tree-writer.ts): read it so when it came from memory. */
+export const lockedForTree = async (db: Queryable, def: CollectionDef, cached: boolean): Promise<CollectionDef> =>
+  cached ? ((await loadCollection(db, def.collection, true)) ?? def) : def;
 
 /**
  * A read over definitions kept in memory (`deps.catalogue`): run again once on definitions read afresh when it

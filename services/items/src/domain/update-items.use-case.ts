@@ -1,11 +1,10 @@
 import { errors } from '@vellum/errors';
-import { loadCollection } from '../data/catalogue.repository';
 import { withTransaction } from '@vellum/db';
 import { itemsRepository, type Row, type Written } from '../data/items.repository';
 import type { Queryable } from '../data/items-pool';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
-import { retryOnSchemaChange } from './retry-on-schema-change';
+import { lockedForTree, retryWrite, writeDef } from './retry-on-schema-change';
 import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
@@ -42,10 +41,10 @@ export async function updateItems(
 ): Promise<WriteResult> {
   if (!deps.rules.fields(ctx.accountability, collection, 'update')) throw errors.forbidden();
   await deps.history?.admit();
-  return retryOnSchemaChange(() => withTransaction(deps.pool, (db) => updateItemsIn(db, deps, ctx, collection, updates, ifMatch)));
+  return retryWrite((cached) => withTransaction(deps.pool, (db) => updateItemsIn(db, deps, ctx, collection, updates, ifMatch, cached)));
 }
 
-/** `updateItems` inside a transaction the caller holds (a scheduled promote commits it with its job's row). */
+/** `updateItems` inside a transaction the caller holds (a scheduled promote commits it with its job's row); `cached`: see retryWrite. */
 export async function updateItemsIn(
   db: Queryable,
   deps: ItemsDeps,
@@ -53,12 +52,13 @@ export async function updateItemsIn(
   collection: string,
   updates: ItemUpdate[],
   ifMatch: IfMatch = null,
+  cached = false,
 ): Promise<WriteResult> {
   const allowed = deps.rules.fields(ctx.accountability, collection, 'update');
   if (!allowed) throw errors.forbidden();
-  const def = await loadCollection(db, collection, true);
+  const def = await writeDef(deps, db, collection, cached);
   if (!def) throw errors.forbidden();
-  if (updates.some((u) => isNested(def, u.data))) return updateTrees(db, deps, ctx, def, updates, ifMatch);
+  if (updates.some((u) => isNested(def, u.data))) return updateTrees(db, deps, ctx, await lockedForTree(db, def, cached), updates, ifMatch);
   const planned = planItemUpdates(def, updates, allowed);
   const keys = planned.map((p) => p.key);
   const sameChange = planned.every((p) => p.values === planned[0]!.values || sameValues(p.values, planned[0]!.values));
