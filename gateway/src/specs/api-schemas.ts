@@ -122,6 +122,7 @@ export const schemas: Record<string, Schema> = {
       collection: str,
       item: str,
       origin: nullable(str),
+      comment: { ...nullable(str), description: 'free text, e.g. why a scheduled promote failed (action promote_failed)' },
     },
   },
   Revision: {
