@@ -122,6 +122,7 @@ export const schemas: Record<string, Schema> = {
       collection: str,
       item: str,
       origin: nullable(str),
+      comment: { ...nullable(str), description: 'free text, e.g. why a scheduled promote failed (action promote_failed)' },
     },
   },
   Revision: {
@@ -177,6 +178,10 @@ export const schemas: Record<string, Schema> = {
       date_updated: nullable(str),
       user_updated: nullable(str),
       delta: nullable({ type: 'object', additionalProperties: true }),
+      publish_at: { ...nullable({ type: 'string', format: 'date-time' }), description: 'scheduled promote: when (null: none)' },
+      publish_force: { type: 'boolean', description: 'scheduled promote even though the live item changed since' },
+      publish_status: nullable({ type: 'string', enum: ['scheduled', 'done', 'failed'] }),
+      publish_error: { ...nullable(str), description: 'why the scheduled promote failed' },
     },
   },
   Collection: {

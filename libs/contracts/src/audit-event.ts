@@ -6,7 +6,9 @@ import { z } from 'zod';
  * an activity row without a revision. Published on `items.<collection>.<action>` with the collection
  * (`vellum_users` with the user's id; `vellum_sessions` with the session id; `vellum_api_tokens` with the
  * token's id — never its secret; `vellum_devices` with `<user>:<hashed device id | untrusted | otp>` for failed
- * logins, locks, unlocks and device trust) and the action name.
+ * logins, locks, unlocks and device trust) and the action name. `promote_failed` (items service): a scheduled promote
+ * of a content version failed; filed under the item's collection and key, by the user who scheduled it, with the
+ * version and the reason in `comment`.
  */
 export const auditEventSchema = z.object({
   v: z.literal(1),
@@ -29,6 +31,7 @@ export const auditEventSchema = z.object({
     'device_trusted',
     'device_revoked',
     'unlock',
+    'promote_failed',
   ]),
   collection: z.string(),
   item: z.string().nullable(),
@@ -39,5 +42,7 @@ export const auditEventSchema = z.object({
     origin: z.string().nullable().optional(),
   }),
   timestamp: z.string().datetime({ offset: true }),
+  /** Free text recorded as the activity's `comment` (e.g. why a scheduled promote failed). */
+  comment: z.string().max(2000).nullable().optional(),
 });
 export type AuditEvent = z.infer<typeof auditEventSchema>;

@@ -85,6 +85,16 @@ describe('scheduled promote', () => {
     expect(v).toMatchObject({ publish_status: 'failed', publish_error: expect.stringMatching(/^VERSION_HASH_MISMATCH: .*now 2/) });
     expect(await titleOf(id)).toBe('concurrent');
     expect(await promotesOf(id)).toBe(0); // only the concurrent PATCH (an update) changed it
+    // the failure is an activity (audit event `promote_failed`, no revision) by the scheduling user, with the reason
+    const failed = (await h.outbox()).filter((m) => m.payload.item === String(id) && m.payload.action === 'promote_failed');
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ subject: 'items.articles.promote_failed' });
+    expect(failed[0]!.payload).toMatchObject({
+      kind: 'audit',
+      collection: 'articles',
+      actor: { user: expect.any(String) },
+      comment: expect.stringMatching(new RegExp(`^version ${vid} \\(draft\\): VERSION_HASH_MISMATCH: `)),
+    });
   });
 
   it('publish_force promotes even though main moved', async () => {

@@ -149,6 +149,7 @@ describe('who sees what', () => {
           collection: 'vellum_users',
           item: U1,
           origin: null,
+          comment: null,
         },
       ],
       meta: { total_count: 8 },

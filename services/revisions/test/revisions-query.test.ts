@@ -93,6 +93,7 @@ describe('GET /revisions query parameters (admin)', () => {
           collection: 'articles',
           item: '1',
           origin: 'http://a',
+          comment: null,
         },
       },
     ]);

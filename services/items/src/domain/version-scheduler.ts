@@ -2,10 +2,12 @@ import { withTransaction } from '@vellum/db';
 import { AppError, errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import type { Logger } from '@vellum/logger';
+import { enqueueOutbox } from '@vellum/outbox';
 import type { Queryable } from '../data/items-pool';
 import { versionsRepository, type DueVersion } from '../data/versions.repository';
 import type { ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
+import { promoteFailedMessage } from './promote-failed-event';
 import { updateItemsIn } from './update-items.use-case';
 
 /** SQLSTATEs worth another try rather than a failed schedule: serialization, deadlock, a schema change mid-promote. */
@@ -105,6 +107,8 @@ export class VersionScheduler {
         await db.query('ROLLBACK TO SAVEPOINT scheduled_promote'); // a dead connection throws here: retried later
         const reason = failureOf(err);
         await versionsRepository.finish(db, v.id, 'failed', reason);
+        // visible in activity too, not only in the log: committed with the failed status or not at all
+        await enqueueOutbox(db, [promoteFailedMessage(v, reason, this.deps.now())]);
         this.opts.logger.warn({ version: v.id, collection: v.collection, item: v.item, reason, err }, 'scheduled promote failed');
       }
       return true;

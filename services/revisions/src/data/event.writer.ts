@@ -86,7 +86,14 @@ SELECT (SELECT max(item_version) FROM revisions WHERE collection = $1 AND item =
 
 const LAST_VERSION_SQL = { name: 'vellum_write_last_version', text: LAST_VERSION_TEXT };
 
-const AUDIT_SQL = { name: 'vellum_write_audit', text: INSERT_ACTIVITY };
+/** An audit event's activity row (no revision), with its `comment` ($10; e.g. why a scheduled promote failed). */
+const AUDIT_SQL = {
+  name: 'vellum_write_audit_c',
+  text: `INSERT INTO activity (action, "user", timestamp, ip, user_agent, collection, item, origin, event_id, comment)
+  SELECT $1, $2, $3::timestamptz, $4, $5, $6, $7, $8, $9, $10
+   WHERE NOT EXISTS (SELECT 1 FROM activity WHERE event_id = $9)
+  RETURNING id`,
+};
 
 /** The advisory locks of a batch's events, in key order (so concurrent writers never wait on each other in a cycle). */
 const LOCK_SQL = { name: 'vellum_write_lock', text: 'SELECT pg_advisory_xact_lock(k) FROM unnest($1::int8[]) AS k ORDER BY k' };
@@ -240,7 +247,7 @@ export class EventWriter {
   private async writeOne(client: PoolClient, e: RecordableEvent): Promise<{ revision: number | null } | null> {
     const common = [e.action, e.actor.user, e.timestamp, e.actor.ip ?? null, e.actor.user_agent ?? null, e.collection, e.item, e.actor.origin ?? null, e.id];
     if (e.kind === 'audit') {
-      const { rowCount } = await client.query({ ...AUDIT_SQL, values: common });
+      const { rowCount } = await client.query({ ...AUDIT_SQL, values: [...common, e.comment ?? null] });
       return (rowCount ?? 0) > 0 ? { revision: null } : null;
     }
     const { rows } = await client.query<{ activity: number | null; revision: number | null }>(ITEM_SQL[e.item_version === undefined ? 'time' : 'version'], [

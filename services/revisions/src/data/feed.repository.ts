@@ -19,6 +19,7 @@ export interface FeedRow {
   activity_collection: string | null;
   activity_item: string | null;
   origin: string | null;
+  comment: string | null;
 }
 
 /** What a feed read saw: the rows after the cursor, and which transactions of this database were running. */
@@ -52,7 +53,7 @@ const READ_AFTER = {
   LEFT JOIN LATERAL (
     SELECT r.id::text AS id, r.activity::text AS activity, r.collection, r.item, r.data::text AS data, r.delta::text AS delta,
            r.parent::text AS parent, r.version, a.action, a."user", a.timestamp, a.ip, a.user_agent,
-           a.collection AS activity_collection, a.item AS activity_item, a.origin
+           a.collection AS activity_collection, a.item AS activity_item, a.origin, a.comment
       FROM revisions r LEFT JOIN activity a ON a.id = r.activity
      WHERE r.id > $1::int8
      ORDER BY r.id
@@ -86,6 +87,7 @@ export async function readAfter(pool: Pick<Pool, 'query'>, afterId: number, limi
       activity_collection: r.activity_collection as string | null,
       activity_item: r.activity_item as string | null,
       origin: r.origin as string | null,
+      comment: r.comment as string | null,
     });
   }
   return { rows: out, inProgress: new Set(first.in_progress as string[]), running: first.running as string[] };

@@ -22,5 +22,6 @@ export const revisionsSchema = defineSchema({
     collection: 'string',
     item: 'string',
     origin: 'string',
+    comment: 'string',
   }),
 });

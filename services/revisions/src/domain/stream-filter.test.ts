@@ -19,6 +19,7 @@ const row = (p: Partial<FeedRow> = {}): FeedRow => ({
   activity_collection: 'articles',
   activity_item: '3',
   origin: null,
+  comment: null,
   ...p,
 });
 const ctx = { now: new Date('2026-03-02T00:00:00.000Z'), user: 'u1', role: 'r1' };

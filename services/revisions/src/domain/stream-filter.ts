@@ -25,6 +25,7 @@ const ACTIVITY_FIELDS: Record<string, [Kind, (r: FeedRow) => unknown]> = {
   collection: ['string', (r) => r.activity_collection],
   item: ['string', (r) => r.activity_item],
   origin: ['string', (r) => r.origin],
+  comment: ['string', (r) => r.comment],
 };
 
 const unsupported = (what: string) => errors.invalidQuery(`The revision stream cannot filter on ${what}.`);

@@ -3,7 +3,7 @@ import type { FeedRevision } from './revision-feed';
 import { readable, type Visibility } from './visibility';
 
 const REVISION_FIELDS = ['id', 'activity', 'collection', 'item', 'data', 'delta', 'parent', 'version'] as const;
-const ACTIVITY_FIELDS = ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'collection', 'item', 'origin'] as const;
+const ACTIVITY_FIELDS = ['id', 'action', 'user', 'timestamp', 'ip', 'user_agent', 'collection', 'item', 'origin', 'comment'] as const;
 type RevisionField = (typeof REVISION_FIELDS)[number];
 type ActivityField = (typeof ACTIVITY_FIELDS)[number];
 

@@ -10,6 +10,7 @@ import { Alert, Empty, Page } from '../../ui/page';
 import { Pager, pageOf } from '../../ui/pager';
 import { Table } from '../../ui/table';
 import { useAsync } from '../../ui/use-async';
+import { FailedPromotes } from './failed-promotes';
 
 const LIMIT = 25;
 type Rev = Revision & { activity?: { action?: string; user?: string | null; timestamp?: string } };
@@ -87,6 +88,7 @@ export function ActivityPage({ query }: { query: URLSearchParams }) {
           First page in {firstMs} ms
         </p>
       )}
+      <FailedPromotes collection={applied.collection} item={applied.item} />
       {revs.error && <Alert>{revs.error.message}</Alert>}
       {revs.value?.list.length === 0 && <Empty>No revision matches (only revisions of collections your role may read are shown).</Empty>}
       {revs.value && revs.value.list.length > 0 && (

@@ -18,6 +18,7 @@ import { notFoundMessage } from './not-found';
 import { VersionBar } from './versions/version-bar';
 import { versionLabel, versions, type Version } from './versions/version-calls';
 import { VersionCompare } from './versions/version-compare';
+import { VersionSchedule } from './versions/version-schedule';
 
 type Item = Record<string, unknown>;
 
@@ -135,6 +136,9 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
           onChoose={(v) => (setNotice(undefined), setChosen(v))}
           mayWrite={!!can('update', collection)}
         />
+      )}
+      {versioning && chosen && (
+        <VersionSchedule key={chosen.id} version={chosen} mayWrite={!!can('update', collection)} onDone={() => (item.reload(), setHistoryTick((n) => n + 1))} />
       )}
       <div class={isNew ? '' : 'cols'}>
         <div>

@@ -29,6 +29,14 @@ export const versions = {
   async rename(id: string, key: string, name: string): Promise<Version> {
     return (await ok(api.PATCH('/versions/{id}', { ...path(id), body: { key, name: name || null } }))).data;
   },
+  /** One version with its scheduled promote (`publish_at`, `publish_force`, `publish_status`, `publish_error`). */
+  async get(id: string): Promise<Version> {
+    return (await ok(api.GET('/versions/{id}', path(id)))).data;
+  },
+  /** Schedule the promote of the whole delta at `at` (ISO with offset), forced or not; `null` cancels. */
+  async schedule(id: string, at: string | null, force = false): Promise<Version> {
+    return (await ok(api.PATCH('/versions/{id}', { ...path(id), body: at === null ? { publish_at: null } : { publish_at: at, publish_force: force } }))).data;
+  },
   async remove(id: string): Promise<void> {
     await ok(api.DELETE('/versions/{id}', path(id)));
   },
