@@ -4,3 +4,4 @@ export { type OperationCounts } from './compiled-operations';
 export { plainOperation, type PlainOperation } from './plain-operation';
 export { type TextField } from './text-fields';
 export { apolloOnNode, type ApolloRequest, type NodeHandler } from './apollo-on-node';
+export { JSONScalar, StringOrFloatScalar, literalValue } from './scalars';

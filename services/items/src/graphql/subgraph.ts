@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { GraphQLScalarType, Kind, type GraphQLResolveInfo, type ValueNode } from 'graphql';
-import { createSubgraph as serveSubgraph } from '@vellum/subgraph';
+import { Kind, type GraphQLResolveInfo } from 'graphql';
+import { JSONScalar, StringOrFloatScalar, createSubgraph as serveSubgraph } from '@vellum/subgraph';
 import type { ItemsDeps } from '../domain/items-deps';
 import { readVersion, readVersions } from '../domain/read-versions';
 
@@ -14,42 +14,6 @@ interface GqlContext {
 }
 type Args = Record<string, unknown>;
 type Row = Record<string, unknown>;
-
-/** A literal as its JSON value (variables applied). */
-const literal = (node: ValueNode, variables?: Record<string, unknown> | null): unknown => {
-  switch (node.kind) {
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
-    case Kind.STRING:
-    case Kind.ENUM:
-    case Kind.BOOLEAN:
-      return node.value;
-    case Kind.NULL:
-      return null;
-    case Kind.LIST:
-      return node.values.map((v) => literal(v, variables));
-    case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value, variables)]));
-    case Kind.VARIABLE:
-      return variables?.[node.name.value];
-  }
-};
-
-const JSONScalar = new GraphQLScalarType({ name: 'JSON', serialize: (v) => v, parseValue: (v) => v, parseLiteral: literal });
-const StringOrFloat = new GraphQLScalarType({
-  name: 'GraphQLStringOrFloat',
-  serialize: (v) => v,
-  parseValue: (v) => {
-    if (typeof v === 'string' || typeof v === 'number') return v;
-    throw new TypeError('GraphQLStringOrFloat must be a string or a number');
-  },
-  parseLiteral: (node) => {
-    if (node.kind === Kind.STRING) return node.value;
-    if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
-    throw new TypeError('GraphQLStringOrFloat must be a string or a number');
-  },
-});
 
 /** The version's fields the query selects (top level: `user_created { … }` is the column). */
 function selectedFields(info: GraphQLResolveInfo): string[] {
@@ -79,7 +43,7 @@ const asVersion = (r: Row): Row => {
 export function createItemsSubgraph(deps: ItemsDeps) {
   const resolvers = {
     JSON: JSONScalar,
-    GraphQLStringOrFloat: StringOrFloat,
+    GraphQLStringOrFloat: StringOrFloatScalar,
     Query: {
       versions: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const raw = {

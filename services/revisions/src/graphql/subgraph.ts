@@ -1,8 +1,8 @@
-import { createSubgraph as serveSubgraph, type TextField } from '@vellum/subgraph';
+import { JSONScalar, StringOrFloatScalar, createSubgraph as serveSubgraph, type TextField } from '@vellum/subgraph';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Request, Response } from 'express';
-import { GraphQLScalarType, Kind, type GraphQLResolveInfo, type SelectionSetNode, type ValueNode } from 'graphql';
+import { Kind, type GraphQLResolveInfo, type SelectionSetNode } from 'graphql';
 import { rawJson } from '@vellum/http';
 import type { RecordsReader } from '../domain/records-reader';
 import { RELATIONS, revisionsLayout } from './revisions-layout';
@@ -14,47 +14,6 @@ interface GqlContext {
   res: Response;
 }
 type Args = Record<string, unknown>;
-
-const literal = (node: ValueNode, variables?: Record<string, unknown> | null): unknown => {
-  switch (node.kind) {
-    case Kind.STRING:
-    case Kind.ENUM:
-      return node.value;
-    case Kind.INT:
-    case Kind.FLOAT:
-      return Number(node.value);
-    case Kind.BOOLEAN:
-      return node.value;
-    case Kind.NULL:
-      return null;
-    case Kind.LIST:
-      return node.values.map((v) => literal(v, variables));
-    case Kind.OBJECT:
-      return Object.fromEntries(node.fields.map((f) => [f.name.value, literal(f.value, variables)]));
-    case Kind.VARIABLE:
-      return variables?.[node.name.value];
-  }
-};
-
-const JSONScalar = new GraphQLScalarType({
-  name: 'JSON',
-  serialize: (v) => v,
-  parseValue: (v) => v,
-  parseLiteral: (node, variables) => literal(node, variables),
-});
-const StringOrFloat = new GraphQLScalarType({
-  name: 'GraphQLStringOrFloat',
-  serialize: (v) => v,
-  parseValue: (v) => {
-    if (typeof v === 'string' || typeof v === 'number') return v;
-    throw new TypeError('GraphQLStringOrFloat must be a string or a number');
-  },
-  parseLiteral: (node) => {
-    if (node.kind === Kind.STRING) return node.value;
-    if (node.kind === Kind.INT || node.kind === Kind.FLOAT) return Number(node.value);
-    throw new TypeError('GraphQLStringOrFloat must be a string or a number');
-  },
-});
 
 /** The selection set → query-language field paths (`activity { user { id } }` → `activity.user`). */
 function fieldPaths(set: SelectionSetNode | undefined, type: string, info: GraphQLResolveInfo, prefix = '', out = new Set<string>()): Set<string> {
@@ -100,7 +59,7 @@ const listArgs = (args: Args) => ({
 export function createSubgraph(reader: RecordsReader) {
   const resolvers = {
     JSON: JSONScalar,
-    GraphQLStringOrFloat: StringOrFloat,
+    GraphQLStringOrFloat: StringOrFloatScalar,
     Query: {
       revisions: async (_: unknown, args: Args, { req }: GqlContext, info: GraphQLResolveInfo) => {
         const fields = [...fieldPaths(info.fieldNodes[0]?.selectionSet, 'vellum_revisions', info)];

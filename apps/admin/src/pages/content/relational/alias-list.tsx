@@ -6,6 +6,7 @@ import type { RelationalField } from '../../../data/relations';
 import { useAsync } from '../../../ui/use-async';
 import type { AliasEdit, AliasEntry, Key } from './alias-changes';
 import { labelledItems, useLabelledItems } from './labelled-items';
+import { LinkPicker } from './link-picker';
 import { NewChildFields } from './new-child-fields';
 
 type Alias = Extract<RelationalField, { kind: 'o2m' | 'm2m' }>;
@@ -50,7 +51,6 @@ export function AliasList(p: {
     [f.field, p.parent, p.item],
   );
   const candidates = useLabelledItems(target, {}, [p.item]);
-  const [pick, setPick] = useState('');
   const [adding, setAdding] = useState(false);
   const shown = [...(linked.value?.entries ?? []).filter((e) => e.kind === 'linked' && !edit.removed.includes(e.key)), ...edit.added];
   const taken = new Set([...(linked.value?.targets ?? []), ...edit.added.filter((e) => e.kind === 'link').map((e) => (e as { key: Key }).key)].map(String));
@@ -89,29 +89,13 @@ export function AliasList(p: {
       )}
       {!p.disabled && (
         <>
-          <div class="actions">
-            <label for={`${id}-pick`}>Link an existing {target.collection} item</label>
-            <select id={`${id}-pick`} value={pick} onChange={(e) => setPick(e.currentTarget.value)}>
-              <option value="">Choose…</option>
-              {free.map((c) => (
-                <option key={String(c.key)} value={String(c.key)}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!pick}
-              onClick={() => {
-                const c = free.find((x) => String(x.key) === pick);
-                if (c) p.onEdit({ ...edit, added: [...edit.added, { kind: 'link', key: c.key, label: c.label }] });
-                setPick('');
-              }}
-            >
-              Link to {f.field}
-            </button>
-          </div>
+          <LinkPicker
+            id={id}
+            collection={target.collection}
+            field={f.field}
+            free={free}
+            onLink={(c) => p.onEdit({ ...edit, added: [...edit.added, { kind: 'link', key: c.key, label: c.label }] })}
+          />
           {adding ? (
             <NewChildFields
               idPrefix={`${id}-new`}

@@ -6,6 +6,7 @@ import type { RelationalField } from '../../../data/relations';
 import { useAsync } from '../../../ui/use-async';
 import type { AliasEdit, AliasEntry, Key } from './alias-changes';
 import { labelledItems, useLabelledItems } from './labelled-items';
+import { LinkPicker } from './link-picker';
 import { NewChildFields } from './new-child-fields';
 
 type Any = Extract<RelationalField, { kind: 'm2a' }>;
@@ -59,7 +60,6 @@ export function AnyList(p: {
   const [chosen, setChosen] = useState(targets[0]?.collection ?? '');
   const target = targets.find((t) => t.collection === chosen) ?? targets[0];
   const candidates = useLabelledItems(target, {}, [p.item]);
-  const [pick, setPick] = useState('');
   const [adding, setAdding] = useState(false);
   const before = (linked.value?.entries ?? []).filter((e) => !edit.removed.includes((e as { key: Key }).key));
   const shown = [...before, ...edit.added];
@@ -107,7 +107,6 @@ export function AnyList(p: {
               value={target.collection}
               onChange={(e) => {
                 setChosen(e.currentTarget.value);
-                setPick('');
                 setAdding(false);
               }}
             >
@@ -118,29 +117,14 @@ export function AnyList(p: {
               ))}
             </select>
           </div>
-          <div class="actions">
-            <label for={`${id}-pick`}>Link an existing {target.collection} item</label>
-            <select id={`${id}-pick`} value={pick} onChange={(e) => setPick(e.currentTarget.value)}>
-              <option value="">Choose…</option>
-              {free.map((c) => (
-                <option key={String(c.key)} value={String(c.key)}>
-                  {c.label}
-                </option>
-              ))}
-            </select>
-            <button
-              type="button"
-              class="secondary"
-              disabled={!pick}
-              onClick={() => {
-                const c = free.find((x) => String(x.key) === pick);
-                if (c) add({ kind: 'link', key: c.key, label: c.label, collection: target.collection });
-                setPick('');
-              }}
-            >
-              Link to {f.field}
-            </button>
-          </div>
+          <LinkPicker
+            key={target.collection}
+            id={id}
+            collection={target.collection}
+            field={f.field}
+            free={free}
+            onLink={(c) => add({ kind: 'link', key: c.key, label: c.label, collection: target.collection })}
+          />
           {adding ? (
             <NewChildFields
               idPrefix={`${id}-new-${target.collection}`}
