@@ -1,0 +1,67 @@
+import type { Pool } from 'pg';
+
+/** What tells whether a collection's revisions changed: its row count (record_counts) and its newest id. */
+export interface CollectionFingerprint {
+  count: string | null;
+  max_id: string | null;
+}
+
+/** What the keyed page needs of a collection's whole history, computed once per fingerprint (see KeyedPageReader). */
+export interface CollectionShape {
+  /** The newest oldest-kept time among items whose history was pruned (a time before it is 410); null: none. */
+  horizon: Date | null;
+  /** Every item key is an integer (the key order is numeric, as the list's `id` order is then). */
+  numeric: boolean;
+}
+
+const FINGERPRINT = `SELECT (SELECT count::text FROM record_counts WHERE entity = 'revisions' AND collection = $1) AS count,
+  (SELECT max(id)::text FROM revisions WHERE collection = $1) AS max_id`;
+
+/** Each item's oldest kept revision (as COLLECTION_AT's `f`), for every item: historyComplete in SQL. */
+const SHAPE = `SELECT max(f.timestamp) FILTER (WHERE NOT CASE WHEN f.item_version IS NULL THEN coalesce(f.action = 'create', false)
+    ELSE f.item_version = 1 END) AS horizon, coalesce(bool_and(h.item ~ '^-?[0-9]{1,15}$'), true) AS numeric
+  FROM revision_heads h
+  LEFT JOIN LATERAL (SELECT r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
+    WHERE r.collection = h.collection AND r.item = h.item AND r.version IS NULL ORDER BY r.timestamp, r.id LIMIT 1) f ON true
+  WHERE h.collection = $1`;
+
+/**
+ * One page of the collection's states at `$2` in key order: the heads are sorted by key first (the subquery keeps
+ * its order), then each item's state is rebuilt in that order until the page is full (LIMIT), so a page costs its
+ * own items' descents, not the collection's. Items without a state then (not yet created, or deleted) are skipped.
+ */
+const pageText = (numeric: boolean, desc: boolean) => `SELECT h.item, s.id, s.data, s.timestamp
+  FROM (SELECT collection, item, ${numeric ? 'item::numeric' : 'item COLLATE "C"'} AS k FROM revision_heads WHERE collection = $1
+    ORDER BY 3${desc ? ' DESC' : ''}) h
+  CROSS JOIN LATERAL (SELECT r.id, r.data, r.timestamp FROM revisions r
+    WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2 AND r.version IS NULL
+    ORDER BY r.timestamp DESC, r.id DESC LIMIT 1) s
+  WHERE s.data IS NOT NULL AND s.data <> 'null'::jsonb
+  ORDER BY h.k${desc ? ' DESC' : ''} LIMIT $3 OFFSET $4`;
+
+const PAGES = new Map([false, true].flatMap((numeric) => [false, true].map((desc) => [`${numeric}/${desc}`, pageText(numeric, desc)])));
+
+export interface KeyedStateRow {
+  item: string;
+  id: number;
+  data: Record<string, unknown>;
+  timestamp: Date;
+}
+
+/** Reads for a list as it was paged in SQL (as-of.repository.ts has the general read). */
+export const asOfPageRepository = {
+  async fingerprint(pool: Pool, collection: string): Promise<CollectionFingerprint> {
+    return (await pool.query<CollectionFingerprint>({ name: 'as_of_fingerprint', text: FINGERPRINT, values: [collection] })).rows[0]!;
+  },
+
+  async shape(pool: Pool, collection: string): Promise<CollectionShape> {
+    const row = (await pool.query<CollectionShape>({ name: 'as_of_shape', text: SHAPE, values: [collection] })).rows[0]!;
+    return { horizon: row.horizon, numeric: row.numeric };
+  },
+
+  async page(pool: Pool, collection: string, at: Date, o: { numeric: boolean; desc: boolean; limit: number; offset: number }): Promise<KeyedStateRow[]> {
+    const key = `${o.numeric}/${o.desc}`;
+    const name = `as_of_page_${o.numeric ? 'num' : 'text'}_${o.desc ? 'desc' : 'asc'}`;
+    return (await pool.query<KeyedStateRow>({ name, text: PAGES.get(key)!, values: [collection, at, o.limit, o.offset] })).rows;
+  },
+};

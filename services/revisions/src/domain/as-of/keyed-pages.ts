@@ -1,0 +1,71 @@
+import type { Pool } from 'pg';
+import { errors } from '@vellum/errors';
+import type { Query } from '@vellum/query';
+import { asOfPageRepository, type CollectionShape } from '../../data/as-of-page.repository';
+import type { PastAccess } from './past-access';
+
+type Item = Record<string, unknown>;
+export interface PastState {
+  item: Item;
+  row: { id: number; timestamp: Date };
+}
+
+/** Collections whose shape is kept (least recently used out first). */
+const MAX_SHAPES = 500;
+
+/**
+ * A list as it was, paged in SQL, for its common shape: sorted by the key (`id`) or not at all, no `meta`, a
+ * limit. The page's items alone are rebuilt, in key order (the `id` order of the general path, when an item's
+ * `id` is its key: checked on every state read, else undefined and the caller takes the general path); a filter
+ * or search reads on in growing chunks until the page is full. The 410 of pruned history needs every item's oldest
+ * kept revision: that `horizon` is computed once per change of the collection's revisions (their count and newest id).
+ */
+export class KeyedPages {
+  private readonly shapes = new Map<string, { fingerprint: string; shape: CollectionShape }>();
+
+  constructor(private readonly pool: Pool) {}
+
+  /** Whether `query` is a shape this path answers (the caller checked sort fields and the unsupported options). */
+  static fits(query: Query, access: PastAccess): boolean {
+    const sort = query.sort ?? [];
+    return query.meta.length === 0 && query.limit !== -1 && access.can('id') && (sort.length === 0 || (sort.length === 1 && sort[0]!.path === 'id'));
+  }
+
+  async shapeOf(collection: string): Promise<CollectionShape> {
+    const fp = await asOfPageRepository.fingerprint(this.pool, collection);
+    const fingerprint = `${fp.count}/${fp.max_id}`;
+    const had = this.shapes.get(collection);
+    this.shapes.delete(collection);
+    // computed after the fingerprint was read: never older than the fingerprint it is kept under
+    const shape = had?.fingerprint === fingerprint ? had.shape : await asOfPageRepository.shape(this.pool, collection);
+    this.shapes.set(collection, { fingerprint, shape });
+    if (this.shapes.size > MAX_SHAPES) this.shapes.delete(this.shapes.keys().next().value!);
+    return shape;
+  }
+
+  /** The page (after `offset`, at most `limit` states matching `matches`), or undefined when an item's `id` is not its key. */
+  async page(collection: string, at: Date, query: Query, access: PastAccess, matches: (item: Item) => boolean): Promise<PastState[] | undefined> {
+    const shape = await this.shapeOf(collection);
+    if (shape.horizon && at < shape.horizon) throw errors.historyPruned(shape.horizon.toISOString());
+    const desc = query.sort?.[0]?.desc ?? false;
+    const want = query.offset + query.limit;
+    const filtered = Boolean(query.filter || query.search);
+    const out: PastState[] = [];
+    // unfiltered: exactly the page; filtered: chunks from the start, doubling, until `want` states match
+    let offset = filtered ? 0 : query.offset;
+    let chunk = filtered ? Math.max(2 * want, 100) : query.limit;
+    for (;;) {
+      const rows = await asOfPageRepository.page(this.pool, collection, at, { numeric: shape.numeric, desc, limit: chunk, offset });
+      for (const r of rows) {
+        const id = r.data.id;
+        if (typeof id !== (shape.numeric ? 'number' : 'string') || String(id) !== r.item) return undefined;
+        const item = access.reduce(r.data);
+        if (!filtered || matches(item)) out.push({ item, row: { id: r.id, timestamp: r.timestamp } });
+      }
+      if (!filtered) return out;
+      if (out.length >= want || rows.length < chunk) return out.slice(query.offset, want);
+      offset += chunk;
+      chunk *= 2;
+    }
+  }
+}
