@@ -86,6 +86,10 @@ describe('a list as it was, paged in SQL', () => {
   it('answers 410 as the general path when an item’s older history is gone, also once the shape was kept', async () => {
     await h.writer.write([itemEvent({ collection: 'gone', item: '1', action: 'create', data: { id: 1, n: 1 }, at: at(10), item_version: 1 })]);
     expect((await keyed.list(admin, 'gone', new Date(at(5)), { limit: 5 })).data).toEqual([]);
+    const shape = jest.spyOn(asOfPageRepository, 'shape');
+    expect((await keyed.list(admin, 'gone', new Date(at(15)), { limit: 5 })).data).toHaveLength(1);
+    expect(shape).not.toHaveBeenCalled(); // kept while the collection's revisions are unchanged
+    shape.mockRestore();
     // an item whose first kept revision is an update (from a producer without versions): before it, its state is gone
     await h.writer.write([itemEvent({ collection: 'gone', item: '2', action: 'update', data: { id: 2, n: 3 }, at: at(20) })]);
     for (const minute of [5, 15, 25]) {

@@ -14,12 +14,15 @@ export interface CollectionShape {
   numeric: boolean;
 }
 
+/** An integer key (a number a JavaScript number holds exactly). */
+const INTEGER = '^-?[0-9]{1,15}$';
+
 const FINGERPRINT = `SELECT (SELECT count::text FROM record_counts WHERE entity = 'revisions' AND collection = $1) AS count,
   (SELECT max(id)::text FROM revisions WHERE collection = $1) AS max_id`;
 
 /** Each item's oldest kept revision (as COLLECTION_AT's `f`), for every item: historyComplete in SQL. */
 const SHAPE = `SELECT max(f.timestamp) FILTER (WHERE NOT CASE WHEN f.item_version IS NULL THEN coalesce(f.action = 'create', false)
-    ELSE f.item_version = 1 END) AS horizon, coalesce(bool_and(h.item ~ '^-?[0-9]{1,15}$'), true) AS numeric
+    ELSE f.item_version = 1 END) AS horizon, coalesce(bool_and(h.item ~ '${INTEGER}'), true) AS numeric
   FROM revision_heads h
   LEFT JOIN LATERAL (SELECT r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
     WHERE r.collection = h.collection AND r.item = h.item AND r.version IS NULL ORDER BY r.timestamp, r.id LIMIT 1) f ON true
@@ -29,17 +32,24 @@ const SHAPE = `SELECT max(f.timestamp) FILTER (WHERE NOT CASE WHEN f.item_versio
  * One page of the collection's states at `$2` in key order: the heads are sorted by key first (the subquery keeps
  * its order), then each item's state is rebuilt in that order until the page is full (LIMIT), so a page costs its
  * own items' descents, not the collection's. Items without a state then (not yet created, or deleted) are skipped.
+ * The collection's fingerprint comes in the same snapshot (one row of nulls when the page is empty).
  */
-const pageText = (numeric: boolean, desc: boolean) => `SELECT h.item, s.id, s.data, s.timestamp
-  FROM (SELECT collection, item, ${numeric ? 'item::numeric' : 'item COLLATE "C"'} AS k FROM revision_heads WHERE collection = $1
+const pageText = (numeric: boolean, desc: boolean) => `WITH fp AS (${FINGERPRINT})
+SELECT fp.count, fp.max_id, p.item, p.id, p.data, p.timestamp FROM fp LEFT JOIN LATERAL (
+  SELECT h.item, h.k, s.id, s.data, s.timestamp
+  FROM (SELECT collection, item, ${numeric ? `CASE WHEN item ~ '${INTEGER}' THEN item::numeric END` : 'item COLLATE "C"'} AS k FROM revision_heads WHERE collection = $1
     ORDER BY 3${desc ? ' DESC' : ''}) h
   CROSS JOIN LATERAL (SELECT r.id, r.data, r.timestamp FROM revisions r
     WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2 AND r.version IS NULL
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1) s
   WHERE s.data IS NOT NULL AND s.data <> 'null'::jsonb
-  ORDER BY h.k${desc ? ' DESC' : ''} LIMIT $3 OFFSET $4`;
+  ORDER BY h.k${desc ? ' DESC' : ''} LIMIT $3 OFFSET $4) p ON true
+ORDER BY p.k${desc ? ' DESC' : ''}`;
 
 const PAGES = new Map([false, true].flatMap((numeric) => [false, true].map((desc) => [`${numeric}/${desc}`, pageText(numeric, desc)])));
+
+/** The fingerprint as one string (equal strings: no revision of the collection added or removed in between). */
+export const fingerprintKey = (fp: CollectionFingerprint) => `${fp.count}/${fp.max_id}`;
 
 export interface KeyedStateRow {
   item: string;
@@ -59,9 +69,15 @@ export const asOfPageRepository = {
     return { horizon: row.horizon, numeric: row.numeric };
   },
 
-  async page(pool: Pool, collection: string, at: Date, o: { numeric: boolean; desc: boolean; limit: number; offset: number }): Promise<KeyedStateRow[]> {
+  async page(
+    pool: Pool,
+    collection: string,
+    at: Date,
+    o: { numeric: boolean; desc: boolean; limit: number; offset: number },
+  ): Promise<{ fingerprint: string; rows: KeyedStateRow[] }> {
     const key = `${o.numeric}/${o.desc}`;
     const name = `as_of_page_${o.numeric ? 'num' : 'text'}_${o.desc ? 'desc' : 'asc'}`;
-    return (await pool.query<KeyedStateRow>({ name, text: PAGES.get(key)!, values: [collection, at, o.limit, o.offset] })).rows;
+    const { rows } = await pool.query<KeyedStateRow & CollectionFingerprint>({ name, text: PAGES.get(key)!, values: [collection, at, o.limit, o.offset] });
+    return { fingerprint: fingerprintKey(rows[0]!), rows: rows.filter((r) => r.item !== null) };
   },
 };

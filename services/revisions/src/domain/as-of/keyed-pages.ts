@@ -1,13 +1,18 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Query } from '@vellum/query';
-import { asOfPageRepository, type CollectionShape } from '../../data/as-of-page.repository';
+import { asOfPageRepository, fingerprintKey, type CollectionShape } from '../../data/as-of-page.repository';
 import type { PastAccess } from './past-access';
 
 type Item = Record<string, unknown>;
 export interface PastState {
   item: Item;
   row: { id: number; timestamp: Date };
+}
+
+interface KeptShape {
+  fingerprint: string;
+  shape: CollectionShape;
 }
 
 /** Collections whose shape is kept (least recently used out first). */
@@ -21,7 +26,7 @@ const MAX_SHAPES = 500;
  * kept revision: that `horizon` is computed once per change of the collection's revisions (their count and newest id).
  */
 export class KeyedPages {
-  private readonly shapes = new Map<string, { fingerprint: string; shape: CollectionShape }>();
+  private readonly shapes = new Map<string, KeptShape>();
 
   constructor(private readonly pool: Pool) {}
 
@@ -31,34 +36,43 @@ export class KeyedPages {
     return query.meta.length === 0 && query.limit !== -1 && access.can('id') && (sort.length === 0 || (sort.length === 1 && sort[0]!.path === 'id'));
   }
 
-  async shapeOf(collection: string): Promise<CollectionShape> {
-    const fp = await asOfPageRepository.fingerprint(this.pool, collection);
-    const fingerprint = `${fp.count}/${fp.max_id}`;
-    const had = this.shapes.get(collection);
+  /** The collection's shape computed now, kept under `fingerprint` (read before it: the shape is never older). */
+  private async computeShape(collection: string, fingerprint: string | undefined): Promise<KeptShape> {
+    const fp = fingerprint ?? fingerprintKey(await asOfPageRepository.fingerprint(this.pool, collection));
+    const kept = { fingerprint: fp, shape: await asOfPageRepository.shape(this.pool, collection) };
     this.shapes.delete(collection);
-    // computed after the fingerprint was read: never older than the fingerprint it is kept under
-    const shape = had?.fingerprint === fingerprint ? had.shape : await asOfPageRepository.shape(this.pool, collection);
-    this.shapes.set(collection, { fingerprint, shape });
+    this.shapes.set(collection, kept);
     if (this.shapes.size > MAX_SHAPES) this.shapes.delete(this.shapes.keys().next().value!);
-    return shape;
+    return kept;
   }
 
   /** The page (after `offset`, at most `limit` states matching `matches`), or undefined when an item's `id` is not its key. */
   async page(collection: string, at: Date, query: Query, access: PastAccess, matches: (item: Item) => boolean): Promise<PastState[] | undefined> {
-    const shape = await this.shapeOf(collection);
-    if (shape.horizon && at < shape.horizon) throw errors.historyPruned(shape.horizon.toISOString());
     const desc = query.sort?.[0]?.desc ?? false;
     const want = query.offset + query.limit;
     const filtered = Boolean(query.filter || query.search);
-    const out: PastState[] = [];
     // unfiltered: exactly the page; filtered: chunks from the start, doubling, until `want` states match
     let offset = filtered ? 0 : query.offset;
     let chunk = filtered ? Math.max(2 * want, 100) : query.limit;
+    const read = (numeric: boolean) => asOfPageRepository.page(this.pool, collection, at, { numeric, desc, limit: chunk, offset });
+    // the kept shape, if the page read in the same snapshot finds the collection's revisions unchanged since
+    let kept = this.shapes.get(collection);
+    let got = kept && (await read(kept.shape.numeric));
+    if (!kept || got!.fingerprint !== kept.fingerprint) {
+      kept = await this.computeShape(collection, got?.fingerprint);
+      got = await read(kept.shape.numeric);
+    } else {
+      this.shapes.delete(collection); // most recently used last
+      this.shapes.set(collection, kept);
+    }
+    const { horizon, numeric } = kept.shape;
+    if (horizon && at < horizon) throw errors.historyPruned(horizon.toISOString());
+    const out: PastState[] = [];
     for (;;) {
-      const rows = await asOfPageRepository.page(this.pool, collection, at, { numeric: shape.numeric, desc, limit: chunk, offset });
+      const rows = got!.rows;
       for (const r of rows) {
         const id = r.data.id;
-        if (typeof id !== (shape.numeric ? 'number' : 'string') || String(id) !== r.item) return undefined;
+        if (typeof id !== (numeric ? 'number' : 'string') || String(id) !== r.item) return undefined;
         const item = access.reduce(r.data);
         if (!filtered || matches(item)) out.push({ item, row: { id: r.id, timestamp: r.timestamp } });
       }
@@ -66,6 +80,7 @@ export class KeyedPages {
       if (out.length >= want || rows.length < chunk) return out.slice(query.offset, want);
       offset += chunk;
       chunk *= 2;
+      got = await read(numeric);
     }
   }
 }
