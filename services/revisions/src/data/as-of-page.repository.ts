@@ -16,17 +16,40 @@ export interface CollectionShape {
 
 /** An integer key (a number a JavaScript number holds exactly). */
 const INTEGER = '^-?[0-9]{1,15}$';
+export const INTEGER_KEY = new RegExp(INTEGER);
+
+/** The oldest kept revision `f` does not start the item's history (historyComplete, negated, in SQL). */
+const INCOMPLETE = `NOT CASE WHEN f.item_version IS NULL THEN coalesce(f.action = 'create', false) ELSE f.item_version = 1 END`;
+
+/** The item's oldest kept revision, `f` (as COLLECTION_AT's). */
+const FIRST_KEPT = (item: string) => `SELECT r.id, r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
+    WHERE r.collection = $1 AND r.item = ${item} AND r.version IS NULL ORDER BY r.timestamp, r.id LIMIT 1`;
 
 const FINGERPRINT = `SELECT (SELECT count::text FROM record_counts WHERE entity = 'revisions' AND collection = $1) AS count,
   (SELECT max(id)::text FROM revisions WHERE collection = $1) AS max_id`;
 
 /** Each item's oldest kept revision (as COLLECTION_AT's `f`), for every item: historyComplete in SQL. */
-const SHAPE = `SELECT max(f.timestamp) FILTER (WHERE NOT CASE WHEN f.item_version IS NULL THEN coalesce(f.action = 'create', false)
-    ELSE f.item_version = 1 END) AS horizon, coalesce(bool_and(h.item ~ '${INTEGER}'), true) AS numeric
-  FROM revision_heads h
-  LEFT JOIN LATERAL (SELECT r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
-    WHERE r.collection = h.collection AND r.item = h.item AND r.version IS NULL ORDER BY r.timestamp, r.id LIMIT 1) f ON true
+const SHAPE = `SELECT max(f.timestamp) FILTER (WHERE ${INCOMPLETE}) AS horizon, coalesce(bool_and(h.item ~ '${INTEGER}'), true) AS numeric
+  FROM revision_heads h LEFT JOIN LATERAL (${FIRST_KEPT('h.item')}) f ON true
   WHERE h.collection = $1`;
+
+/**
+ * The items with revisions of ids in ($2, $3] (`n`: how many such revisions in all), each with its oldest kept
+ * revision: whether that is one of them (`first_new`), whether it is incomplete, whether the item had older rows.
+ */
+const SHAPE_DELTA = `SELECT i.item, i.n, f.id > $2 AS first_new, f.timestamp, ${INCOMPLETE} AS incomplete,
+    EXISTS (SELECT 1 FROM revisions o WHERE o.collection = $1 AND o.item = i.item AND o.id <= $2 AND o.version IS NULL) AS had_old
+  FROM (SELECT item, sum(count(*)) OVER () AS n FROM revisions WHERE collection = $1 AND id > $2 AND id <= $3 GROUP BY item) i
+  LEFT JOIN LATERAL (${FIRST_KEPT('i.item')}) f ON true`;
+
+export interface ShapeDeltaRow {
+  item: string;
+  n: string;
+  first_new: boolean | null;
+  timestamp: Date | null;
+  incomplete: boolean | null;
+  had_old: boolean;
+}
 
 /**
  * One page of the collection's states at `$2` in key order: the heads are sorted by key first (the subquery keeps
@@ -67,6 +90,10 @@ export const asOfPageRepository = {
   async shape(pool: Pool, collection: string): Promise<CollectionShape> {
     const row = (await pool.query<CollectionShape>({ name: 'as_of_shape', text: SHAPE, values: [collection] })).rows[0]!;
     return { horizon: row.horizon, numeric: row.numeric };
+  },
+
+  async shapeDelta(pool: Pool, collection: string, fromId: string, toId: string): Promise<ShapeDeltaRow[]> {
+    return (await pool.query<ShapeDeltaRow>({ name: 'as_of_shape_delta', text: SHAPE_DELTA, values: [collection, fromId, toId] })).rows;
   },
 
   async page(

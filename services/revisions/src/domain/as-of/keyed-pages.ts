@@ -1,7 +1,7 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Query } from '@vellum/query';
-import { asOfPageRepository, fingerprintKey, type CollectionShape } from '../../data/as-of-page.repository';
+import { asOfPageRepository, fingerprintKey, INTEGER_KEY, type CollectionShape } from '../../data/as-of-page.repository';
 import type { PastAccess } from './past-access';
 
 type Item = Record<string, unknown>;
@@ -17,6 +17,8 @@ interface KeptShape {
 
 /** Collections whose shape is kept (least recently used out first). */
 const MAX_SHAPES = 500;
+/** The most revisions added since the kept shape that update it (more: computed again). */
+const MAX_DELTA = 10_000;
 
 /**
  * A list as it was, paged in SQL, for its common shape: sorted by the key (`id`) or not at all, no `meta`, a
@@ -39,8 +41,34 @@ export class KeyedPages {
   /** The collection's shape computed now, kept under `fingerprint` (read before it: the shape is never older). */
   private async computeShape(collection: string, fingerprint: string | undefined): Promise<KeptShape> {
     const fp = fingerprint ?? fingerprintKey(await asOfPageRepository.fingerprint(this.pool, collection));
-    const kept = { fingerprint: fp, shape: await asOfPageRepository.shape(this.pool, collection) };
-    this.shapes.delete(collection);
+    return this.keep(collection, { fingerprint: fp, shape: await asOfPageRepository.shape(this.pool, collection) });
+  }
+
+  /**
+   * The kept shape brought to `fingerprint` from the revisions added since (ids above the kept newest id) when
+   * nothing was removed (the count grew by exactly those) and no item's oldest kept revision changed but a new
+   * item's; else computed again.
+   */
+  private async updateShape(collection: string, kept: KeptShape, fingerprint: string): Promise<KeptShape> {
+    const [count, maxId] = kept.fingerprint.split('/');
+    const [count2, maxId2] = fingerprint.split('/');
+    const added = Number(count2) - Number(count);
+    if (maxId !== 'null' && maxId2 !== 'null' && added > 0 && added <= MAX_DELTA) {
+      const rows = await asOfPageRepository.shapeDelta(this.pool, collection, maxId!, maxId2!);
+      if (rows.length > 0 && Number(rows[0]!.n) === added && rows.every((r) => !(r.first_new && r.had_old))) {
+        let { horizon, numeric } = kept.shape;
+        for (const r of rows) {
+          if (r.first_new && r.incomplete && (!horizon || r.timestamp! > horizon)) horizon = r.timestamp;
+          numeric &&= INTEGER_KEY.test(r.item);
+        }
+        return this.keep(collection, { fingerprint, shape: { horizon, numeric } });
+      }
+    }
+    return this.computeShape(collection, fingerprint);
+  }
+
+  private keep(collection: string, kept: KeptShape): KeptShape {
+    this.shapes.delete(collection); // most recently used last
     this.shapes.set(collection, kept);
     if (this.shapes.size > MAX_SHAPES) this.shapes.delete(this.shapes.keys().next().value!);
     return kept;
@@ -59,12 +87,9 @@ export class KeyedPages {
     let kept = this.shapes.get(collection);
     let got = kept && (await read(kept.shape.numeric));
     if (!kept || got!.fingerprint !== kept.fingerprint) {
-      kept = await this.computeShape(collection, got?.fingerprint);
+      kept = kept ? await this.updateShape(collection, kept, got!.fingerprint) : await this.computeShape(collection, undefined);
       got = await read(kept.shape.numeric);
-    } else {
-      this.shapes.delete(collection); // most recently used last
-      this.shapes.set(collection, kept);
-    }
+    } else this.keep(collection, kept);
     const { horizon, numeric } = kept.shape;
     if (horizon && at < horizon) throw errors.historyPruned(horizon.toISOString());
     const out: PastState[] = [];
