@@ -51,22 +51,24 @@ export interface ShapeDeltaRow {
   had_old: boolean;
 }
 
+/** The key order: numeric for integer keys, else byte order (the expressions of the migration's indexes on revision_heads). */
+const keyOf = (numeric: boolean) => (numeric ? `CASE WHEN h.item ~ '${INTEGER}' THEN h.item::numeric END` : 'h.item COLLATE "C"');
+
 /**
- * One page of the collection's states at `$2` in key order: the heads are sorted by key first (the subquery keeps
- * its order), then each item's state is rebuilt in that order until the page is full (LIMIT), so a page costs its
- * own items' descents, not the collection's. Items without a state then (not yet created, or deleted) are skipped.
- * The collection's fingerprint comes in the same snapshot (one row of nulls when the page is empty).
+ * One page of the collection's states at `$2` in key order: the heads are read in key order from their index, each
+ * item's state rebuilt in that order until the page is full (LIMIT), so a page costs its own items' descents, not
+ * the collection's. Items without a state then (not yet created, or deleted) are skipped. The collection's
+ * fingerprint comes in the same snapshot (one row of nulls when the page is empty).
  */
 const pageText = (numeric: boolean, desc: boolean) => `WITH fp AS (${FINGERPRINT})
 SELECT fp.count, fp.max_id, p.item, p.id, p.data, p.timestamp FROM fp LEFT JOIN LATERAL (
-  SELECT h.item, h.k, s.id, s.data, s.timestamp
-  FROM (SELECT collection, item, ${numeric ? `CASE WHEN item ~ '${INTEGER}' THEN item::numeric END` : 'item COLLATE "C"'} AS k FROM revision_heads WHERE collection = $1
-    ORDER BY 3${desc ? ' DESC' : ''}) h
+  SELECT h.item, ${keyOf(numeric)} AS k, s.id, s.data, s.timestamp
+  FROM revision_heads h
   CROSS JOIN LATERAL (SELECT r.id, r.data, r.timestamp FROM revisions r
     WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2 AND r.version IS NULL
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1) s
-  WHERE s.data IS NOT NULL AND s.data <> 'null'::jsonb
-  ORDER BY h.k${desc ? ' DESC' : ''} LIMIT $3 OFFSET $4) p ON true
+  WHERE h.collection = $1 AND s.data IS NOT NULL AND s.data <> 'null'::jsonb
+  ORDER BY ${keyOf(numeric)}${desc ? ' DESC' : ''} LIMIT $3 OFFSET $4) p ON true
 ORDER BY p.k${desc ? ' DESC' : ''}`;
 
 const PAGES = new Map([false, true].flatMap((numeric) => [false, true].map((desc) => [`${numeric}/${desc}`, pageText(numeric, desc)])));
