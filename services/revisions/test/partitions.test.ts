@@ -47,7 +47,12 @@ describe('an install with history migrates in place', () => {
     const before = { revisions: digest(await rowsOf(pool, 'revisions')), activity: digest(await rowsOf(pool, 'activity')) };
 
     const { applied } = await migrate({ connectionString: databaseUrl(admin, name), migrationsDir: MIGRATIONS_DIR });
-    expect(applied).toEqual(['20261207000000_history_nonunique_indexes', '20261208000000_partitioned_history', '20261209000000_revision_heads']);
+    expect(applied).toEqual([
+      '20261207000000_history_nonunique_indexes',
+      '20261208000000_partitioned_history',
+      '20261209000000_revision_heads',
+      '20261210120000_revision_heads_key_order',
+    ]);
     await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);
     expect(digest(await rowsOf(pool, 'activity'))).toBe(before.activity);
