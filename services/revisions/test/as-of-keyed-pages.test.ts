@@ -26,9 +26,9 @@ const outcome = (p: Promise<unknown>): Promise<Outcome> =>
   );
 
 /** Items created, updated, deleted and created again at random minutes; `numeric`: integer ids, else text ids. */
-async function seed(h: Harness, collection: string, numeric: boolean, rnd: () => number): Promise<void> {
+async function seed(h: Harness, collection: string, numeric: boolean, rnd: () => number, items: number): Promise<void> {
   const events = [];
-  for (let i = 0; i < 40; i++) {
+  for (let i = 0; i < items; i++) {
     const key = numeric ? String(Math.floor(rnd() * 1000) + i * 1000) : `k${Math.floor(rnd() * 36 ** 4).toString(36)}-${i}`;
     const id = numeric ? Number(key) : key;
     let minute = Math.floor(rnd() * 60);
@@ -57,11 +57,12 @@ describe('a list as it was, paged in SQL', () => {
   afterAll(() => h.close());
 
   it.each([
-    ['num', true, 1],
-    ['str', false, 2],
-  ])('answers as the general path on a random history (%s)', async (collection, numeric, s) => {
+    ['num', true, 1, 40],
+    ['str', false, 2, 40],
+    ['big', true, 3, 300], // more items than a filtered read's first chunk (100): its next chunks start after a key
+  ])('answers as the general path on a random history (%s)', async (collection, numeric, s, items) => {
     const rnd = prng(s as number);
-    await seed(h, collection as string, numeric as boolean, rnd);
+    await seed(h, collection as string, numeric as boolean, rnd, items as number);
     const page = jest.spyOn(asOfPageRepository, 'page');
     const shapes = [
       () => ({ limit: 1 + Math.floor(rnd() * 15), offset: Math.floor(rnd() * 30) }),
@@ -69,6 +70,12 @@ describe('a list as it was, paged in SQL', () => {
       () => ({ limit: 4, filter: { n: { _gte: Math.floor(rnd() * 10) } }, offset: Math.floor(rnd() * 5), sort: '-id' }),
       () => ({ limit: 3, search: `t${Math.floor(rnd() * 5)}`, fields: 'id,n' }),
       () => ({ limit: 10, filter: { title: { _eq: 't1' } }, meta: 'filter_count' }), // a shape for the general path
+      () => ({
+        limit: 4,
+        offset: Math.floor(rnd() * 5),
+        filter: { _and: [{ title: { _eq: 't1' } }, { n: { _eq: Math.floor(rnd() * 10) } }] },
+        sort: rnd() < 0.5 ? 'id' : '-id',
+      }),
     ];
     for (let i = 0; i < 60; i++) {
       const time = new Date(at(Math.floor(rnd() * 200) - 10));
@@ -80,6 +87,7 @@ describe('a list as it was, paged in SQL', () => {
       expect({ query, time, got: a }).toEqual({ query, time, got: b });
     }
     expect(page).toHaveBeenCalled();
+    if (collection === 'big') expect(page.mock.calls.some((c) => c[3].after !== undefined)).toBe(true);
     page.mockRestore();
   });
 

@@ -57,7 +57,8 @@ const keyOf = (numeric: boolean) => (numeric ? `CASE WHEN h.item ~ '${INTEGER}' 
 /**
  * One page of the collection's states at `$2` in key order: the heads are read in key order from their index, each
  * item's state rebuilt in that order until the page is full (LIMIT), so a page costs its own items' descents, not
- * the collection's. Items without a state then (not yet created, or deleted) are skipped. The collection's
+ * the collection's. Items without a state then (not yet created, or deleted) are skipped. `$5`: start after this key
+ * (the next chunk of a filtered read: the heads before it are passed over in the index, not rebuilt). The collection's
  * fingerprint comes in the same snapshot (one row of nulls when the page is empty).
  */
 const pageText = (numeric: boolean, desc: boolean) => `WITH fp AS (${FINGERPRINT})
@@ -68,6 +69,7 @@ SELECT fp.count, fp.max_id, p.item, p.id, p.data, p.timestamp FROM fp LEFT JOIN 
     WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2 AND r.version IS NULL
     ORDER BY r.timestamp DESC, r.id DESC LIMIT 1) s
   WHERE h.collection = $1 AND s.data IS NOT NULL AND s.data <> 'null'::jsonb
+    AND ($5::text IS NULL OR ${keyOf(numeric)} ${desc ? '<' : '>'} ${numeric ? '$5::numeric' : '$5 COLLATE "C"'})
   ORDER BY ${keyOf(numeric)}${desc ? ' DESC' : ''} LIMIT $3 OFFSET $4) p ON true
 ORDER BY p.k${desc ? ' DESC' : ''}`;
 
@@ -102,11 +104,11 @@ export const asOfPageRepository = {
     pool: Pool,
     collection: string,
     at: Date,
-    o: { numeric: boolean; desc: boolean; limit: number; offset: number },
+    o: { numeric: boolean; desc: boolean; limit: number; offset: number; after?: string },
   ): Promise<{ fingerprint: string; rows: KeyedStateRow[] }> {
     const key = `${o.numeric}/${o.desc}`;
     const name = `as_of_page_${o.numeric ? 'num' : 'text'}_${o.desc ? 'desc' : 'asc'}`;
-    const { rows } = await pool.query<KeyedStateRow & CollectionFingerprint>({ name, text: PAGES.get(key)!, values: [collection, at, o.limit, o.offset] });
+    const { rows } = await pool.query<KeyedStateRow & CollectionFingerprint>({ name, text: PAGES.get(key)!, values: [collection, at, o.limit, o.offset, o.after ?? null] });
     return { fingerprint: fingerprintKey(rows[0]!), rows: rows.filter((r) => r.item !== null) };
   },
 };

@@ -79,10 +79,12 @@ export class KeyedPages {
     const desc = query.sort?.[0]?.desc ?? false;
     const want = query.offset + query.limit;
     const filtered = Boolean(query.filter || query.search);
-    // unfiltered: exactly the page; filtered: chunks from the start, doubling, until `want` states match
-    let offset = filtered ? 0 : query.offset;
+    // unfiltered: exactly the page; filtered: chunks from the start, each after the last key read, doubling, until
+    // `want` states match
+    const offset = filtered ? 0 : query.offset;
     let chunk = filtered ? Math.max(2 * want, 100) : query.limit;
-    const read = (numeric: boolean) => asOfPageRepository.page(this.pool, collection, at, { numeric, desc, limit: chunk, offset });
+    let after: string | undefined;
+    const read = (numeric: boolean) => asOfPageRepository.page(this.pool, collection, at, { numeric, desc, limit: chunk, offset, after });
     // the kept shape, if the page read in the same snapshot finds the collection's revisions unchanged since
     let kept = this.shapes.get(collection);
     let got = kept && (await read(kept.shape.numeric));
@@ -103,7 +105,7 @@ export class KeyedPages {
       }
       if (!filtered) return out;
       if (out.length >= want || rows.length < chunk) return out.slice(query.offset, want);
-      offset += chunk;
+      after = rows.at(-1)!.item;
       chunk *= 2;
       got = await read(numeric);
     }
