@@ -6,7 +6,7 @@ export interface CollectionFingerprint {
   max_id: string | null;
 }
 
-/** What the keyed page needs of a collection's whole history, computed once per fingerprint (see KeyedPageReader). */
+/** What the keyed page needs of a collection's whole history, kept per fingerprint (see KeyedPages). */
 export interface CollectionShape {
   /** The newest oldest-kept time among items whose history was pruned (a time before it is 410); null: none. */
   horizon: Date | null;

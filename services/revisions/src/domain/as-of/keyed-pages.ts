@@ -25,7 +25,8 @@ const MAX_DELTA = 10_000;
  * limit. The page's items alone are rebuilt, in key order (the `id` order of the general path, when an item's
  * `id` is its key: checked on every state read, else undefined and the caller takes the general path); a filter
  * or search reads on in growing chunks until the page is full. The 410 of pruned history needs every item's oldest
- * kept revision: that `horizon` is computed once per change of the collection's revisions (their count and newest id).
+ * kept revision: that `horizon` is kept per collection under the fingerprint of its revisions (their count and
+ * newest id, read with each page), updated from the revisions added since, computed again when rows went.
  */
 export class KeyedPages {
   private readonly shapes = new Map<string, KeptShape>();
@@ -89,8 +90,10 @@ export class KeyedPages {
     let kept = this.shapes.get(collection);
     let got = kept && (await read(kept.shape.numeric));
     if (!kept || got!.fingerprint !== kept.fingerprint) {
+      const before = kept?.shape.numeric;
       kept = kept ? await this.updateShape(collection, kept, got!.fingerprint) : await this.computeShape(collection, undefined);
-      got = await read(kept.shape.numeric);
+      // the page read stands when its key order still holds (the shape is kept under that read's fingerprint)
+      if (!got || kept.shape.numeric !== before) got = await read(kept.shape.numeric);
     } else this.keep(collection, kept);
     const { horizon, numeric } = kept.shape;
     if (horizon && at < horizon) throw errors.historyPruned(horizon.toISOString());
