@@ -55,6 +55,7 @@ describe('an install with history migrates in place', () => {
       '20261208000000_partitioned_history',
       '20261209000000_revision_heads',
       '20261210000000_activity_comment',
+      '20261210120000_revision_heads_key_order',
     ]);
     await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);
