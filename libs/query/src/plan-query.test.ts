@@ -37,6 +37,7 @@ describe('planQuery', () => {
         c10: null,
         c11: null,
         c12: null,
+        c13: null,
       },
     ]);
     expect(rows[0]).toEqual({
@@ -51,6 +52,7 @@ describe('planQuery', () => {
         collection: null,
         item: null,
         origin: null,
+        comment: null,
       },
       parent: null,
     });
