@@ -1,6 +1,7 @@
 import { errors } from '@vellum/errors';
 import { withTransaction } from '@vellum/db';
-import { retryWrite, writeDef } from './retry-on-schema-change';
+import { retryWrite } from './retry-on-schema-change';
+import { writeDef } from './catalogue-defs';
 import { itemsRepository } from '../data/items.repository';
 import { enqueueItemChanges } from './enqueue-item-changes';
 import { itemChangeMessage, type ChangeContext } from './item-change';

@@ -2,7 +2,7 @@ import type { Accountability } from '@vellum/http';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
 import type { Readable } from './query-schema';
-import { collectionDefs } from './retry-on-schema-change';
+import { collectionDefs } from './catalogue-defs';
 
 const manyToOneTargets = (def: CollectionDef) =>
   def.relations.filter((r) => r.collection === def.collection && r.related_collection !== null).map((r) => r.related_collection!);

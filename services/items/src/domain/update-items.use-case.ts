@@ -4,7 +4,8 @@ import { itemsRepository, type Row, type Written } from '../data/items.repositor
 import type { Queryable } from '../data/items-pool';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
-import { lockedForTree, retryWrite, writeDef } from './retry-on-schema-change';
+import { retryWrite } from './retry-on-schema-change';
+import { lockedForTree, writeDef } from './catalogue-defs';
 import { enqueueItemChanges, type VersionedChange } from './enqueue-item-changes';
 import { itemChangeMessage, pick, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
