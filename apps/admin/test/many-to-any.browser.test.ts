@@ -1,24 +1,11 @@
-import type { Page, Request } from 'playwright-core';
 import { checkPage, describeBrowser, see } from './support/browser';
 import { apiAs, becomes } from './support/api';
 import { overflow, tabTo } from './support/keyboard';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
+import { writesDuring } from './support/writes-during';
 
 const ID = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
-
-/** The write requests the page sends to /items while `fn` runs (method, path, body). */
-async function writesDuring(page: Page, fn: () => Promise<void>): Promise<{ method: string; path: string; body: unknown }[]> {
-  const seen: { method: string; path: string; body: unknown }[] = [];
-  const on = (r: Request) => {
-    if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/items/'))
-      seen.push({ method: r.method(), path: new URL(r.url()).pathname, body: r.postDataJSON() });
-  };
-  page.on('request', on);
-  await fn();
-  page.off('request', on);
-  return seen;
-}
 
 // Many-to-any (issue 35, point 5): the data model page makes the junction and both relations as Directus's builder
 // does; the item form lists the linked items with their collection, adds a new item of one allowed collection and

@@ -5,21 +5,9 @@ import { overflow, tabTo } from './support/keyboard';
 import { signIn } from './support/sign-in';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
+import { writesDuring } from './support/writes-during';
 
 const ID = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
-
-/** The write requests the page sends to /items while `fn` runs (method, path, body). */
-async function writesDuring(page: Page, fn: () => Promise<void>): Promise<{ method: string; path: string; body: unknown }[]> {
-  const seen: { method: string; path: string; body: unknown }[] = [];
-  const on = (r: import('playwright-core').Request) => {
-    if (r.method() !== 'GET' && new URL(r.url()).pathname.startsWith('/items/'))
-      seen.push({ method: r.method(), path: new URL(r.url()).pathname, body: r.postDataJSON() });
-  };
-  page.on('request', on);
-  await fn();
-  page.off('request', on);
-  return seen;
-}
 
 // The item form follows the data model: a many-to-one is a choice of related items by their names, an alias field
 // lists its linked items (link, unlink, create inline), the whole item goes in one nested request (with If-Match);
