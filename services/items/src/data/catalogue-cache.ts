@@ -32,40 +32,33 @@ export class CatalogueCache implements CatalogueSource {
 
   /** One definition, from memory or read (and kept); undefined when there is no such collection. */
   async get(db: Queryable, name: string): Promise<CollectionDef | undefined> {
-    const hit = this.defs.get(name);
-    if (hit) return hit;
+    return this.defs.get(name) ?? this.load(db, name);
+  }
+
+  /** Several definitions (those that exist), the missing ones read in one statement. */
+  async getMany(db: Queryable, names: string[]): Promise<CollectionDef[]> {
+    const loaded = new Map((await this.loadMany(db, names.filter((n) => !this.defs.has(n)))).map((d) => [d.collection, d]));
+    return names.map((n) => this.defs.get(n) ?? loaded.get(n)).filter((d): d is CollectionDef => d !== undefined);
+  }
+
+  /** The same source reading every definition from the database (and keeping it): a read's second try. */
+  fresh(): CatalogueSource {
+    return { get: (db, name) => this.load(db, name), getMany: (db, names) => this.loadMany(db, names) };
+  }
+
+  /** Read from the database, and kept unless an invalidation came meanwhile. */
+  private async load(db: Queryable, name: string): Promise<CollectionDef | undefined> {
     const gen = this.generation;
     const def = await loadCollection(db, name);
     if (def) this.keep(gen, def);
     return def;
   }
 
-  /** Several definitions (those that exist), the missing ones read in one statement. */
-  async getMany(db: Queryable, names: string[]): Promise<CollectionDef[]> {
-    const missing = names.filter((n) => !this.defs.has(n));
+  private async loadMany(db: Queryable, names: string[]): Promise<CollectionDef[]> {
     const gen = this.generation;
-    const loaded = missing.length ? await loadCollections(db, missing) : [];
-    for (const d of loaded) this.keep(gen, d);
-    const byName = new Map(loaded.map((d) => [d.collection, d]));
-    return names.map((n) => this.defs.get(n) ?? byName.get(n)).filter((d): d is CollectionDef => d !== undefined);
-  }
-
-  /** The same source reading every definition from the database (and keeping it): a read's second try. */
-  fresh(): CatalogueSource {
-    return {
-      get: async (db, name) => {
-        const gen = this.generation;
-        const def = await loadCollection(db, name);
-        if (def) this.keep(gen, def);
-        return def;
-      },
-      getMany: async (db, names) => {
-        const gen = this.generation;
-        const defs = await loadCollections(db, names);
-        for (const d of defs) this.keep(gen, d);
-        return defs;
-      },
-    };
+    const defs = names.length ? await loadCollections(db, names) : [];
+    for (const d of defs) this.keep(gen, d);
+    return defs;
   }
 
   private keep(gen: number, def: CollectionDef) {

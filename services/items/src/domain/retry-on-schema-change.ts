@@ -6,7 +6,7 @@ import type { ItemsDeps } from './items-deps';
  * changed result type, a dropped table).
  */
 const STALE = new Set(['42703', '0A000', '42P01']);
-const isStale = (e: unknown) => STALE.has((e as { code?: string } | null)?.code ?? '');
+export const isStale = (e: unknown) => STALE.has((e as { code?: string } | null)?.code ?? '');
 
 /**
  * Runs a read or a write (its own transaction) again, once, when it failed because a field change committed

@@ -9,9 +9,11 @@ import type { ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { promoteFailedMessage } from './promote-failed-event';
 import { updateItemsIn } from './update-items.use-case';
+import { asHashMismatch } from './promote-hash';
+import { isStale } from './retry-on-schema-change';
 
-/** SQLSTATEs worth another try rather than a failed schedule: serialization, deadlock, a schema change mid-promote. */
-const TRANSIENT = new Set(['40001', '40P01', '42703', '0A000']);
+/** SQLSTATEs worth another try rather than a failed schedule: serialization, deadlock (a schema change mid-promote: isStale). */
+const TRANSIENT = new Set(['40001', '40P01']);
 
 /** The access rules are not loaded yet (just after a start): the schedule waits for the next tick. */
 class RulesNotLoaded extends Error {}
@@ -103,7 +105,7 @@ export class VersionScheduler {
         await versionsRepository.finish(db, v.id, 'done', null);
         this.opts.logger.info({ version: v.id, collection: v.collection, item: v.item, itemVersion: version }, 'scheduled promote done');
       } catch (err) {
-        if (err instanceof RulesNotLoaded || TRANSIENT.has((err as { code?: string }).code ?? '')) throw err;
+        if (err instanceof RulesNotLoaded || isStale(err) || TRANSIENT.has((err as { code?: string }).code ?? '')) throw err;
         await db.query('ROLLBACK TO SAVEPOINT scheduled_promote'); // a dead connection throws here: retried later
         const reason = failureOf(err);
         await versionsRepository.finish(db, v.id, 'failed', reason);
@@ -128,9 +130,7 @@ export class VersionScheduler {
       const { versions } = await updateItemsIn(db, this.deps, ctx, v.collection, [{ key: v.item, data: v.delta ?? {} }], expected);
       return versions[0];
     } catch (e) {
-      if (!(e instanceof AppError) || e.code !== 'PRECONDITION_FAILED') throw e;
-      const now = e.extensions.version;
-      throw errors.versionHashMismatch(now === undefined ? await versionsRepository.mainHash(db, v.collection, v.item) : String(now));
+      return asHashMismatch(e, db, v.collection, v.item);
     }
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { ItemChangeEvent, VersionCreateRequest, VersionPromoteRequest, VersionUpdateRequest } from '@vellum/contracts';
 import { withTransaction } from '@vellum/db';
-import { AppError, errors } from '@vellum/errors';
+import { errors } from '@vellum/errors';
 import type { Accountability } from '@vellum/http';
 import { enqueueOutbox } from '@vellum/outbox';
 import { loadCollection } from '../data/catalogue.repository';
@@ -17,6 +17,7 @@ import { isUuid, readableDelta, versionNotFound } from './read-versions';
 import { updateItems } from './update-items.use-case';
 import { isNested } from './nested/nested-payload';
 import { validateWrite } from './validate-write';
+import { asHashMismatch } from './promote-hash';
 
 /** Keys a version may not take: they name the live item (Directus reserves `main`; `published` is ours). */
 export const RESERVED_VERSION_KEYS = new Set(['main', 'published']);
@@ -192,9 +193,7 @@ export class VersionsUseCase {
       const { keys, versions } = await updateItems(this.deps, { ...ctx, promote: true }, v.collection, [{ key: v.item, data }], expected);
       return { key: keys[0], version: versions[0]! };
     } catch (e) {
-      if (!(e instanceof AppError) || e.code !== 'PRECONDITION_FAILED') throw e;
-      const now = e.extensions.version;
-      throw errors.versionHashMismatch(now === undefined ? await versionsRepository.mainHash(this.deps.pool, v.collection, v.item) : String(now));
+      return asHashMismatch(e, this.deps.pool, v.collection, v.item);
     }
   }
 }
