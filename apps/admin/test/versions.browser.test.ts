@@ -40,8 +40,20 @@ describeBrowser('admin app: content versions of an item', () => {
     await page.getByRole('button', { name: 'New version' }).click();
     await page.getByLabel('Key').fill('draft');
     await page.getByLabel('Name').fill('Draft');
+    // the item as the version has it is read after the switch (held back here for a second): until it is there the
+    // form takes no input, which the arriving values would overwrite
+    let held = 0;
+    await page.route(/\/items\/articles\/\d+\?version=draft/, async (route) => {
+      held++;
+      await new Promise((r) => setTimeout(r, 1_000));
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Create version' }).click();
     await see(page.getByRole('button', { name: 'Save to version' }));
+    expect(await page.locator('#item-articles-title').isDisabled()).toBe(true);
+    await page.waitForFunction(() => !document.querySelector<HTMLInputElement>('#item-articles-title')?.disabled);
+    await page.unroute(/\/items\/articles\/\d+\?version=draft/);
+    expect(held).toBeGreaterThan(0);
     expect(await page.getByLabel('Version', { exact: true }).locator('option:checked').textContent()).toBe('Draft (draft)');
     const version = (await a.get(`/versions?filter[item][_eq]=${id}&filter[collection][_eq]=articles`)).body.data[0];
     expect(version).toMatchObject({ key: 'draft', name: 'Draft' });

@@ -23,6 +23,7 @@ export function ItemForm({
   onSubmit,
   relational = [],
   collections = [],
+  busy = false,
 }: {
   collection: Collection;
   item?: Item;
@@ -33,7 +34,11 @@ export function ItemForm({
   collections?: Collection[];
   /** Absent: the user may not write here (read-only fields, no button). */
   onSubmit?: (data: Item) => Promise<void>;
+  /** The item is being read again (another version chosen, or after a save): no input until it is here, or the
+   * values it brings would overwrite what was typed. */
+  busy?: boolean;
 }) {
+  const locked = !onSubmit || busy;
   const editable = collection.fields.filter((f) => !(f.schema?.is_primary_key && f.schema?.has_auto_increment) && !(f.schema?.is_primary_key && item));
   const initial = () => Object.fromEntries(editable.map((f) => [f.field, toInput(f, item?.[f.field])]));
   const [values, setValues] = useState<Record<string, string | boolean>>(initial);
@@ -95,14 +100,14 @@ export function ItemForm({
   }, [errors]);
 
   return (
-    <form class="item-form narrow" onSubmit={submit} noValidate>
+    <form class="item-form narrow" onSubmit={submit} noValidate aria-busy={busy || undefined}>
       {errors.form && <Alert>{errors.form}</Alert>}
       {editable.map((f) => {
         const kind = inputKind(f.type);
         const err = errors[f.field];
         const common = {
           id: id(f),
-          disabled: !onSubmit,
+          disabled: locked,
           'aria-invalid': err ? ('true' as const) : undefined,
           'aria-describedby': err ? `${id(f)}-error` : undefined,
         };
@@ -116,7 +121,7 @@ export function ItemForm({
                 field={f.field}
                 related={def(rel.related)!}
                 value={String(v ?? '')}
-                disabled={!onSubmit}
+                disabled={locked}
                 invalid={!!err}
                 describedBy={common['aria-describedby']}
                 onChange={(key) => setValues((vs) => ({ ...vs, [f.field]: key }))}
@@ -181,7 +186,7 @@ export function ItemForm({
           item={item}
           edit={edits[a.field] ?? noEdit()}
           onEdit={(e) => setEdits((es) => ({ ...es, [a.field]: e }))}
-          disabled={!onSubmit}
+          disabled={locked}
         />
       ))}
       {anys.map(({ f, targets }) => (
@@ -194,10 +199,14 @@ export function ItemForm({
           item={item}
           edit={edits[f.field] ?? noEdit()}
           onEdit={(e) => setEdits((es) => ({ ...es, [f.field]: e }))}
-          disabled={!onSubmit}
+          disabled={locked}
         />
       ))}
-      {onSubmit && <button type="submit">{submitLabel}</button>}
+      {onSubmit && (
+        <button type="submit" disabled={busy} aria-busy={busy || undefined}>
+          {submitLabel}
+        </button>
+      )}
     </form>
   );
 }

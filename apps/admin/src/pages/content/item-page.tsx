@@ -146,6 +146,7 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
             <ItemForm
               collection={meta.value}
               item={item.value}
+              busy={!isNew && item.loading}
               submitLabel={isNew ? 'Create item' : chosen ? 'Save to version' : 'Save item'}
               onSubmit={mayWrite ? save : undefined}
               relational={relations.value ? relationalFields(collection, relations.value) : []}
