@@ -39,7 +39,7 @@ const shape = {
   STREAM_HEARTBEAT: duration('15s'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
-  /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST. */
+  /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST live ones (saves to a version not counted). */
   REVISIONS_RETENTION: duration().optional(),
   /** The newest revisions kept per item whatever their age (at least 1: an item's latest revision is never pruned). */
   REVISIONS_KEEP_LAST: int(1, { min: 1 }),

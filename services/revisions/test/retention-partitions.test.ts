@@ -215,7 +215,7 @@ it('gives way to a writer that waits for the partition it is pruning (no deadloc
       // runs while the prune holds the partition, before its swap: a writer's update of one of its rows starts
       onPruned: async () => {
         if (updating) return;
-        updating = writer.query(`UPDATE revisions SET version = 'changed' WHERE id = $1`, [kept]);
+        updating = writer.query(`UPDATE revisions SET delta = '{"changed": true}' WHERE id = $1`, [kept]);
         while (!(await waiting())) await new Promise((r) => setTimeout(r, 10));
       },
     };
@@ -225,8 +225,8 @@ it('gives way to a writer that waits for the partition it is pruning (no deadloc
     await updating; // the writer went on
     const out = await prunePartition(client, 'revisions', { ...part, hi: part.hi! }, { ...opts, onPruned: undefined });
     expect(out).toMatchObject({ partition: 'revisions_legacy', kept: 2, lockAttempts: 1 });
-    const row = await h.pool.query(`SELECT version, tableoid::regclass::text AS p FROM revisions WHERE id = $1`, [kept]);
-    expect(row.rows[0]).toEqual({ version: 'changed', p: 'revisions_legacy_kept' });
+    const row = await h.pool.query(`SELECT delta, tableoid::regclass::text AS p FROM revisions WHERE id = $1`, [kept]);
+    expect(row.rows[0]).toEqual({ delta: { changed: true }, p: 'revisions_legacy_kept' });
   } finally {
     client.release();
     writer.release();

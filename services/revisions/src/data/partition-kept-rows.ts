@@ -5,8 +5,8 @@ import { rangeCheckSql, type Partition, type PartitionedTable } from './partitio
  * Copies into `n` the rows a closed partition `p` keeps when it is pruned at `cutoff` (in the caller's
  * transaction), and returns how many: rows newer than the cutoff, and
  * - revisions: every save to a content version (`version` set: never pruned; found by the same pass over the
- *   partition that finds the rows newer than the cutoff), and each item's newest `keepLast` overall that lie in this partition. The latest alone (`keepLast` 1, the
- *   default) are the item heads inside the partition's range (revision_heads: as many reads as rows kept). More are
+ *   partition that finds the rows newer than the cutoff), and each item's newest `keepLast` live revisions overall (saves not counted) that lie in this partition. The latest alone (`keepLast` 1, the
+ *   default) are the item heads inside the partition's range (revision_heads, live revisions only: as many reads as rows kept). More are
  *   found from the item's newest row here (one index descent per item) and a look at the newer partitions only (has
  *   the item `keepLast` newer rows there?), never by reading every row;
  * - activity: the rows a revision refers to.
@@ -44,9 +44,11 @@ export async function copyKeptRows(
       `INSERT INTO vellum_kept
        SELECT k.id FROM vellum_newest i
         CROSS JOIN LATERAL (SELECT count(*) AS newer FROM (SELECT 1 FROM revisions x
-                             WHERE x.collection = i.collection AND x.item = i.item AND x.id >= ${part.hi} LIMIT ${last}) z) nw
+                             WHERE x.collection = i.collection AND x.item = i.item AND x.id >= ${part.hi} AND x.version IS NULL
+                             LIMIT ${last}) z) nw
         CROSS JOIN LATERAL (SELECT q.id, row_number() OVER () AS rn FROM (SELECT id FROM ${p} x
-                             WHERE x.collection = i.collection AND x.item = i.item AND x.id <= i.id ORDER BY x.id DESC LIMIT ${last}) q) k
+                             WHERE x.collection = i.collection AND x.item = i.item AND x.id <= i.id AND x.version IS NULL
+                             ORDER BY x.id DESC LIMIT ${last}) q) k
         WHERE k.rn <= ${last} - nw.newer
        ON CONFLICT DO NOTHING`,
     );

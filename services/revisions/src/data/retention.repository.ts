@@ -11,8 +11,8 @@ export interface RetainedRow {
 }
 
 /**
- * Revisions older than the cutoff that are not among their item's newest `keepLast` (≥ 1, so an item's newest
- * revision always stays) nor saves to a content version (`version` set: always kept), from id `afterId` on, at most `limit`: deleted, returned, and counted out of
+ * Revisions older than the cutoff that are not among their item's newest `keepLast` live ones (≥ 1, so an item's
+ * newest live revision always stays; saves to a version are not counted) nor saves to a content version (`version` set: always kept), from id `afterId` on, at most `limit`: deleted, returned, and counted out of
  * record_counts and revision_blocks — all in the caller's transaction. The revisions whose parent goes lose the link
  * (what ON DELETE SET NULL did before the table was partitioned).
  */
@@ -20,7 +20,7 @@ const PRUNE_REVISIONS = `
 WITH doomed AS (
   SELECT r.id FROM revisions r
    WHERE r.id > $1 AND r.id <= $2 AND r.timestamp < $3 AND r.version IS NULL
-     AND r.id < COALESCE((SELECT n.id FROM revisions n WHERE n.collection = r.collection AND n.item = r.item
+     AND r.id < COALESCE((SELECT n.id FROM revisions n WHERE n.collection = r.collection AND n.item = r.item AND n.version IS NULL
                            ORDER BY n.id DESC OFFSET $4 - 1 LIMIT 1), 0)
    ORDER BY r.id LIMIT $5
 ),
