@@ -12,6 +12,7 @@ import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 import { overlaidPlan, versionOverlay } from './versioned-read';
+import { layNested } from './versions/lay-nested';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -43,7 +44,7 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
   const overlay = await versionOverlay(deps, d, rawQuery);
   const plan = overlay ? overlaidPlan(planned, d, overlay) : planned;
   const deep = aliases.size ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
-  return { plan, def: d, children: { aliases, strip, deep }, versioned: overlay !== null };
+  return { plan, def: d, children: { aliases, strip, deep }, versioned: overlay !== null, whole: overlay?.whole };
 }
 
 /** Whether a query may follow a many-to-one field (a path in `fields` or `sort`, the field as a key of `filter`): only then are related collections loaded. */
@@ -119,7 +120,10 @@ export async function readItem(
 
 async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collection: string, id: unknown, rawQuery: unknown) {
   const version = (rawQuery as Record<string, unknown> | undefined)?.version;
-  const { plan, def, children, versioned } = await readPlan(deps, a, collection, { ...onlyFields(rawQuery), ...(version !== undefined ? { version } : {}) });
+  const { plan, def, children, versioned, whole } = await readPlan(deps, a, collection, {
+    ...onlyFields(rawQuery),
+    ...(version !== undefined ? { version } : {}),
+  });
   const one = plan.one(id);
   const n = one.values.length;
   const text = `SELECT o.*, (SELECT version FROM item_versions WHERE collection = $${n + 1} AND item = $${n + 2})::text AS "$version" FROM (${one.text}) o`;
@@ -128,6 +132,17 @@ async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collectio
   if (r.rowCount === 0) throw errors.forbidden();
   const items = plan.shape(r.rows);
   await withChildren(deps, a, def, items, children, 0);
+  const delta = whole?.get(key);
+  const expanded = (alias: string) => (children.aliases.get(alias) ?? []).some((p) => p !== '');
+  if (delta)
+    await layNested(
+      def,
+      items[0]!,
+      delta,
+      expanded,
+      (c) => deps.rules.fields(a, c, 'read'),
+      (c) => collectionDef(deps, c),
+    );
   return { item: items[0]!, key, version: Number(r.rows[0].$version ?? 0), versioned };
 }
 

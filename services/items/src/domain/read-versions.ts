@@ -4,6 +4,8 @@ import type { Accountability } from '@vellum/http';
 import type { ItemsDeps } from './items-deps';
 import { permits } from './access-rules';
 import { versionsRepository } from '../data/versions.repository';
+import { collectionDef } from './catalogue-defs';
+import { readableDelta as cutDelta } from './versions/readable-delta';
 
 /** The API shape of `content_versions` for the query language (Directus 11 `directus_versions` fields). */
 const versionsSchema = defineSchema({
@@ -41,12 +43,22 @@ function readableCollections(deps: ItemsDeps, a: Accountability | undefined): '*
   return Object.keys(access?.permissions ?? {}).filter((c) => deps.rules.fields(a, c, 'read') !== null);
 }
 
-/** A version's `delta` cut to the fields the caller may read of its collection (Directus shows all of it). */
-export function readableDelta(deps: ItemsDeps, a: Accountability | undefined, collection: string, delta: unknown): unknown {
+/**
+ * A version's `delta` cut to what the caller may read, nested relational data included (versions/readable-delta.ts;
+ * Directus shows all of it). A collection gone since: its readable fields only, at the top level.
+ */
+export async function readableDelta(deps: ItemsDeps, a: Accountability | undefined, collection: string, delta: unknown): Promise<unknown> {
   if (typeof delta !== 'object' || delta === null) return delta;
   const allowed = deps.rules.fields(a, collection, 'read');
-  if (allowed === '*') return delta;
-  return Object.fromEntries(Object.entries(delta).filter(([k]) => allowed !== null && permits(allowed, k)));
+  if (allowed === '*' && deps.rules.forCaller(a)?.admin) return delta;
+  const def = await collectionDef(deps, collection);
+  if (!def) return Object.fromEntries(Object.entries(delta).filter(([k]) => allowed !== null && permits(allowed, k)));
+  return cutDelta(
+    def,
+    delta,
+    (c) => deps.rules.fields(a, c, 'read'),
+    (c) => collectionDef(deps, c),
+  );
 }
 
 function plan(deps: ItemsDeps, a: Accountability | undefined, query: Query) {
@@ -65,7 +77,10 @@ const cutDeltas = (
   a: Accountability | undefined,
   rows: Record<string, unknown>[],
   collectionOf: (r: Record<string, unknown>) => string | undefined,
-) => rows.map((r) => (Object.hasOwn(r, 'delta') && collectionOf(r) ? { ...r, delta: readableDelta(deps, a, collectionOf(r)!, r.delta) } : r));
+) =>
+  Promise.all(
+    rows.map(async (r) => (Object.hasOwn(r, 'delta') && collectionOf(r) ? { ...r, delta: await readableDelta(deps, a, collectionOf(r)!, r.delta) } : r)),
+  );
 
 /**
  * `GET`/`SEARCH /versions`: the query language of `/items` over the versions of the collections the caller may
@@ -83,7 +98,7 @@ export async function readVersions(deps: ItemsDeps, a: Accountability | undefine
     query.meta.includes('total_count') ? count('total') : undefined,
     query.meta.includes('filter_count') ? count('filter') : undefined,
   ]);
-  const data = cutDeltas(deps, a, p.shape(rows), (r) => r.collection as string | undefined).map((r) => {
+  const data = (await cutDeltas(deps, a, p.shape(rows), (r) => r.collection as string | undefined)).map((r) => {
     if (wantsCollection) return r;
     const { collection: _drop, ...rest } = r;
     return rest;

@@ -6,12 +6,16 @@ import { manyToOne } from './relation';
 import { isPlainObject } from './validate-write';
 
 /** The deltas of one version key in a collection: item key (as stored in content_versions) → its own-column values. */
-export type Overlay = Map<string, Record<string, unknown>>;
+export type Overlay = Map<string, Record<string, unknown>> & {
+  /** The same deltas whole (nested relational data included): what a one-item read lays over its related rows. */
+  whole?: Map<string, Record<string, unknown>>;
+};
 
 /**
  * `?version=<key>`: the deltas of the collection's versions named `key` (null for `main` or no `version`: the live
  * items). A key no version of the collection has is 403 (Directus: ForbiddenError). Only own columns are laid over
- * (not the key, not alias fields — they are no column —, not nested objects of a many-to-one: those relational parts are not read here).
+ * (not the key, not alias fields — they are no column —, not nested objects of a many-to-one: a one-item read lays
+ * those over its related rows afterwards, versions/lay-nested.ts).
  */
 export async function versionOverlay(deps: ItemsDeps, def: CollectionDef, rawQuery: unknown): Promise<Overlay | null> {
   const key = (rawQuery as Record<string, unknown> | undefined)?.version;
@@ -23,7 +27,9 @@ export async function versionOverlay(deps: ItemsDeps, def: CollectionDef, rawQue
   );
   if (r.rowCount === 0) throw errors.forbidden();
   const own = (f: string, v: unknown) => f !== def.primaryKey && def.fields.some((d) => d.field === f) && !(manyToOne(def, f) && isPlainObject(v));
-  return new Map(r.rows.map((row) => [row.item, Object.fromEntries(Object.entries(row.delta ?? {}).filter(([f, v]) => own(f, v)))]));
+  const overlay: Overlay = new Map(r.rows.map((row) => [row.item, Object.fromEntries(Object.entries(row.delta ?? {}).filter(([f, v]) => own(f, v)))]));
+  overlay.whole = new Map(r.rows.map((row) => [row.item, row.delta ?? {}]));
+  return overlay;
 }
 
 const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;

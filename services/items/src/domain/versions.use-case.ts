@@ -9,13 +9,15 @@ import type { Queryable } from '../data/items-pool';
 import { versionsRepository, type PublishSchedule, type VersionRow } from '../data/versions.repository';
 import { permits } from './access-rules';
 import { fieldOf } from './collection';
-import { deepMerge } from './deep-merge';
+import { collectionDef } from './catalogue-defs';
+import { mergeSave } from './versions/version-delta';
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { readItem } from './read-items.use-case';
 import { isUuid, readableDelta, versionNotFound } from './read-versions';
 import { updateItems } from './update-items.use-case';
-import { isNested } from './nested/nested-payload';
+import { childChanges, isNested } from './nested/nested-payload';
+import { oneToMany } from './relation';
 import { validateWrite } from './validate-write';
 import { asHashMismatch } from './promote-hash';
 
@@ -148,21 +150,25 @@ export class VersionsUseCase {
     if (!def) throw errors.forbidden();
     // the checks of an item update (fields, rights, value types); nested relational data: fields and rights only
     if (!isNested(def, data)) validateWrite(def, data, allowed, 'update');
-    for (const f of Object.keys(data)) {
-      if (!fieldOf(def, f)) throw errors.invalidPayload(`Field "${f}" does not exist in collection "${found.collection}"`);
+    for (const [f, value] of Object.entries(data)) {
+      // an alias field (one-to-many, many-to-many, many-to-any) takes Directus's list or {create, update, delete}
+      const alias = !fieldOf(def, f) && def.relations.length > 0 && oneToMany(def, f);
+      if (!fieldOf(def, f) && !alias) throw errors.invalidPayload(`Field "${f}" does not exist in collection "${found.collection}"`);
+      if (alias) childChanges(f, value);
       if (!permits(allowed, f)) throw errors.forbidden();
     }
     await this.deps.history?.admit();
     const saved = await withTransaction(this.deps.pool, async (db) => {
       const v = await this.version(db, a, id, 'update', true);
-      const row = (await versionsRepository.update(db, id, { delta: deepMerge(v.delta ?? {}, data) }, a?.user ?? null, ctx.now))!;
+      const delta = await mergeSave(def, v.delta ?? {}, data, (c) => collectionDef(this.deps, c));
+      const row = (await versionsRepository.update(db, id, { delta }, a?.user ?? null, ctx.now))!;
       const m = itemChangeMessage(ctx, v.collection, 'update', v.item, data, data);
       (m.payload as ItemChangeEvent).version = v.id; // no item_version: the live item did not change
       await enqueueOutbox(db, [m]);
       return row;
     });
     const { item } = await readItem(this.deps, a, saved.collection, saved.item, {});
-    return { ...item, ...(readableDelta(this.deps, a, saved.collection, saved.delta) as Record<string, unknown>) };
+    return { ...item, ...((await readableDelta(this.deps, a, saved.collection, saved.delta)) as Record<string, unknown>) };
   }
 
   /**
@@ -173,7 +179,7 @@ export class VersionsUseCase {
     const v = await this.version(this.deps.pool, a, id, 'read');
     const { item, version } = await readItem(this.deps, a, v.collection, v.item, {});
     const mainHash = String(version);
-    return { outdated: v.hash !== mainHash, mainHash, current: readableDelta(this.deps, a, v.collection, v.delta ?? {}), main: item };
+    return { outdated: v.hash !== mainHash, mainHash, current: await readableDelta(this.deps, a, v.collection, v.delta ?? {}), main: item };
   }
 
   /**
