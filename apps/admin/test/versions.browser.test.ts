@@ -162,6 +162,44 @@ describeBrowser('admin app: content versions of an item', () => {
     expect((await a.get(`/versions?filter[item][_eq]=${id}&filter[collection][_eq]=articles`)).body.data).toEqual([]);
   }, 60_000);
 
+  it('edits one-to-many children in a version: listed as the version has them, created on promote', async () => {
+    const a = await api();
+    const { page } = suite.admin;
+    const ID = { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } };
+    expect((await a.post('/collections', { collection: 'posts', fields: [ID, { field: 'title', type: 'string' }] })).status).toBe(200);
+    expect(
+      (await a.post('/collections', { collection: 'notes', fields: [ID, { field: 'text', type: 'string' }, { field: 'post', type: 'integer' }] })).status,
+    ).toBe(200);
+    expect((await a.patch('/collections/posts', { meta: { versioning: true } })).status).toBe(200);
+    expect((await a.post('/relations', { collection: 'notes', field: 'post', related_collection: 'posts', meta: { one_field: 'notes' } })).status).toBe(200);
+    const post = (await a.post('/items/posts', { title: 'Post', notes: [{ text: 'live note' }] })).body.data.id;
+    expect((await a.post('/versions', { collection: 'posts', item: post, key: 'draft', name: 'Draft' })).status).toBe(200);
+
+    await page.goto(`/admin/content/posts/${post}`);
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Draft (draft)' });
+    await see(page.getByRole('button', { name: 'Save to version' }));
+    await page.getByRole('button', { name: 'Create a new notes item in notes' }).click();
+    await page.locator('#alias-notes-new-text').fill('draft note');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await page.getByRole('button', { name: 'Save to version' }).click();
+    await see(status('Saved to version Draft (draft). The live item is unchanged.'));
+    // the version lists the child it creates; the live item has only its own
+    const notes = page.getByRole('list', { name: 'notes of this item' });
+    await see(notes.getByText('(new in this version: created when it is promoted)'));
+    expect(await notes.locator('li').allTextContents()).toEqual(['live note Unlink', 'draft note (new in this version: created when it is promoted)']);
+    const texts = async () => (await a.get(`/items/notes?filter[post][_eq]=${post}&sort=id`)).body.data.map((n: { text: string }) => n.text);
+    expect(await texts()).toEqual(['live note']);
+    await page.reload();
+    await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Draft (draft)' });
+    await see(notes.getByText('draft note'));
+    await checkPage(suite.admin, 'versions-children');
+
+    await page.getByRole('button', { name: 'Compare with the live item' }).click();
+    await page.getByRole('button', { name: 'Promote all changes' }).click();
+    await see(status('Promoted notes from version Draft (draft) to the live item.'));
+    expect(await texts()).toEqual(['live note', 'draft note']);
+  }, 60_000);
+
   it('offers nothing without versioning, and no version buttons without update permission', async () => {
     const { page } = suite.admin;
     await page.goto(`/admin/content/plain/${plainId}`);

@@ -35,11 +35,19 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   const [chosen, setChosen] = useState<Version>();
   const item = useAsync(async () => {
     if (isNew) return undefined;
-    if (chosen) return versions.read(collection, id, chosen.key);
+    // the version's one-to-many children come with it (the form lists them as the version has them)
+    const children = relations.value ? relationalFields(collection, relations.value).filter((f) => f.kind === 'o2m') : [];
+    if (chosen)
+      return versions.read(
+        collection,
+        id,
+        chosen.key,
+        children.map((f) => f.field),
+      );
     const r = await okWithVersion(api.GET('/items/{collection}/{id}', { params: { path: { collection, id } } }));
     version.current = r.etag;
     return (r.data as { data: Item }).data;
-  }, [collection, id, chosen?.key]);
+  }, [collection, id, chosen?.key, !!chosen && !!relations.value]);
   const [conflict, setConflict] = useState<Conflict>();
   // an unreadable item: deleted (its history says so) or not there
   const gone = useAsync(async () => (item.error?.code === 'FORBIDDEN' && meta.value ? lastState(collection, id) : undefined), [item.error, meta.value]);

@@ -30,6 +30,19 @@ async function linkedRows(f: Alias, target: Collection, junction: Collection | u
 }
 
 /**
+ * The rows of a one-to-many field the item was read with (`fields=<alias>.*`, as the item page reads a content
+ * version): the children as the version has them — linked ones by key, and the ones it creates (no key yet).
+ */
+function carriedRows(target: Collection, rows: Record<string, unknown>[]): { entries: AliasEntry[]; targets: Key[]; pending: string[] } {
+  const keyed = rows.filter((r) => r[target.primary_key] != null);
+  return {
+    entries: keyed.map((r) => ({ kind: 'linked', key: r[target.primary_key] as Key, label: displayLabel(target, r) })),
+    targets: keyed.map((r) => r[target.primary_key] as Key),
+    pending: rows.filter((r) => r[target.primary_key] == null).map((r) => displayLabel(target, r)),
+  };
+}
+
+/**
  * An alias field in the item's form: the linked items by label, each unlinkable; link an existing item; create a
  * new one inline. Nothing is written here: the edit goes with the item's save, in one nested request.
  */
@@ -46,10 +59,12 @@ export function AliasList(p: {
 }) {
   const { f, target, edit } = p;
   const id = `alias-${f.field}`;
-  const linked = useAsync(
-    async () => (p.parent === undefined ? { entries: [], targets: [] } : linkedRows(f, target, p.junction, p.parent)),
-    [f.field, p.parent, p.item],
-  );
+  const carried = f.kind === 'o2m' ? (p.item as Record<string, unknown> | undefined)?.[f.field] : undefined;
+  const linked = useAsync(async () => {
+    if (Array.isArray(carried)) return carriedRows(target, carried as Record<string, unknown>[]);
+    return p.parent === undefined ? { entries: [], targets: [], pending: [] } : { ...(await linkedRows(f, target, p.junction, p.parent)), pending: [] };
+  }, [f.field, p.parent, p.item]);
+  const pending = linked.value?.pending ?? [];
   const candidates = useLabelledItems(target, {}, [p.item]);
   const [adding, setAdding] = useState(false);
   const shown = [...(linked.value?.entries ?? []).filter((e) => e.kind === 'linked' && !edit.removed.includes(e.key)), ...edit.added];
@@ -69,7 +84,7 @@ export function AliasList(p: {
         {f.kind === 'o2m' && f.deselect === 'delete' ? ` A removed ${f.child} item is deleted on save.` : ''}
       </p>
       {linked.error && <p class="error">{linked.error.message}</p>}
-      {shown.length === 0 ? (
+      {shown.length === 0 && pending.length === 0 ? (
         <p class="empty">None linked.</p>
       ) : (
         <ul aria-label={`${f.field} of this item`}>
@@ -83,6 +98,12 @@ export function AliasList(p: {
                   {unlinkWord}
                 </button>
               )}
+            </li>
+          ))}
+          {pending.map((label, i) => (
+            <li key={`pending-${i}`}>
+              {label}
+              <span class="hint"> (new in this version: created when it is promoted)</span>
             </li>
           ))}
         </ul>

@@ -47,9 +47,13 @@ export const versions = {
   async promote(id: string, mainHash: string, fields?: string[]): Promise<void> {
     await ok(api.POST('/versions/{id}/promote', { ...path(id), body: fields ? { mainHash, fields } : { mainHash } }));
   },
-  /** The item as the version `key` has it (its delta laid over the live item). */
-  async read(collection: string, id: string, key: string): Promise<Item> {
-    return (await ok(api.GET('/items/{collection}/{id}', { params: { path: { collection, id }, query: { version: key } } }))).data as Item;
+  /**
+   * The item as the version `key` has it (its delta laid over the live item); `children`: one-to-many fields read
+   * with their rows, as the version has them (its created, changed and removed children).
+   */
+  async read(collection: string, id: string, key: string, children: string[] = []): Promise<Item> {
+    const query = { version: key, ...(children.length ? { fields: ['*', ...children.map((c) => `${c}.*`)].join(',') } : {}) };
+    return (await ok(api.GET('/items/{collection}/{id}', { params: { path: { collection, id }, query } }))).data as Item;
   },
   /**
    * Save the fields the form changed (`read`: the item as the version has it) to the version: its delta takes them,
