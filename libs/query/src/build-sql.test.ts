@@ -76,3 +76,22 @@ describe('oneSql', () => {
     expect(code(() => oneSql(c, tree, 'x'))).toBe('FORBIDDEN');
   });
 });
+
+describe('rootSource', () => {
+  const rootSource: PlanOptions['rootSource'] = (p) => `SELECT * FROM "revisions" WHERE "item" <> ${p.add('draft')}`;
+  const FROM = '(SELECT * FROM "revisions" WHERE "item" <> $1) AS r';
+  it('reads the root from the source in every statement, its values added once per statement', () => {
+    const one = list({ limit: '2' }, { rootSource });
+    expect(one.text).toBe(`${COLS.replace('"revisions" AS r', FROM)}${JOIN} ORDER BY r."id" ASC LIMIT 2`);
+    expect(one.values).toEqual(['draft']);
+    // a deep page: the deferred join reads the source twice, with the same placeholder
+    const deep = list({ limit: '2', offset: '5' }, { rootSource, deferredJoinOffset: 0 });
+    expect(deep.text.split(FROM)).toHaveLength(3);
+    expect(deep.values.filter((v) => v === 'draft')).toHaveLength(1);
+    const c = planContext(schema, 'revisions', parseQuery({ fields: 'id' }), { rootSource });
+    expect(oneSql(c, planFields(c, c.query.fields), 7)).toEqual({
+      text: `SELECT r."id" AS "c0" FROM ${FROM.replace('$1', '$2')} WHERE r."id" = $1::int8 LIMIT 1`,
+      values: ['7', 'draft'],
+    });
+  });
+});

@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import { ROOT, type PlanContext } from './plan-context';
+import { fromRoot, ROOT, type PlanContext } from './plan-context';
 import type { TreeNode } from './plan-fields';
 import { whereSql } from './plan-filters';
 import { isDeferred, pageSql, reversedPage, rowCountSql, seekSql } from './plan-paging';
@@ -14,7 +14,7 @@ import { SQL_CAST, typedValue } from './values';
  * the page — for a deep page as a deferred join (keys first, from `seek`'s start or read from the nearer end).
  */
 export function listSql(ctx: PlanContext, tree: TreeNode, order: OrderPlan): Sql {
-  const { query, rootFrom, pkExpr } = ctx;
+  const { query, pkExpr } = ctx;
   const s = new Statement(ctx);
   const cols = selectColumns(s, tree);
   cols.push(`${pkExpr} AS "_k"`);
@@ -28,9 +28,9 @@ export function listSql(ctx: PlanContext, tree: TreeNode, order: OrderPlan): Sql
     const bound = `${pkExpr} ${order.keysetDesc ? '<=' : '>='} (SELECT "lo" FROM "seek")`;
     const seekWhere = where ? `${where} AND ${bound}` : ` WHERE ${bound}`;
     const limit = query.limit !== -1 ? ` LIMIT ${rowCountSql(s, query.limit)}` : '';
-    const inner = `SELECT ${pkExpr} AS "_d" FROM ${rootFrom}${joins}${seekWhere}${orderBy}${limit} OFFSET (SELECT "skip" FROM "seek")`;
+    const inner = `SELECT ${pkExpr} AS "_d" FROM ${fromRoot(ctx, s.params)}${joins}${seekWhere}${orderBy}${limit} OFFSET (SELECT "skip" FROM "seek")`;
     return {
-      text: `WITH "seek" AS (${seek}) SELECT ${cols.join(', ')} FROM ${rootFrom} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${orderBy}`,
+      text: `WITH "seek" AS (${seek}) SELECT ${cols.join(', ')} FROM ${fromRoot(ctx, s.params)} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${orderBy}`,
       values: s.params.values,
     };
   }
@@ -39,10 +39,13 @@ export function listSql(ctx: PlanContext, tree: TreeNode, order: OrderPlan): Sql
   const page = reverse ? pageSql(s, reverse.limit, reverse.offset) : pageSql(s);
   const joins = s.joinText();
   if (isDeferred(ctx)) {
-    const inner = `SELECT ${pkExpr} AS "_d" FROM ${rootFrom}${joins}${where}${innerOrder}${page}`;
-    return { text: `SELECT ${cols.join(', ')} FROM ${rootFrom} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${orderBy}`, values: s.params.values };
+    const inner = `SELECT ${pkExpr} AS "_d" FROM ${fromRoot(ctx, s.params)}${joins}${where}${innerOrder}${page}`;
+    return {
+      text: `SELECT ${cols.join(', ')} FROM ${fromRoot(ctx, s.params)} JOIN (${inner}) AS d ON d."_d" = ${pkExpr}${joins}${orderBy}`,
+      values: s.params.values,
+    };
   }
-  return { text: `SELECT ${cols.join(', ')} FROM ${rootFrom}${joins}${where}${orderBy}${page}`, values: s.params.values };
+  return { text: `SELECT ${cols.join(', ')} FROM ${fromRoot(ctx, s.params)}${joins}${where}${orderBy}${page}`, values: s.params.values };
 }
 
 /** Most partitions (PlanOptions.partitions) merged in one statement; more read through the row filter. */
@@ -57,7 +60,7 @@ const MAX_PARTITIONS = 64;
  * statement: PostgreSQL finds its first rows as fast itself, and the merge costs more to plan. Null: not for this query.
  */
 function partitionedListSql(ctx: PlanContext, s: Statement, cols: string[], order: OrderPlan): Sql | null {
-  const { query, rootFrom, pkExpr, opts, root } = ctx;
+  const { query, pkExpr, opts, root } = ctx;
   if (!opts.partitions || !isDeferred(ctx) || !order.keyset || query.filter || query.search || query.limit === -1) return null;
   const parts = opts.partitions(root, ROOT, s.params);
   if (!parts || parts.length === 0 || parts.length > MAX_PARTITIONS) return null;
@@ -82,19 +85,20 @@ function partitionedListSql(ctx: PlanContext, s: Statement, cols: string[], orde
     branchLimit = page.offset > 0 ? rowCountSql(s, page.limit + page.offset) : limit;
   }
   const branches = parts.map(
-    (p) => `(SELECT ${pkExpr} AS "_d" FROM ${rootFrom} WHERE ${[`(${p})`, ...conds].join(' AND ')} ORDER BY ${pkExpr} ${dir} LIMIT ${branchLimit})`,
+    (p) =>
+      `(SELECT ${pkExpr} AS "_d" FROM ${fromRoot(ctx, s.params)} WHERE ${[`(${p})`, ...conds].join(' AND ')} ORDER BY ${pkExpr} ${dir} LIMIT ${branchLimit})`,
   );
   const keys = `SELECT "_d" FROM (${branches.join(' UNION ALL ')}) AS u ORDER BY "_d" ${dir} LIMIT ${limit}${offset}`;
   const orderBy = orderBySql(s, order);
   return {
-    text: `${seek ? `WITH "seek" AS (${seek}) ` : ''}SELECT ${cols.join(', ')} FROM ${rootFrom} JOIN (${keys}) AS d ON d."_d" = ${pkExpr}${s.joinText()}${orderBy}`,
+    text: `${seek ? `WITH "seek" AS (${seek}) ` : ''}SELECT ${cols.join(', ')} FROM ${fromRoot(ctx, s.params)} JOIN (${keys}) AS d ON d."_d" = ${pkExpr}${s.joinText()}${orderBy}`,
     values: s.params.values,
   };
 }
 
 /** One row by primary key with the row filter; 403 for an id that cannot be a key. */
 export function oneSql(ctx: PlanContext, tree: TreeNode, id: unknown): Sql {
-  const { root, rootPk, rootFrom, pkExpr, opts } = ctx;
+  const { root, rootPk, pkExpr, opts } = ctx;
   let key: string | number | boolean;
   try {
     key = typedValue(root.primaryKey, rootPk.type, id);
@@ -105,5 +109,5 @@ export function oneSql(ctx: PlanContext, tree: TreeNode, id: unknown): Sql {
   const cols = selectColumns(s, tree);
   const rf = opts.rowFilter?.(root, ROOT, s.params);
   const cond = `${pkExpr} = ${s.params.add(key, SQL_CAST[rootPk.type])}${rf ? ` AND (${rf})` : ''}`;
-  return { text: `SELECT ${cols.join(', ')} FROM ${rootFrom}${s.joinText()} WHERE ${cond} LIMIT 1`, values: s.params.values };
+  return { text: `SELECT ${cols.join(', ')} FROM ${fromRoot(ctx, s.params)}${s.joinText()} WHERE ${cond} LIMIT 1`, values: s.params.values };
 }

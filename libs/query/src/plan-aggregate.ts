@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import type { PlanContext } from './plan-context';
+import { fromRoot, type PlanContext } from './plan-context';
 import { whereSql } from './plan-filters';
 import { countSql } from './plan-meta';
 import type { Plan } from './plan-options';
@@ -42,7 +42,7 @@ function aggregateColumn(s: Statement, { fn, field }: Aggregate, i: number): str
 
 /** The grouped statement: groups (projected values) as g0…, aggregates as a0…, ordered by groups unless sorted. */
 export function aggregateSql(ctx: PlanContext, aggs: Aggregate[]): Sql {
-  const { query, rootFrom } = ctx;
+  const { query } = ctx;
   const groups = query.groupBy;
   const s = new Statement(ctx);
   const cols: string[] = [];
@@ -67,7 +67,7 @@ export function aggregateSql(ctx: PlanContext, aggs: Aggregate[]): Sql {
   } else if (groupExprs.length) order = ` ORDER BY ${groupExprs.map((_, i) => i + 1).join(', ')}`;
   const group = groupExprs.length ? ` GROUP BY ${groupExprs.map((_, i) => i + 1).join(', ')}` : '';
   const page = pageSql(s);
-  return { text: `SELECT ${cols.join(', ')} FROM ${rootFrom}${s.joinText()}${where}${group}${order}${page}`, values: s.params.values };
+  return { text: `SELECT ${cols.join(', ')} FROM ${fromRoot(ctx, s.params)}${s.joinText()}${where}${group}${order}${page}`, values: s.params.values };
 }
 
 /** Database rows of the grouped statement → `{ <group>: value, <fn>: { <field>: value } }` (`count: n` for count(*) alone). */

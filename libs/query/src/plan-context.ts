@@ -2,6 +2,7 @@ import type { PlanOptions } from './plan-options';
 import type { Query } from './query';
 import { quoteIdent as q, type FieldSchema, type QuerySchema, type TableSchema } from './schema';
 import type { ValueContext } from './values';
+import type { Params } from './params';
 
 /** The alias of the root table in every statement. */
 export const ROOT = 'r';
@@ -21,7 +22,7 @@ export interface PlanContext {
   /** Max relation depth in a path. */
   maxDepth: number;
   valueCtx: ValueContext;
-  /** `"table" AS r` */
+  /** `"table" AS r` (statements use `fromRoot`, which honours `opts.rootSource`) */
   rootFrom: string;
   /** The root's primary key column, `r."id"`. */
   pkExpr: string;
@@ -46,6 +47,15 @@ export function planContext(schema: QuerySchema, rootName: string, query: Query,
     pkExpr: `${ROOT}.${col(root.primaryKey, rootPk)}`,
     deferFrom: opts.deferredJoinOffset ?? 1000,
   };
+}
+
+const sources = new WeakMap<Params, string>();
+/** The root in a statement's FROM: `"table" AS r`, or `(source) AS r` with `opts.rootSource` (its values added to `params` once). */
+export function fromRoot(ctx: PlanContext, params: Params): string {
+  if (!ctx.opts.rootSource) return ctx.rootFrom;
+  let from = sources.get(params);
+  if (from === undefined) sources.set(params, (from = `(${ctx.opts.rootSource(params)}) AS ${ROOT}`));
+  return from;
 }
 
 /** The table a relation field points to (defineSchema checked it exists). */

@@ -1,4 +1,4 @@
-import type { PlanContext } from './plan-context';
+import { fromRoot, type PlanContext } from './plan-context';
 import { whereSql } from './plan-filters';
 import type { Sql } from './params';
 import { Statement } from './statement';
@@ -10,5 +10,5 @@ import { Statement } from './statement';
 export function countSql(ctx: PlanContext, which: 'total' | 'filter'): Sql {
   const s = new Statement(ctx);
   const where = whereSql(s, which === 'filter');
-  return { text: `SELECT count(*)::int8 AS n FROM ${ctx.rootFrom}${s.joinText()}${where}`, values: s.params.values };
+  return { text: `SELECT count(*)::int8 AS n FROM ${fromRoot(ctx, s.params)}${s.joinText()}${where}`, values: s.params.values };
 }

@@ -38,6 +38,12 @@ export interface PlanOptions {
    */
   rowFilter?: (table: TableSchema, alias: string, params: Params) => string | null;
   /**
+   * Where the root's rows come from, when not its table: a statement giving rows of the table's type (e.g. the
+   * stored rows with a draft laid over some), read as the root `r` by every statement of the plan. Its values go
+   * through `params` (added once per statement).
+   */
+  rootSource?: (params: Params) => string;
+  /**
    * Rewrite a field's value expression (e.g. reduce a JSON column to the readable keys): applied to selected fields,
    * `groupBy` fields and sort keys, so no group or order exposes more than the selected value would.
    */

@@ -11,7 +11,7 @@ import { collectionDef } from './catalogue-defs';
 import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
-import { overlaidPlan, versionOverlay } from './versioned-read';
+import { overlaidSource, versionOverlay } from './versioned-read';
 import { layNested } from './versions/lay-nested';
 
 type Item = Record<string, unknown>;
@@ -34,15 +34,15 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
   const strip = aliases.size > 0 && !own.includes('*') && !own.includes(d.primaryKey);
   if (aliases.size) query.fields = strip ? [...own, d.primaryKey] : own;
   const reachable = followsManyToOne(d, query) ? await reachableCollections(deps, a, d, depth) : undefined;
-  const planned = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
+  // `?version=<key>`: the statements read the versions' deltas laid over the stored rows (versioned-read.ts)
+  const overlay = await versionOverlay(deps, d, rawQuery);
+  const plan = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
     now: deps.now(),
     user: a?.user ?? null,
     role: a?.role ?? null,
     maxDepth: depth,
+    ...(overlay ? { rootSource: overlaidSource(d, overlay) } : {}),
   });
-  // `?version=<key>`: the statements read the versions' deltas laid over the stored rows (versioned-read.ts)
-  const overlay = await versionOverlay(deps, d, rawQuery);
-  const plan = overlay ? overlaidPlan(planned, d, overlay) : planned;
   const deep = aliases.size ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
   return { plan, def: d, children: { aliases, strip, deep }, versioned: overlay !== null, whole: overlay?.whole };
 }

@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import type { Plan, Sql } from '@vellum/query';
+import type { Params } from '@vellum/query';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
 import { manyToOne } from './relation';
@@ -35,32 +35,20 @@ export async function versionOverlay(deps: ItemsDeps, def: CollectionDef, rawQue
 const quote = (id: string) => `"${id.replace(/"/g, '""')}"`;
 
 /**
- * The statement with its root table (`"t" AS r`) replaced by the table with the deltas laid over the versioned
- * rows: every filter, sort, aggregate and selected field then reads the versioned state, in the read itself (no
- * write, no lock). The rows without a version come as stored; jsonb_populate_record casts each delta value to
- * its column's type. Two values are appended to the statement's: the keys and the deltas by key.
+ * Where a versioned read takes its root rows (planQuery's `rootSource`): the table with the deltas laid over the
+ * versioned rows, so every filter, sort, aggregate and selected field reads the versioned state, in the read itself
+ * (no write, no lock). The rows without a version come as stored; jsonb_populate_record casts each delta value to
+ * its column's type.
  */
-export function overlaid(sql: Sql, def: CollectionDef, overlay: Overlay): Sql {
+export function overlaidSource(def: CollectionDef, overlay: Overlay): (params: Params) => string {
   const t = quote(def.collection);
   const pk = quote(def.primaryKey);
-  const n = sql.values.length;
-  const keys = `$${n + 1}`;
-  const deltas = `$${n + 2}::jsonb`;
-  const source =
-    `(SELECT * FROM ${t} WHERE NOT (${pk} = ANY(${keys})) UNION ALL ` +
-    `SELECT (jsonb_populate_record(v, ${deltas} -> v.${pk}::text)).* FROM ${t} AS v WHERE v.${pk} = ANY(${keys}))`;
-  // the root is always `"t" AS r`; joined tables (a self relation included) take other aliases
-  const root = new RegExp(`${t.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} AS r(?![\\w$])`, 'g');
-  const text = sql.text.replace(root, `${source} AS r`);
-  return { text, values: [...sql.values, [...overlay.keys()], JSON.stringify(Object.fromEntries(overlay))] };
-}
-
-/** The plan whose statements read the versioned state (see `overlaid`). */
-export function overlaidPlan(plan: Plan, def: CollectionDef, overlay: Overlay): Plan {
-  return {
-    ...plan,
-    list: () => overlaid(plan.list(), def, overlay),
-    one: (id) => overlaid(plan.one(id), def, overlay),
-    count: (which) => overlaid(plan.count(which), def, overlay),
+  return (params) => {
+    const keys = params.add([...overlay.keys()]);
+    const deltas = params.add(JSON.stringify(Object.fromEntries(overlay)), 'jsonb');
+    return (
+      `SELECT * FROM ${t} WHERE NOT (${pk} = ANY(${keys})) UNION ALL ` +
+      `SELECT (jsonb_populate_record(v, ${deltas} -> v.${pk}::text)).* FROM ${t} AS v WHERE v.${pk} = ANY(${keys})`
+    );
   };
 }
