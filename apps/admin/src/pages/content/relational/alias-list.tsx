@@ -1,4 +1,3 @@
-import { useState } from 'preact/hooks';
 import { api, json, ok } from '../../../api/client';
 import type { Collection } from '../../../data/collections';
 import { displayFields, displayLabel } from '../../../data/display';
@@ -7,7 +6,7 @@ import { useAsync } from '../../../ui/use-async';
 import type { AliasEdit, AliasEntry, Key } from './alias-changes';
 import { labelledItems, useLabelledItems } from './labelled-items';
 import { LinkPicker } from './link-picker';
-import { NewChildFields } from './new-child-fields';
+import { NewChildToggle } from './new-child-fields';
 
 type Alias = Extract<RelationalField, { kind: 'o2m' | 'm2m' }>;
 
@@ -66,7 +65,6 @@ export function AliasList(p: {
   }, [f.field, p.parent, p.item]);
   const pending = linked.value?.pending ?? [];
   const candidates = useLabelledItems(target, {}, [p.item]);
-  const [adding, setAdding] = useState(false);
   const shown = [...(linked.value?.entries ?? []).filter((e) => e.kind === 'linked' && !edit.removed.includes(e.key)), ...edit.added];
   const taken = new Set([...(linked.value?.targets ?? []), ...edit.added.filter((e) => e.kind === 'link').map((e) => (e as { key: Key }).key)].map(String));
   const free = (candidates.value?.list ?? []).filter((c) => !taken.has(String(c.key)));
@@ -117,23 +115,13 @@ export function AliasList(p: {
             free={free}
             onLink={(c) => p.onEdit({ ...edit, added: [...edit.added, { kind: 'link', key: c.key, label: c.label }] })}
           />
-          {adding ? (
-            <NewChildFields
-              idPrefix={`${id}-new`}
-              target={target}
-              skip={f.kind === 'o2m' ? [f.key] : []}
-              what={`New ${target.collection} item for ${f.field}`}
-              onAdd={(data) => {
-                p.onEdit({ ...edit, added: [...edit.added, { kind: 'new', data, label: displayLabel(target, data) }] });
-                setAdding(false);
-              }}
-              onCancel={() => setAdding(false)}
-            />
-          ) : (
-            <button type="button" class="secondary" onClick={() => setAdding(true)}>
-              Create a new {target.collection} item in {f.field}
-            </button>
-          )}
+          <NewChildToggle
+            idPrefix={`${id}-new`}
+            target={target}
+            skip={f.kind === 'o2m' ? [f.key] : []}
+            field={f.field}
+            onAdd={(data) => p.onEdit({ ...edit, added: [...edit.added, { kind: 'new', data, label: displayLabel(target, data) }] })}
+          />
         </>
       )}
     </fieldset>

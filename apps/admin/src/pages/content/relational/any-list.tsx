@@ -7,7 +7,7 @@ import { useAsync } from '../../../ui/use-async';
 import type { AliasEdit, AliasEntry, Key } from './alias-changes';
 import { labelledItems, useLabelledItems } from './labelled-items';
 import { LinkPicker } from './link-picker';
-import { NewChildFields } from './new-child-fields';
+import { NewChildToggle } from './new-child-fields';
 
 type Any = Extract<RelationalField, { kind: 'm2a' }>;
 type Row = Record<string, unknown>;
@@ -60,7 +60,6 @@ export function AnyList(p: {
   const [chosen, setChosen] = useState(targets[0]?.collection ?? '');
   const target = targets.find((t) => t.collection === chosen) ?? targets[0];
   const candidates = useLabelledItems(target, {}, [p.item]);
-  const [adding, setAdding] = useState(false);
   const before = (linked.value?.entries ?? []).filter((e) => !edit.removed.includes((e as { key: Key }).key));
   const shown = [...before, ...edit.added];
   const taken = new Set([
@@ -102,14 +101,7 @@ export function AnyList(p: {
         <>
           <div class="field">
             <label for={`${id}-collection`}>Collection to add from</label>
-            <select
-              id={`${id}-collection`}
-              value={target.collection}
-              onChange={(e) => {
-                setChosen(e.currentTarget.value);
-                setAdding(false);
-              }}
-            >
+            <select id={`${id}-collection`} value={target.collection} onChange={(e) => setChosen(e.currentTarget.value)}>
               {targets.map((t) => (
                 <option key={t.collection} value={t.collection}>
                   {t.collection}
@@ -125,23 +117,14 @@ export function AnyList(p: {
             free={free}
             onLink={(c) => add({ kind: 'link', key: c.key, label: c.label, collection: target.collection })}
           />
-          {adding ? (
-            <NewChildFields
-              idPrefix={`${id}-new-${target.collection}`}
-              target={target}
-              skip={[]}
-              what={`New ${target.collection} item for ${f.field}`}
-              onAdd={(data) => {
-                add({ kind: 'new', data, label: displayLabel(target, data), collection: target.collection });
-                setAdding(false);
-              }}
-              onCancel={() => setAdding(false)}
-            />
-          ) : (
-            <button type="button" class="secondary" onClick={() => setAdding(true)}>
-              Create a new {target.collection} item in {f.field}
-            </button>
-          )}
+          <NewChildToggle
+            key={`new-${target.collection}`}
+            idPrefix={`${id}-new-${target.collection}`}
+            target={target}
+            skip={[]}
+            field={f.field}
+            onAdd={(data) => add({ kind: 'new', data, label: displayLabel(target, data), collection: target.collection })}
+          />
         </>
       )}
     </fieldset>

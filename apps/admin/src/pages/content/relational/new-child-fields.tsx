@@ -62,3 +62,25 @@ export function NewChildFields(p: { idPrefix: string; target: Collection; skip: 
     </fieldset>
   );
 }
+
+/** "Create a new … item in …", which opens the fields of a new related item; `onAdd` gets the values typed. */
+export function NewChildToggle(p: { idPrefix: string; target: Collection; skip: string[]; field: string; onAdd: (data: Item) => void }) {
+  const [adding, setAdding] = useState(false);
+  return adding ? (
+    <NewChildFields
+      idPrefix={p.idPrefix}
+      target={p.target}
+      skip={p.skip}
+      what={`New ${p.target.collection} item for ${p.field}`}
+      onAdd={(data) => {
+        p.onAdd(data);
+        setAdding(false);
+      }}
+      onCancel={() => setAdding(false)}
+    />
+  ) : (
+    <button type="button" class="secondary" onClick={() => setAdding(true)}>
+      Create a new {p.target.collection} item in {p.field}
+    </button>
+  );
+}
