@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import { parseQuery, planQuery, type Plan } from '@vellum/query';
+import { parseQuery, planQuery, type Plan, type PlanOptions } from '@vellum/query';
 import type { Accountability } from '@vellum/http';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
@@ -10,6 +10,7 @@ import { readWithFreshCatalogue } from './retry-on-schema-change';
 import { collectionDef } from './catalogue-defs';
 import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
+import { embeddedChildren, listWithChildren } from './read-embedded';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 import { overlaidPlan, versionOverlay } from './versioned-read';
 
@@ -21,7 +22,14 @@ const RELATIONAL_DEPTH = 10;
  * A read's plan: many-to-one paths joined in its statement (the readable collections they reach), alias fields
  * (one-to-many) kept aside for one statement per alias and level (`withChildren`); the key is read for them.
  */
-async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, def?: CollectionDef) {
+export async function readPlan(
+  deps: ItemsDeps,
+  a: Accountability | undefined,
+  collection: string,
+  rawQuery: unknown,
+  def?: CollectionDef,
+  extra?: Pick<PlanOptions, 'rowFilter'>,
+) {
   const readable = deps.rules.fields(a, collection, 'read');
   if (!readable) throw errors.forbidden();
   const d = def ?? (await collectionDef(deps, collection));
@@ -38,6 +46,7 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
     user: a?.user ?? null,
     role: a?.role ?? null,
     maxDepth: depth,
+    ...extra,
   });
   // `?version=<key>`: the statements read the versions' deltas laid over the stored rows (versioned-read.ts)
   const overlay = await versionOverlay(deps, d, rawQuery);
@@ -69,7 +78,7 @@ const parentKeysOf =
   async (child, fk, filter) =>
     (await listItems(deps, a, child, { fields: [fk], filter, limit: -1 })).data.map((row) => row[fk]);
 
-type Children = Awaited<ReturnType<typeof readPlan>>['children'];
+export type Children = Awaited<ReturnType<typeof readPlan>>['children'];
 
 /** The alias fields asked for, read for all `rows` (see read-children.ts), and the key dropped when only they needed it. */
 async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def: CollectionDef, rows: Item[], c: Children, depth: number) {
@@ -89,14 +98,18 @@ export async function readItems(deps: ItemsDeps, a: Accountability | undefined, 
 }
 
 async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef) {
-  const { plan, def: d, children } = await readPlan(deps, a, collection, rawQuery, def);
+  const { plan, def: d, children, versioned } = await readPlan(deps, a, collection, rawQuery, def);
+  if (children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+  // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
+  const embedded = children.aliases.size && !versioned ? await embeddedChildren(deps, a, d, children) : undefined;
   const [rows, total, filtered] = await Promise.all([
-    deps.pool.query(plan.list()),
+    deps.pool.query(embedded ? listWithChildren(plan, embedded) : plan.list()),
     plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
     plan.query.meta.includes('filter_count') ? deps.pool.query(plan.count('filter')) : undefined,
   ]);
   const data = plan.shape(rows.rows);
-  await withChildren(deps, a, d, data, children, depth);
+  if (embedded) embedded.place(data, rows.rows);
+  else await withChildren(deps, a, d, data, children, depth);
   const meta: Record<string, number> = {};
   if (total) meta.total_count = Number(total.rows[0].n);
   if (filtered) meta.filter_count = Number(filtered.rows[0].n);
