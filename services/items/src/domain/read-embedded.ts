@@ -49,7 +49,7 @@ export async function embeddedChildren(deps: ItemsDeps, a: Accountability | unde
   };
 }
 
-/** The list statement with its children's statements as LATERAL aggregates. */
+/** The list statement with its children's statements as aggregate subqueries. */
 export const listWithChildren = (plan: Plan, e: Embedded) =>
   withChildrenSql(
     plan.list(),

@@ -13,6 +13,7 @@ import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-ch
 import { embeddedChildren, listWithChildren } from './read-embedded';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 import { overlaidPlan, versionOverlay } from './versioned-read';
+import { cacheKey, ReadPlanCache } from './read-plan-cache';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -94,14 +95,41 @@ async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def:
 
 /** GET /items/:collection → `{data, meta?}` with only readable fields. */
 export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
-  return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery));
+  return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery, 0, undefined, true));
 }
 
-async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef) {
-  const { plan, def: d, children, versioned } = await readPlan(deps, a, collection, rawQuery, def);
-  if (children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+/** A list's plan: its rows' and, when they can be read in its statement, its children's (read-embedded.ts). */
+async function planList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth: number, def?: CollectionDef) {
+  const p = await readPlan(deps, a, collection, rawQuery, def);
+  if (p.children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+  const embedded = p.children.aliases.size && !p.versioned ? await embeddedChildren(deps, a, p.def, p.children) : undefined;
+  return { ...p, embedded };
+}
+
+type ListPlan = Awaited<ReturnType<typeof planList>>;
+const listPlans = new ReadPlanCache<ListPlan>();
+
+/** A request's list plan, kept per caller's rules and definition for the next same query (read-plan-cache.ts). */
+async function keptPlanList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown): Promise<ListPlan> {
+  const rules = deps.rules.forCaller(a);
+  const def = rules && deps.rules.fields(a, collection, 'read') ? await collectionDef(deps, collection) : undefined;
+  const key = def && cacheKey(def, rawQuery);
+  if (!rules || !def || key === undefined) return planList(deps, a, collection, rawQuery, 0, def);
+  const kept = listPlans.get(rules, def, key);
+  if (kept) return kept;
+  const plan = await planList(deps, a, collection, rawQuery, 0, def);
+  listPlans.set(rules, def, key, plan);
+  return plan;
+}
+
+async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef, keep = false) {
+  const {
+    plan,
+    def: d,
+    children,
+    embedded,
+  } = keep ? await keptPlanList(deps, a, collection, rawQuery) : await planList(deps, a, collection, rawQuery, depth, def);
   // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
-  const embedded = children.aliases.size && !versioned ? await embeddedChildren(deps, a, d, children) : undefined;
   const [rows, total, filtered] = await Promise.all([
     deps.pool.query(embedded ? listWithChildren(plan, embedded) : plan.list()),
     plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
