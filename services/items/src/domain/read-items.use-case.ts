@@ -13,7 +13,9 @@ import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-ch
 import { embeddedChildren, listWithChildren } from './read-embedded';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 import { overlaidPlan, versionOverlay } from './versioned-read';
-import { cacheKey, ReadPlanCache } from './read-plan-cache';
+import { cacheKey, ReadPlanCache, serialOf } from './read-plan-cache';
+import { named as namedStatement } from '../data/items-pool';
+import type { QueryConfig } from 'pg';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -98,18 +100,22 @@ export async function readItems(deps: ItemsDeps, a: Accountability | undefined, 
   return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery, 0, undefined, true));
 }
 
-/** A list's plan: its rows' and, when they can be read in its statement, its children's (read-embedded.ts). */
+/** A list's plan: its rows' and, when they can be read in its statement, its children's (read-embedded.ts); its statement. */
 async function planList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth: number, def?: CollectionDef) {
   const p = await readPlan(deps, a, collection, rawQuery, def);
   if (p.children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
   const embedded = p.children.aliases.size && !p.versioned ? await embeddedChildren(deps, a, p.def, p.children) : undefined;
-  return { ...p, embedded };
+  const statement: QueryConfig = embedded ? listWithChildren(p.plan, embedded) : p.plan.list();
+  return { ...p, embedded, statement };
 }
 
 type ListPlan = Awaited<ReturnType<typeof planList>>;
 const listPlans = new ReadPlanCache<ListPlan>();
 
-/** A request's list plan, kept per caller's rules and definition for the next same query (read-plan-cache.ts). */
+/**
+ * A request's list plan, kept per caller's rules and definition for the next same query (read-plan-cache.ts), its
+ * statement prepared once per connection under a name of that definition (a new one after any schema change).
+ */
 async function keptPlanList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown): Promise<ListPlan> {
   const rules = deps.rules.forCaller(a);
   const def = rules && deps.rules.fields(a, collection, 'read') ? await collectionDef(deps, collection) : undefined;
@@ -118,8 +124,9 @@ async function keptPlanList(deps: ItemsDeps, a: Accountability | undefined, coll
   const kept = listPlans.get(rules, def, key);
   if (kept) return kept;
   const plan = await planList(deps, a, collection, rawQuery, 0, def);
-  listPlans.set(rules, def, key, plan);
-  return plan;
+  const named = { ...plan, statement: namedStatement(plan.statement.text, plan.statement.values ?? [], `read ${serialOf(def)}`) };
+  listPlans.set(rules, def, key, named);
+  return named;
 }
 
 async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef, keep = false) {
@@ -128,10 +135,11 @@ async function listItems(deps: ItemsDeps, a: Accountability | undefined, collect
     def: d,
     children,
     embedded,
+    statement,
   } = keep ? await keptPlanList(deps, a, collection, rawQuery) : await planList(deps, a, collection, rawQuery, depth, def);
   // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
   const [rows, total, filtered] = await Promise.all([
-    deps.pool.query(embedded ? listWithChildren(plan, embedded) : plan.list()),
+    deps.pool.query(statement),
     plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
     plan.query.meta.includes('filter_count') ? deps.pool.query(plan.count('filter')) : undefined,
   ]);

@@ -38,3 +38,12 @@ export function cacheKey(def: CollectionDef, rawQuery: unknown): string | undefi
   const key = JSON.stringify(rawQuery);
   return key.includes('$') ? undefined : key;
 }
+
+/** A number of its own for each definition object: kept statements are named after it, so none outlives its definition. */
+const serials = new WeakMap<CollectionDef, number>();
+let nextSerial = 0;
+export function serialOf(def: CollectionDef): number {
+  let n = serials.get(def);
+  if (n === undefined) serials.set(def, (n = nextSerial++));
+  return n;
+}
