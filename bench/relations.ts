@@ -2,6 +2,10 @@
 // gateway of the embedded platform, against its floor — one hand-written statement (a join for the author,
 // `json_agg` for the comments) behind bare node:http (bench/floor-server.mjs) — beside the plain list
 // (`GET /items/articles?limit=25`) against `SELECT * … LIMIT 25`. Interleaved rounds, ratios to the floor only.
+// BENCH_BASE=<checkout>: that checkout's platform too (its own process, bench/serve-relations.ts, same databases),
+// measured in the same rounds: before/after in one run.
+import { spawn } from 'node:child_process';
+import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { api } from './api';
 import { autocannon } from './autocannon';
@@ -16,6 +20,32 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 8);
 const ONLY = process.env.BENCH_ONLY?.split(','); // relational, plain
 const SIZE = 7; // the platform's databases: vellum_<service>_bench_7, recreated by this bench
+const BASE = process.env.BENCH_BASE;
+
+/** Another checkout's embedded platform in its own process over the same databases: its url, admin token, pid. */
+async function startBase(tree: string) {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'serve-relations.ts'), path.resolve(tree), String(SIZE)], {
+    cwd: tree,
+    stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, BENCH_DATABASE_URL: SERVER },
+  });
+  // its logger writes to stdout too: the line that starts with the url
+  const [url, token] = await new Promise<string[]>((resolve, reject) => {
+    let out = '';
+    child.once('exit', (code) => reject(new Error(`base platform exited (${code})`)));
+    child.stdout!.on('data', (d) => {
+      out += String(d);
+      const line = out.split('\n').find((l) => l.startsWith('http'));
+      if (line) resolve(line.trim().split(' '));
+    });
+  });
+  return {
+    url: url!,
+    token: token!,
+    pid: child.pid!,
+    stop: () => new Promise<void>((r) => (child.removeAllListeners('exit'), child.once('exit', () => r()), child.kill('SIGINT'))),
+  };
+}
 
 const RELATIONAL = `SELECT a.*, to_json(au.*) AS author,
        COALESCE((SELECT json_agg(c.* ORDER BY c.id) FROM content.comments c WHERE c.article = a.id), '[]') AS comments
@@ -54,6 +84,7 @@ async function main() {
     }
     const itemsDb = SERVER.replace(/\/[^/]*$/, `/vellum_items_bench_${SIZE}`);
     const floor = await startFloor(itemsDb, { '/relational': [{ text: RELATIONAL, values: [] }], '/plain': [{ text: PLAIN, values: [] }] });
+    const base = BASE ? await startBase(BASE) : undefined;
     try {
       const via = {
         relational: `${platform.url}/items/articles?limit=25&fields=*,author.*,comments.*`,
@@ -65,13 +96,26 @@ async function main() {
         fetch(`${floor.url}/relational`).then((r) => r.json() as Promise<{ data: unknown }>),
       ]);
       if (!isDeepStrictEqual(JSON.parse(JSON.stringify(v.data)), f.data)) throw new Error('the platform and the floor answer differently');
+      const baseHeaders = base && { authorization: `Bearer ${base.token}` };
+      if (base) {
+        for (const name of ['relational', 'plain'] as const) {
+          const [n, b] = await Promise.all(
+            [`${via[name]}`, `${base.url}${via[name].slice(platform.url.length)}`].map((u, i) =>
+              fetch(u, { headers: i ? baseHeaders : { authorization: `Bearer ${token}` } }).then((r) => r.text()),
+            ),
+          );
+          if (n !== b) throw new Error(`${name}: this checkout and the base answer differently`);
+        }
+      }
       const headers = { authorization: `Bearer ${token}` };
       const ratios: Record<string, number[]> = { relational: [], plain: [] };
       const cpuRatios: Record<string, number[]> = { relational: [], plain: [] };
+      const vsBase: Record<string, number[]> = { relational: [], plain: [] };
+      const cpuVsBase: Record<string, number[]> = { relational: [], plain: [] };
       const pg = new Client({ connectionString: SERVER });
       await pg.connect();
       // CPU µs per request of the serving process (this one: the platform runs in it) and its PostgreSQL backends
-      const measure = async (pid: number, run: () => Promise<{ rps: number; total?: number }>) => {
+      const measure = async <R extends { rps: number; total?: number }>(pid: number, run: () => Promise<R>) => {
         const [p0, b0] = [cpuUs(pid), await backendCpu(pg, [itemsDb.slice(itemsDb.lastIndexOf('/') + 1)])];
         const r = await run();
         const [p1, b1] = [cpuUs(pid), await backendCpu(pg, [itemsDb.slice(itemsDb.lastIndexOf('/') + 1)])];
@@ -84,6 +128,12 @@ async function main() {
           const floorRun = await measure(floor.pid, () => autocannon(`${floor.url}/${name}`, { connections: CONNECTIONS, seconds: SECONDS }));
           const vellum = await measure(process.pid, () => autocannon(via[name], { connections: CONNECTIONS, seconds: SECONDS, headers }));
           if (vellum.non2xx || vellum.errors) throw new Error(`${name}: ${vellum.non2xx} non-2xx, ${vellum.errors} errors`);
+          const before =
+            base &&
+            (await measure(base.pid, () =>
+              autocannon(`${base.url}${via[name].slice(platform.url.length)}`, { connections: CONNECTIONS, seconds: SECONDS, headers: baseHeaders }),
+            ));
+          if (before?.non2xx || before?.errors) throw new Error(`base ${name}: ${before.non2xx} non-2xx, ${before.errors} errors`);
           ratios[name]!.push(vellum.rps / floorRun.rps);
           cpuRatios[name]!.push((vellum.proc + vellum.db) / (floorRun.proc + floorRun.db));
           const us = (r: { proc: number; db: number }) => `${r.proc.toFixed(0)} + ${r.db.toFixed(0)} µs`;
@@ -91,14 +141,28 @@ async function main() {
             `round ${round + 1} ${name}: gateway ${vellum.rps} req/s, floor ${floorRun.rps} req/s → ${(vellum.rps / floorRun.rps).toFixed(2)}×; ` +
               `CPU per request (process + PostgreSQL) ${us(vellum)} against ${us(floorRun)} → ${cpuRatios[name]!.at(-1)!.toFixed(2)}×`,
           );
+          if (before) {
+            vsBase[name]!.push(vellum.rps / before.rps);
+            cpuVsBase[name]!.push((vellum.proc + vellum.db) / (before.proc + before.db));
+            console.log(
+              `round ${round + 1} ${name} base: ${before.rps} req/s → ${(before.rps / floorRun.rps).toFixed(2)}× floor; CPU ${us(before)}; ` +
+                `this ÷ base: req/s ${vsBase[name]!.at(-1)!.toFixed(2)}×, CPU per request ${cpuVsBase[name]!.at(-1)!.toFixed(2)}×`,
+            );
+          }
         }
       }
-      const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-      console.log(`median ÷ floor: fields=*,author.*,comments.* ${median(ratios.relational!).toFixed(2)}×, plain list ${median(ratios.plain!).toFixed(2)}×`);
-      console.log(`median CPU per request ÷ floor's: relational ${median(cpuRatios.relational!).toFixed(2)}×, plain ${median(cpuRatios.plain!).toFixed(2)}×`);
+      // a scenario left out by BENCH_ONLY prints '-'
+      const median = (xs: number[]) => (xs.length ? [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(2) : '-');
+      console.log(`median ÷ floor: fields=*,author.*,comments.* ${median(ratios.relational!)}×, plain list ${median(ratios.plain!)}×`);
+      console.log(`median CPU per request ÷ floor's: relational ${median(cpuRatios.relational!)}×, plain ${median(cpuRatios.plain!)}×`);
+      if (base) {
+        console.log(`median this ÷ base, req/s: relational ${median(vsBase.relational!)}×, plain ${median(vsBase.plain!)}×`);
+        console.log(`median this ÷ base, CPU per request: relational ${median(cpuVsBase.relational!)}×, plain ${median(cpuVsBase.plain!)}×`);
+      }
       await pg.end();
     } finally {
       await floor.stop();
+      await base?.stop();
     }
   } finally {
     await platform.stop();

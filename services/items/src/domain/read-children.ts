@@ -49,6 +49,56 @@ export type ListRead = (
   depth: number,
 ) => Promise<{ data: Item[]; def: CollectionDef }>;
 
+/** One alias field's read: its relation's key field, the paths asked of its children, its `deep`. */
+export interface AliasRead {
+  alias: string;
+  collection: string;
+  fk: string;
+  keysOnly: boolean;
+  asked: string[];
+  deep: Deep;
+  /** `deep` keys for the children's own aliases. */
+  nested: Deep;
+}
+
+export function aliasRead(def: CollectionDef, alias: string, paths: string[], deep: Deep): AliasRead {
+  const r = oneToMany(def, alias)!;
+  const keysOnly = paths.every((p) => p === '');
+  const d = isPlainObject(deep[alias]) ? (deep[alias] as Deep) : {};
+  const nested = Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')));
+  return { alias, collection: r.collection, fk: r.field, keysOnly, asked: keysOnly ? [] : paths.filter((p) => p !== ''), deep: d, nested };
+}
+
+/** The list query of an alias's children (as the caller; `keys`: only those of these parents), given the child's definition. */
+export function childQuery(a: AliasRead, child: CollectionDef, own: string[], keys?: unknown[]): Record<string, unknown> {
+  const d = a.deep;
+  const conds = [...(keys ? [{ [a.fk]: { _in: keys } }] : []), ...(isPlainObject(d._filter) ? [d._filter] : [])];
+  return {
+    fields: [...(a.keysOnly ? [child.primaryKey] : own), a.fk],
+    ...(conds.length ? { filter: { _and: conds } } : {}),
+    limit: -1,
+    deep: a.nested,
+    ...(d._sort !== undefined ? { sort: d._sort } : {}),
+  };
+}
+
+/** Children read (in their order) put on their parent rows, cut per parent by `deep._limit`/`_offset`. */
+export function placeChildren(def: CollectionDef, rows: Item[], a: AliasRead, data: Item[], child: CollectionDef): void {
+  const limit = count(a.deep._limit, `deep.${a.alias}._limit`);
+  const offset = count(a.deep._offset, `deep.${a.alias}._offset`) ?? 0;
+  const hasFk = a.asked.includes('*') || a.asked.includes(a.fk);
+  const groups = new Map<string, Item[]>();
+  for (const c of data) {
+    const k = String(c[a.fk]);
+    if (!hasFk) delete c[a.fk];
+    groups.set(k, [...(groups.get(k) ?? []), c]);
+  }
+  for (const row of rows) {
+    const group = (groups.get(String(row[def.primaryKey])) ?? []).slice(offset, limit === undefined ? undefined : offset + limit);
+    row[a.alias] = a.keysOnly ? group.map((c) => c[child.primaryKey]) : group;
+  }
+}
+
 /**
  * Each alias field asked for, read for all the rows at once: one list of the child collection (the caller's read
  * permission on it applies: 403 when it may not) filtered by the parents' keys and `deep._filter`, sorted by
@@ -63,42 +113,23 @@ export async function attachChildren(
   readList: ListRead,
 ): Promise<void> {
   for (const [alias, paths] of aliases) {
-    const r = oneToMany(def, alias)!;
-    const fk = r.field;
-    const keysOnly = paths.every((p) => p === '');
-    const asked = keysOnly ? [] : paths.filter((p) => p !== '');
-    const d = isPlainObject(deep[alias]) ? (deep[alias] as Deep) : {};
+    const a = aliasRead(def, alias, paths, deep);
     const keys = rows.map((row) => row[def.primaryKey]).filter((k) => k !== null && k !== undefined);
     if (keys.length === 0) {
       for (const row of rows) row[alias] = [];
       continue;
     }
-    const hasFk = asked.includes('*') || asked.includes(fk);
-    const nested = Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')));
-    const filter = { _and: [{ [fk]: { _in: keys } }, ...(isPlainObject(d._filter) ? [d._filter] : [])] };
     let scoped: Scoped | undefined;
     const { data, def: child } = await readList(
-      r.collection,
+      a.collection,
       (c) => {
-        scoped = keysOnly ? undefined : scopedPaths(c, asked);
-        const own = scoped ? scoped.plain : asked;
-        return { fields: [...(keysOnly ? [c.primaryKey] : own), fk], filter, limit: -1, deep: nested, ...(d._sort !== undefined ? { sort: d._sort } : {}) };
+        scoped = a.keysOnly ? undefined : scopedPaths(c, a.asked);
+        return childQuery(a, c, scoped ? scoped.plain : a.asked, keys);
       },
       depth + 1,
     );
     if (scoped) await readScoped(data, scoped, depth + 2, readList);
-    const limit = count(d._limit, `deep.${alias}._limit`);
-    const offset = count(d._offset, `deep.${alias}._offset`) ?? 0;
-    const groups = new Map<string, Item[]>();
-    for (const child of data) {
-      const k = String(child[fk]);
-      if (!hasFk) delete child[fk];
-      groups.set(k, [...(groups.get(k) ?? []), child]);
-    }
-    for (const row of rows) {
-      const group = (groups.get(String(row[def.primaryKey])) ?? []).slice(offset, limit === undefined ? undefined : offset + limit);
-      row[alias] = keysOnly ? group.map((c) => c[child.primaryKey]) : group;
-    }
+    placeChildren(def, rows, a, data, child);
   }
 }
 
@@ -110,7 +141,7 @@ interface Scoped {
   byCollection: Map<string, string[]>;
 }
 
-function scopedPaths(junction: CollectionDef, asked: string[]): Scoped | undefined {
+export function scopedPaths(junction: CollectionDef, asked: string[]): Scoped | undefined {
   const m2a = junction.relations.find((x) => x.collection === junction.collection && x.related_collection === null && x.meta.one_collection_field);
   if (!m2a) return undefined;
   const out: Scoped = { field: m2a.field, collectionField: m2a.meta.one_collection_field!, plain: [], byCollection: new Map() };

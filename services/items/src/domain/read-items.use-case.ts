@@ -1,5 +1,5 @@
 import { errors } from '@vellum/errors';
-import { parseQuery, planQuery, type Plan } from '@vellum/query';
+import { parseQuery, planQuery, type Plan, type PlanOptions } from '@vellum/query';
 import type { Accountability } from '@vellum/http';
 import type { CollectionDef } from './collection';
 import type { ItemsDeps } from './items-deps';
@@ -10,9 +10,13 @@ import { readWithFreshCatalogue } from './retry-on-schema-change';
 import { collectionDef } from './catalogue-defs';
 import { reachableCollections } from './reachable-collections';
 import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
+import { embeddedChildren, listWithChildren } from './read-embedded';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 import { overlaidSource, versionOverlay } from './versioned-read';
 import { layNested } from './versions/lay-nested';
+import { cacheKey, ReadPlanCache, serialOf } from './read-plan-cache';
+import { named as namedStatement } from '../data/items-pool';
+import type { QueryConfig } from 'pg';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -22,7 +26,14 @@ const RELATIONAL_DEPTH = 10;
  * A read's plan: many-to-one paths joined in its statement (the readable collections they reach), alias fields
  * (one-to-many) kept aside for one statement per alias and level (`withChildren`); the key is read for them.
  */
-async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, def?: CollectionDef) {
+export async function readPlan(
+  deps: ItemsDeps,
+  a: Accountability | undefined,
+  collection: string,
+  rawQuery: unknown,
+  def?: CollectionDef,
+  extra?: Pick<PlanOptions, 'rowFilter'>,
+) {
   const readable = deps.rules.fields(a, collection, 'read');
   if (!readable) throw errors.forbidden();
   const d = def ?? (await collectionDef(deps, collection));
@@ -42,6 +53,7 @@ async function readPlan(deps: ItemsDeps, a: Accountability | undefined, collecti
     role: a?.role ?? null,
     maxDepth: depth,
     ...(overlay ? { rootSource: overlaidSource(d, overlay) } : {}),
+    ...extra,
   });
   const deep = aliases.size ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
   return { plan, def: d, children: { aliases, strip, deep }, versioned: overlay !== null, whole: overlay?.whole };
@@ -70,7 +82,7 @@ const parentKeysOf =
   async (child, fk, filter) =>
     (await listItems(deps, a, child, { fields: [fk], filter, limit: -1 })).data.map((row) => row[fk]);
 
-type Children = Awaited<ReturnType<typeof readPlan>>['children'];
+export type Children = Awaited<ReturnType<typeof readPlan>>['children'];
 
 /** The alias fields asked for, read for all `rows` (see read-children.ts), and the key dropped when only they needed it. */
 async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def: CollectionDef, rows: Item[], c: Children, depth: number) {
@@ -86,18 +98,55 @@ async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def:
 
 /** GET /items/:collection → `{data, meta?}` with only readable fields. */
 export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
-  return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery));
+  return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery, 0, undefined, true));
 }
 
-async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef) {
-  const { plan, def: d, children } = await readPlan(deps, a, collection, rawQuery, def);
+/** A list's plan: its rows' and, when they can be read in its statement, its children's (read-embedded.ts); its statement. */
+async function planList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth: number, def?: CollectionDef) {
+  const p = await readPlan(deps, a, collection, rawQuery, def);
+  if (p.children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+  const embedded = p.children.aliases.size && !p.versioned ? await embeddedChildren(deps, a, p.def, p.children) : undefined;
+  const statement: QueryConfig = embedded ? listWithChildren(p.plan, embedded) : p.plan.list();
+  return { ...p, embedded, statement };
+}
+
+type ListPlan = Awaited<ReturnType<typeof planList>>;
+const listPlans = new ReadPlanCache<ListPlan>();
+
+/**
+ * A request's list plan, kept per caller's rules and definition for the next same query (read-plan-cache.ts), its
+ * statement prepared once per connection under a name of that definition (a new one after any schema change).
+ */
+async function keptPlanList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown): Promise<ListPlan> {
+  const rules = deps.rules.forCaller(a);
+  const def = rules && deps.rules.fields(a, collection, 'read') ? await collectionDef(deps, collection) : undefined;
+  const key = def && cacheKey(def, rawQuery);
+  if (!rules || !def || key === undefined) return planList(deps, a, collection, rawQuery, 0, def);
+  const kept = listPlans.get(rules, def, key);
+  if (kept) return kept;
+  const plan = await planList(deps, a, collection, rawQuery, 0, def);
+  const named = { ...plan, statement: namedStatement(plan.statement.text, plan.statement.values ?? [], `read ${serialOf(def)}`) };
+  listPlans.set(rules, def, key, named);
+  return named;
+}
+
+async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef, keep = false) {
+  const {
+    plan,
+    def: d,
+    children,
+    embedded,
+    statement,
+  } = keep ? await keptPlanList(deps, a, collection, rawQuery) : await planList(deps, a, collection, rawQuery, depth, def);
+  // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
   const [rows, total, filtered] = await Promise.all([
-    deps.pool.query(plan.list()),
+    deps.pool.query(statement),
     plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
     plan.query.meta.includes('filter_count') ? deps.pool.query(plan.count('filter')) : undefined,
   ]);
   const data = plan.shape(rows.rows);
-  await withChildren(deps, a, d, data, children, depth);
+  if (embedded) embedded.place(data, rows.rows);
+  else await withChildren(deps, a, d, data, children, depth);
   const meta: Record<string, number> = {};
   if (total) meta.total_count = Number(total.rows[0].n);
   if (filtered) meta.filter_count = Number(filtered.rows[0].n);
