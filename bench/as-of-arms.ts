@@ -4,15 +4,18 @@
 import type { Client, Pool } from 'pg';
 import { asOfRepository, type StateRow } from '../services/revisions/src/data/as-of.repository';
 
-/** The statement before issue 37's index (2026-12-05): one descent of (collection, item, timestamp) per partition, each reading its row. */
-const OLD_SQL = `SELECT id, collection, item, data, timestamp FROM revisions
-  WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND version IS NULL ORDER BY timestamp DESC, id DESC LIMIT 1`;
-
 /**
- * The same, kept off the partial index revisions_item_state_idx (its predicate, `version IS NULL`, is not proven by
- * this spelling): the plan the old statement had before that index existed, in the same database.
+ * The repository's statement (as-of.repository.ts) spelled so that revisions_item_state_idx cannot serve it (its
+ * predicate, `version IS NULL`, is not proven by this spelling): the plan before that index (2026-12-05) — one
+ * descent of (collection, item, timestamp) per partition, the rows of the newest time read and sorted by id.
  */
-const OLD_INDEX_SQL = OLD_SQL.replace('version IS NULL', "(version || '') IS NULL");
+const BEFORE_SQL = `SELECT id, collection, item, data, timestamp FROM revisions
+  WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND (version || '') IS NULL ORDER BY timestamp DESC, id DESC LIMIT 1`;
+
+/** An alternative measured and not kept: the id by index-only descents of the partial index, then the row by id. */
+const ID_LOOKUP_SQL = `SELECT id, collection, item, data, timestamp FROM revisions
+  WHERE id = (SELECT id FROM revisions WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND version IS NULL
+              ORDER BY timestamp DESC, id DESC LIMIT 1)`;
 
 export interface Arm {
   name: string;
@@ -30,12 +33,12 @@ const armOf = (name: string, statement: string, sql: string): Arm => ({
 
 const repository = asOfRepository.stateAt;
 
-/** The arms, the repository's first; AS_OF_ARMS (comma-separated names: new, old, old-index) picks some. */
+/** The arms, the repository's first; AS_OF_ARMS (comma-separated names: new, before, id-lookup) picks some. */
 export function stateAtArms(pick = process.env.AS_OF_ARMS): Arm[] {
   const all: Record<string, Arm> = {
-    new: { name: 'new: index-only descents, then the row by id', stateAt: repository },
-    old: armOf('old statement (on the partial index)', 'bench_as_of_old', OLD_SQL),
-    'old-index': armOf('old statement on the old index (the plan of 2026-12-05)', 'bench_as_of_old_index', OLD_INDEX_SQL),
+    new: { name: 'new: on revisions_item_state_idx', stateAt: repository },
+    before: armOf('before: on (collection, item, timestamp)', 'bench_as_of_before', BEFORE_SQL),
+    'id-lookup': armOf('id lookup: index-only descents, then the row by id', 'bench_as_of_id_lookup', ID_LOOKUP_SQL),
   };
   return (pick ? pick.split(',') : Object.keys(all)).map((k) => {
     const arm = all[k.trim()];

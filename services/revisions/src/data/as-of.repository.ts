@@ -26,12 +26,12 @@ export const historyComplete = (first: Pick<FirstKept, 'item_version' | 'action'
 // A revision with `version` set is a save to a content version (a draft), never a state of the item: skipped.
 
 /**
- * The item's newest revision at or before `at`, by time, then by id: its id from an index-only descent of
- * revisions_item_state_idx in each partition, then that one row by id (the partition its id falls in, one heap page).
+ * The item's newest revision at or before `at`, by time, then by id: in each partition one backward descent of
+ * revisions_item_state_idx ((collection, item, timestamp, id), its states only), whose order is the statement's, so
+ * the Merge Append reads one entry, and one row, per partition (no sort of the rows of one time).
  */
 const STATE_AT = `SELECT id, collection, item, data, timestamp FROM revisions
-  WHERE id = (SELECT id FROM revisions WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND version IS NULL
-              ORDER BY timestamp DESC, id DESC LIMIT 1)`;
+  WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND version IS NULL ORDER BY timestamp DESC, id DESC LIMIT 1`;
 
 const FIRST_KEPT = `SELECT r.timestamp, r.item_version, a.action FROM revisions r LEFT JOIN activity a ON a.id = r.activity
   WHERE r.collection = $1 AND r.item = $2 AND r.version IS NULL ORDER BY r.timestamp, r.id LIMIT 1`;

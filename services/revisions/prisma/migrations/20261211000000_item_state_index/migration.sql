@@ -1,5 +1,5 @@
--- Issue 37: an item as it was (src/data/as-of.repository.ts) finds its revision by an index-only descent of this
--- index in each partition — the key carries the order (timestamp, id) and the id, only the item's states
--- (`version IS NULL`: no draft saves) are in it — then reads the one row it names by id (one partition, one heap
--- page) instead of one heap page per partition.
+-- Issue 37: an item as it was (src/data/as-of.repository.ts) reads, in each partition, the item's newest state at
+-- or before a time in the statement's own order — (timestamp, id), drafts (`version` set) not in it — so each
+-- partition yields one entry and one row; on (collection, item, timestamp) the rows of the newest time were read,
+-- each checked for `version`, then sorted by id.
 CREATE INDEX "revisions_item_state_idx" ON "revisions" ("collection", "item", "timestamp", "id") WHERE "version" IS NULL;
