@@ -1,6 +1,7 @@
 // Items as they were (`?at=`): (A) the revisions service alone over AS_OF_SIZE seeded revisions in AS_OF_MONTHS
 // monthly partitions plus one hot item with AS_OF_HOT revisions — one item at a random time, one request at a time,
-// p50/p95, and the plan of one read; (B) the embedded platform through its gateway — the list of a collection as it
+// p50/p95/p99 of each statement (as-of-arms.ts) in AS_OF_ROUNDS interleaved rounds, their buffers per read and
+// plans (the database is dropped after unless AS_OF_KEEP=1; a kept one is reused, not seeded again); (B) the embedded platform through its gateway — the list of a collection as it
 // was (`?at=`) against the plain list, same page size, interleaved, p50 of each and their ratio.
 import { Client } from 'pg';
 import { databaseUrl } from '@vellum/db';
@@ -9,6 +10,7 @@ import { createLogger } from '@vellum/logger';
 import { benchToken, SERVER, startBenchService } from '../services/revisions/bench/bench-service';
 import { EVEN_20 } from '../services/revisions/bench/seed';
 import { api } from './api';
+import { buffersOf, restoreArm, sqlOf, stateAtArms, useArm } from './as-of-arms';
 
 const SIZE = Number(process.env.AS_OF_SIZE ?? 1_000_000);
 const MONTHS = Number(process.env.AS_OF_MONTHS ?? 3);
@@ -16,6 +18,7 @@ const HOT = Number(process.env.AS_OF_HOT ?? 100_000);
 const REQUESTS = Number(process.env.AS_OF_REQUESTS ?? 2000);
 const LIST_ITEMS = Number(process.env.AS_OF_LIST_ITEMS ?? 1000);
 const LIST_VERSIONS = Number(process.env.AS_OF_LIST_VERSIONS ?? 10);
+const ROUNDS = Number(process.env.AS_OF_ROUNDS ?? 10);
 const log = (m: string) => console.log(`[as-of] ${m}`);
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]!;
@@ -32,8 +35,9 @@ async function timed(url: string, token: string): Promise<number> {
 
 async function oneItem(): Promise<void> {
   process.env.BENCH_MONTHS = String(MONTHS); // the seed's partitions (bench-service.ts reads it)
-  const service = await startBenchService(`vellum_revisions_asof_${SIZE}_${MONTHS}`, SIZE, log, EVEN_20);
-  const db = new Client({ connectionString: databaseUrl(SERVER, `vellum_revisions_asof_${SIZE}_${MONTHS}`) });
+  const database = `vellum_revisions_asof_${SIZE}_${MONTHS}`; // kept with AS_OF_KEEP=1: the next run reuses it
+  const service = await startBenchService(database, SIZE, log, EVEN_20);
+  const db = new Client({ connectionString: databaseUrl(SERVER, database) });
   await db.connect();
   try {
     // the hot item: `c0`/`hot`, HOT revisions a second apart from 2025-01-01
@@ -54,25 +58,71 @@ async function oneItem(): Promise<void> {
     const lo = (span.rows[0].lo as Date).getTime();
     const hi = (span.rows[0].hi as Date).getTime();
     const at = () => new Date(lo + Math.random() * (hi - lo)).toISOString();
+    const randomItem = () => String(20 * Math.floor(Math.random() * 1000));
+    const arms = stateAtArms();
+    // the migration dropped the index the `before` arm's plan reads (revisions_item_state_idx replaced it): built
+    // again here, for the bench only, so that arm still measures the plan before
+    if (arms.some((a) => a.name.startsWith('before')))
+      await db.query(`CREATE INDEX IF NOT EXISTS revisions_collection_item_timestamp_idx ON revisions (collection, item, timestamp)`);
+    // every arm in each round, the order turned round by round: the arms share the machine's load and the cache
     for (const [name, item] of [
-      ['an item of c0 (its revisions spread over the months)', () => String(20 * Math.floor(Math.random() * 1000))],
+      ['an item of c0 (its revisions spread over the months)', randomItem],
       [`the hot item (${HOT} revisions)`, () => 'hot'],
     ] as const) {
-      for (let i = 0; i < 200; i++) await timed(`${service.url}/items/c0/${item()}?at=${at()}`, admin); // warm-up
-      const times: number[] = [];
-      for (let i = 0; i < REQUESTS; i++) times.push(await timed(`${service.url}/items/c0/${item()}?at=${at()}`, admin));
-      log(`one item at a random time, ${name}: p50 ${ms(pct(times, 50))}, p95 ${ms(pct(times, 95))}, p99 ${ms(pct(times, 99))} (${REQUESTS} requests)`);
+      const times = arms.map(() => [] as number[]);
+      for (let r = -1; r < ROUNDS; r++) {
+        for (let k = 0; k < arms.length; k++) {
+          const a = (k + Math.max(0, r)) % arms.length;
+          useArm(arms[a]!);
+          const n = r < 0 ? 100 : Math.ceil(REQUESTS / ROUNDS); // round -1: warm-up
+          for (let i = 0; i < n; i++) {
+            const t = await timed(`${service.url}/items/c0/${item()}?at=${at()}`, admin);
+            if (r >= 0) times[a]!.push(t);
+          }
+        }
+      }
+      restoreArm();
+      for (const [a, arm] of arms.entries()) {
+        const t = times[a]!;
+        const vs =
+          a === 0
+            ? ''
+            : `; ${arms[0]!.name.split(':')[0]} ÷ this: p50 ${(pct(times[0]!, 50) / pct(t, 50)).toFixed(2)}, p95 ${(pct(times[0]!, 95) / pct(t, 95)).toFixed(2)}`;
+        log(`one item at a random time, ${name}, ${arm.name}: p50 ${ms(pct(t, 50))}, p95 ${ms(pct(t, 95))}, p99 ${ms(pct(t, 99))} (${t.length} requests${vs})`);
+      }
     }
-    const plan = await db.query(
-      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) SELECT id, collection, item, data, timestamp FROM revisions
-        WHERE collection = 'c0' AND item = 'hot' AND timestamp <= $1 ORDER BY timestamp DESC, id DESC LIMIT 1`,
-      [at()],
-    );
-    log(`plan of one read:\n${plan.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}`);
+    // in PostgreSQL alone: each arm's buffers and time per read over random items, interleaved; then one plan each
+    const args = (): [string, string, string] => ['c0', randomItem(), at()];
+    const sqls = await Promise.all(arms.map((arm) => sqlOf(arm, db)));
+    const sums = arms.map(() => ({ touched: 0, read: 0, execMs: 0 }));
+    for (let r = 0; r < ROUNDS; r++)
+      for (const [a, sql] of sqls.entries()) {
+        const b = await buffersOf(db, sql, 20, args);
+        sums[a]!.touched += b.touched / ROUNDS;
+        sums[a]!.read += b.read / ROUNDS;
+        sums[a]!.execMs += b.execMs / ROUNDS;
+      }
+    for (const [a, arm] of arms.entries())
+      log(
+        `${arm.name}, in PostgreSQL (${20 * ROUNDS} random reads): ${sums[a]!.touched.toFixed(1)} buffers (${sums[a]!.read.toFixed(1)} read), ${ms(sums[a]!.execMs)}`,
+      );
+    for (const [a, arm] of arms.entries()) {
+      const plan = await db.query(`EXPLAIN (ANALYZE, BUFFERS, COSTS OFF) ${sqls[a]}`, args());
+      log(`plan of one read, ${arm.name}:\n${plan.rows.map((r) => `    ${r['QUERY PLAN']}`).join('\n')}`);
+    }
   } finally {
+    restoreArm();
     await db.end();
     await service.stop();
+    if (process.env.AS_OF_KEEP !== '1') await dropDatabase(database);
   }
+}
+
+async function dropDatabase(name: string): Promise<void> {
+  const c = new Client({ connectionString: SERVER });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  await c.end();
 }
 
 async function lists(): Promise<void> {
@@ -137,10 +187,7 @@ async function lists(): Promise<void> {
   } finally {
     await platform.stop();
     await messaging.close();
-    const c = new Client({ connectionString: SERVER });
-    await c.connect();
-    for (const s of ['auth', 'revisions', 'items']) await c.query(`DROP DATABASE IF EXISTS vellum_${s}_${suffix} WITH (FORCE)`);
-    await c.end();
+    for (const s of ['auth', 'revisions', 'items']) await dropDatabase(`vellum_${s}_${suffix}`);
   }
 }
 

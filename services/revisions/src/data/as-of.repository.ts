@@ -25,7 +25,11 @@ export const historyComplete = (first: Pick<FirstKept, 'item_version' | 'action'
 
 // A revision with `version` set is a save to a content version (a draft), never a state of the item: skipped.
 
-/** The item's newest revision at or before `at`: by time, then by id (one descent of (collection, item, timestamp)). */
+/**
+ * The item's newest revision at or before `at`, by time, then by id: in each partition one backward descent of
+ * revisions_item_state_idx ((collection, item, timestamp, id), its states only), whose order is the statement's, so
+ * the Merge Append reads one entry, and one row, per partition (no sort of the rows of one time).
+ */
 const STATE_AT = `SELECT id, collection, item, data, timestamp FROM revisions
   WHERE collection = $1 AND item = $2 AND timestamp <= $3 AND version IS NULL ORDER BY timestamp DESC, id DESC LIMIT 1`;
 
