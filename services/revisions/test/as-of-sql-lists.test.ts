@@ -142,6 +142,22 @@ describe('a list as it was, in one statement', () => {
     }
   });
 
+  it('answers 410 as the general path when an item’s older history is gone', async () => {
+    await h.writer.write([
+      itemEvent({ collection: 'gone', item: '1', action: 'create', data: { id: 1, n: 1 }, at: at(10), item_version: 1 }),
+      itemEvent({ collection: 'gone', item: '2', action: 'update', data: { id: 2, n: 3 }, at: at(20) }),
+    ]);
+    for (const minute of [5, 15, 25])
+      for (const query of [{ sort: '-n' }, { meta: 'total_count' }, { filter: { n: { _gt: 0 } }, sort: 'n' }]) {
+        const [a, b] = [
+          await outcome(sql.list(admin, 'gone', new Date(at(minute)), query)),
+          await outcome(general.list(admin, 'gone', new Date(at(minute)), query)),
+        ];
+        expect({ minute, query, a }).toEqual({ minute, query, a: b });
+        expect(a.error ?? '').toMatch(minute < 20 ? /pruned|retention|410|history/i : /^$/);
+      }
+  });
+
   it('takes the general path when a sorted field holds values of two JSON types', async () => {
     const time = new Date(at(10));
     await h.writer.write([

@@ -97,8 +97,8 @@ export class AsOfReader {
     for (const k of query.sort ?? []) access.check(k.path);
     const ctx = { now: this.now(), user: acc?.user ?? null, role: acc?.role ?? null };
     const matches = (item: Item) => (!query.filter || matchFilter(query.filter, item, ctx, access.check)) && searchHit(query, item);
-    // the key order unfiltered pages its own items only; a filter (`sql`: in SQL) or another order needs every item's state
-    const keyedFits = this.keyed && KeyedPages.fits(query, access) && !(this.sql && query.filter);
+    // in key order, the page's own items (a filter reads on in chunks); other shapes need every item's state: in SQL
+    const keyedFits = this.keyed && KeyedPages.fits(query, access);
     const keyed = keyedFits ? await this.keyed!.page(collection, at, query, access, matches) : undefined;
     if (keyed) return { data: keyed.map((s) => withMeta(access.project(s.item, query.fields), s.row)) };
     const inSql = this.sql && (await this.sql.list(collection, at, query, access, ctx));

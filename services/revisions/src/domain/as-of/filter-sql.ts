@@ -23,11 +23,16 @@ export class SqlParams {
     return `$${this.values.length}::${cast}`;
   }
 
-  /** The state's value of a top-level field (jsonb; SQL null when absent). */
+  /** The state's value of a top-level field (jsonb, SQL null when absent): a column `x.fN`, read once per state. */
   field(name: string): string {
-    let p = this.fields.get(name);
-    if (!p) this.fields.set(name, (p = this.add(name, 'text')));
-    return `(s.data -> ${p})`;
+    let col = this.fields.get(name);
+    if (!col) this.fields.set(name, (col = `f${this.fields.size}`));
+    return `x.${col}`;
+  }
+
+  /** The field columns the statement reads from each state's `data`. */
+  columns(): { name: string; param: string }[] {
+    return [...this.fields].map(([name, col]) => ({ name: col, param: this.add(name, 'text') }));
   }
 }
 

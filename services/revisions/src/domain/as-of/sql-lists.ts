@@ -39,7 +39,7 @@ export class SqlLists {
     }
     // the sort fields were checked by the caller (403 for a hidden one)
     const keys = [...(query.sort ?? []), ...(access.can('id') ? [{ path: 'id', desc: false }] : [])].map((k) => ({ value: p.field(k.path), desc: k.desc }));
-    const got = await asOfListRepository.list(this.pool, { ...filter, keys, values: p.values });
+    const got = await asOfListRepository.list(this.pool, { ...filter, keys, fields: p.columns(), values: p.values });
     const { horizon } = (await this.shapes.current(collection, fingerprintKey(got.fingerprint))).shape;
     if (horizon && at < horizon) throw errors.historyPruned(horizon.toISOString());
     if (got.odd) return undefined;
