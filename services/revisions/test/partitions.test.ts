@@ -56,6 +56,7 @@ describe('an install with history migrates in place', () => {
       '20261209000000_revision_heads',
       '20261210000000_activity_comment',
       '20261210120000_revision_heads_key_order',
+      '20261211000000_revisions_item_time_id',
     ]);
     await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);
