@@ -125,16 +125,50 @@ async function dropDatabase(name: string): Promise<void> {
   await c.end();
 }
 
-async function lists(): Promise<void> {
-  const suffix = `asof_${Date.now()}`;
+/** The list shapes measured, each as-of against the same plain list (`n` differs per item: `n` = key mod 7 + version). */
+const SHAPES: [name: string, query: string][] = [
+  ['key sort', 'limit=25'],
+  ['field sort', 'limit=25&sort=-title'],
+  ['filter + field sort', 'limit=25&filter[title][_contains]=7&sort=n'],
+  ['meta=total_count', 'limit=25&meta=total_count'],
+  ['offset 500', 'limit=25&offset=500&sort=n'],
+];
+/** AS_OF_LISTS of the platforms compared (before,after): `keyed` was main's paths, `sql` this code's. */
+const MODES = (process.env.AS_OF_MODES ?? 'keyed,sql').split(',');
+
+interface ListPlatform {
+  url: string;
+  token: string;
+  middle: string;
+  now: string;
+  stop(): Promise<void>;
+}
+
+/** The embedded platform with AS_OF_LISTS=`mode`, a collection of LIST_ITEMS items × LIST_VERSIONS + 1 revisions. */
+async function listPlatform(mode: string): Promise<ListPlatform> {
+  const suffix = `asof_${mode}_${Date.now()}`;
   const messaging = createEmbeddedMessaging();
   const platform = await startPlatform({
-    config: loadLocalConfig({ DATABASE_URL: SERVER, DATA_DIR: '.cache/bench-as-of', PORT: '0', LOG_LEVEL: 'warn' }),
+    config: loadLocalConfig({ DATABASE_URL: SERVER, DATA_DIR: `.cache/bench-as-of-${mode}`, PORT: '0', LOG_LEVEL: 'warn' }),
     logger: createLogger({ name: 'bench', level: 'warn' }),
     databases: { auth: `vellum_auth_${suffix}`, revisions: `vellum_revisions_${suffix}`, items: `vellum_items_${suffix}` },
     messaging,
-    overrides: { ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password-1', RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
+    overrides: {
+      ADMIN_EMAIL: 'bench@example.com',
+      ADMIN_PASSWORD: 'bench-password-1',
+      RATE_LIMITER_ENABLED: 'false',
+      LOGIN_STALL_TIME: '0',
+      AS_OF_LISTS: mode,
+    },
   });
+  const stop = async () => {
+    await platform.stop();
+    await messaging.close();
+    const c = new Client({ connectionString: SERVER });
+    await c.connect();
+    for (const s of ['auth', 'revisions', 'items']) await c.query(`DROP DATABASE IF EXISTS vellum_${s}_${suffix} WITH (FORCE)`);
+    await c.end();
+  };
   try {
     const token = (await api(platform.url, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token;
     const fields = [
@@ -148,19 +182,23 @@ async function lists(): Promise<void> {
       'POST',
       '/items/pages',
       token,
-      Array.from({ length: LIST_ITEMS }, (_, i) => ({ title: `page ${i}`, n: 0 })),
+      Array.from({ length: LIST_ITEMS }, (_, i) => ({ title: `page ${i}`, n: i % 7 })),
     );
     const keys = (created.data as { id: number }[]).map((x) => x.id);
     let middle = '';
     for (let v = 1; v <= LIST_VERSIONS; v++) {
-      // the history's back-pressure answers 503 while the revisions catch up: wait and send again
-      for (let tries = 0; ; tries++) {
-        const sent = await api(platform.url, 'PATCH', '/items/pages', token, { keys, data: { n: v } }).then(
-          () => true,
-          (e: Error) => (/ 503 /.test(e.message) && tries < 50 ? false : Promise.reject(e)),
-        );
-        if (sent) break;
-        await new Promise((r) => setTimeout(r, 500));
+      // one PATCH per residue of the key mod 7, so that `n` differs between items at every time
+      for (let r = 0; r < 7; r++) {
+        const some = keys.filter((k) => k % 7 === r);
+        // the history's back-pressure answers 503 while the revisions catch up: wait and send again
+        for (let tries = 0; ; tries++) {
+          const sent = await api(platform.url, 'PATCH', '/items/pages', token, { keys: some, data: { n: r + v } }).then(
+            () => true,
+            (e: Error) => (/ 503 /.test(e.message) && tries < 50 ? false : Promise.reject(e)),
+          );
+          if (sent) break;
+          await new Promise((r) => setTimeout(r, 500));
+        }
       }
       if (v === Math.ceil(LIST_VERSIONS / 2)) middle = new Date().toISOString();
     }
@@ -170,24 +208,44 @@ async function lists(): Promise<void> {
       if (r.meta.filter_count >= count) break;
       await new Promise((r) => setTimeout(r, 100));
     }
-    const now = new Date().toISOString();
-    const urls = {
-      plain: `${platform.url}/items/pages?limit=25`,
-      'at now': `${platform.url}/items/pages?limit=25&at=${now}`,
-      'at mid-history': `${platform.url}/items/pages?limit=25&at=${middle}`,
-    };
-    const times: Record<string, number[]> = Object.fromEntries(Object.keys(urls).map((k) => [k, []]));
-    for (let i = 0; i < 100; i++) for (const u of Object.values(urls)) await timed(u, token); // warm-up
-    for (let i = 0; i < REQUESTS / 4; i++) for (const [k, u] of Object.entries(urls)) times[k]!.push(await timed(u, token));
-    const plain = pct(times.plain!, 50);
-    for (const [k, t] of Object.entries(times))
-      log(
-        `list of ${LIST_ITEMS} items × ${LIST_VERSIONS + 1} revisions, limit 25, through the gateway, ${k}: p50 ${ms(pct(t, 50))}, p95 ${ms(pct(t, 95))}, plain ÷ this (p50) ${(plain / pct(t, 50)).toFixed(2)}`,
-      );
+    return { url: platform.url, token, middle, now: new Date().toISOString(), stop };
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+}
+
+/**
+ * Each shape as-of (now and mid-history) against the plain list, on a platform per AS_OF_MODES entry (before and
+ * after), every request interleaved with the others: p50 of each and plain ÷ as-of per platform.
+ */
+async function lists(): Promise<void> {
+  const platforms: Record<string, ListPlatform> = {};
+  try {
+    for (const mode of MODES) platforms[mode] = await listPlatform(mode);
+    const urls: { key: string; url: string; token: string }[] = [];
+    for (const [mode, p] of Object.entries(platforms))
+      for (const [shape, q] of SHAPES) {
+        urls.push({ key: `${mode}|${shape}|plain`, url: `${p.url}/items/pages?${q}`, token: p.token });
+        urls.push({ key: `${mode}|${shape}|at now`, url: `${p.url}/items/pages?${q}&at=${p.now}`, token: p.token });
+        urls.push({ key: `${mode}|${shape}|at mid-history`, url: `${p.url}/items/pages?${q}&at=${p.middle}`, token: p.token });
+      }
+    const times: Record<string, number[]> = Object.fromEntries(urls.map((u) => [u.key, []]));
+    for (let i = 0; i < 20; i++) for (const u of urls) await timed(u.url, u.token); // warm-up
+    const rounds = Number(process.env.AS_OF_LIST_REQUESTS ?? 200);
+    for (let i = 0; i < rounds; i++) for (const u of i % 2 ? [...urls].reverse() : urls) times[u.key]!.push(await timed(u.url, u.token));
+    log(`list of ${LIST_ITEMS} items × ${LIST_VERSIONS + 1} revisions through the gateway, ${rounds} interleaved requests each; p50 and plain ÷ as-of (p50)`);
+    for (const [shape] of SHAPES)
+      for (const mode of MODES) {
+        const plain = pct(times[`${mode}|${shape}|plain`]!, 50);
+        const cell = (v: string) => {
+          const p50 = pct(times[`${mode}|${shape}|${v}`]!, 50);
+          return `${ms(p50)} (${(plain / p50).toFixed(2)})`;
+        };
+        log(`| ${shape} | ${mode} | ${ms(plain)} | ${cell('at now')} | ${cell('at mid-history')} |`);
+      }
   } finally {
-    await platform.stop();
-    await messaging.close();
-    for (const s of ['auth', 'revisions', 'items']) await dropDatabase(`vellum_${s}_${suffix}`);
+    for (const p of Object.values(platforms)) await p.stop();
   }
 }
 

@@ -27,7 +27,7 @@ export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
   /** Role → access rules (watched from ACCESS_BUCKET; `AccessRuleMap.of` in tests). */
   rules: Pick<AccessRuleMap, 'get'>;
   config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> &
-    Partial<Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT' | 'STREAM_HEARTBEAT' | 'REVISIONS_RETENTION'>>;
+    Partial<Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT' | 'STREAM_HEARTBEAT' | 'REVISIONS_RETENTION' | 'AS_OF_LISTS'>>;
   /** The process's reader of new revisions for the streams (default: one of this app's own). */
   feed?: RevisionFeed;
 }
@@ -82,7 +82,11 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   const records = recordsRoutes(reader, { app, authenticate: authenticated }, { pool, maxWaitMs: config.REVISIONS_MIN_VERSION_WAIT ?? 2000 });
   app.use(records);
   const limits = { limitDefault: config.QUERY_LIMIT_DEFAULT, limitMax: config.QUERY_LIMIT_MAX };
-  const history = historyRoutes(new AsOfReader(pool, deps.rules, limits, deps.now), { pool, rules: deps.rules, authenticate: authenticated });
+  const history = historyRoutes(new AsOfReader(pool, deps.rules, limits, deps.now, config.AS_OF_LISTS), {
+    pool,
+    rules: deps.rules,
+    authenticate: authenticated,
+  });
   app.use(history);
 
   const graphql = createSubgraph(reader);

@@ -37,6 +37,12 @@ const shape = {
   REVISIONS_MIN_VERSION_WAIT: duration('2s'),
   /** `GET /revisions/stream`: a comment line after this long without an event, so proxies keep an idle stream open. */
   STREAM_HEARTBEAT: duration('15s'),
+  /**
+   * A list as it was (`GET /items/:c?at=`): `sql` answers every shape it can in SQL (as-of/sql-lists.ts); `keyed`
+   * the key-ordered pages only, the rest rebuilt in memory; `general` always in memory (a before/after switch for
+   * bench/as-of.ts: the answers are the same).
+   */
+  AS_OF_LISTS: z.enum(['sql', 'keyed', 'general']).default('sql'),
   /** Lists from this offset on use an index-only deferred join. */
   QUERY_DEFERRED_JOIN_OFFSET: int(1000, { min: 0 }),
   /** Retention: revisions older than this are pruned (unset: kept forever), except each item's newest REVISIONS_KEEP_LAST live ones (saves to a version not counted). */

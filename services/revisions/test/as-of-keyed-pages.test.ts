@@ -51,8 +51,8 @@ describe('a list as it was, paged in SQL', () => {
   let general: AsOfReader;
   beforeAll(async () => {
     h = await createHarness();
-    keyed = new AsOfReader(h.pool, rules, limits);
-    general = new AsOfReader(h.pool, rules, limits, undefined, false);
+    keyed = new AsOfReader(h.pool, rules, limits, undefined, 'keyed'); // filters too by the key order (as-of-sql-lists.test.ts: in SQL)
+    general = new AsOfReader(h.pool, rules, limits, undefined, 'general');
   });
   afterAll(() => h.close());
 

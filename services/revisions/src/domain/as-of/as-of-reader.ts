@@ -4,9 +4,11 @@ import type { Accountability } from '@vellum/http';
 import { parseQuery, type Query } from '@vellum/query';
 import { asOfRepository, historyComplete, type StateRow } from '../../data/as-of.repository';
 import type { AccessRules } from '../visibility';
+import { KeptShapes } from './kept-shapes';
 import { KeyedPages } from './keyed-pages';
 import { compareValues, matchFilter } from './match-filter';
 import { PastAccess } from './past-access';
+import { SqlLists } from './sql-lists';
 
 type Item = Record<string, unknown>;
 
@@ -42,18 +44,24 @@ export interface AsOfLimits {
  * Items as they were (`GET /items/:collection[/:id]?at=…`), rebuilt from the revisions: each revision's `data` is
  * the whole item after its change, so the state at a time is one revision per item. Today's field permissions apply.
  */
+/** How lists are answered: `sql` every shape it can in SQL, `keyed` the key-ordered pages only, `general` in memory. */
+export type AsOfListPaths = 'sql' | 'keyed' | 'general';
+
 export class AsOfReader {
   private readonly keyed: KeyedPages | undefined;
+  private readonly sql: SqlLists | undefined;
 
   constructor(
     private readonly pool: Pool,
     private readonly rules: AccessRules,
     private readonly limits: AsOfLimits,
     private readonly now: () => Date = () => new Date(),
-    /** Page in SQL when the list's shape allows (keyed-pages.ts); false: always the general path (tests compare both). */
-    keyedPages = true,
+    /** Lists in SQL when their shape allows (keyed-pages.ts, sql-lists.ts); `general`: in memory (tests compare them). */
+    paths: AsOfListPaths = 'sql',
   ) {
-    this.keyed = keyedPages ? new KeyedPages(pool) : undefined;
+    const shapes = new KeptShapes(pool);
+    this.keyed = paths !== 'general' ? new KeyedPages(pool, shapes) : undefined;
+    this.sql = paths === 'sql' ? new SqlLists(pool, shapes) : undefined;
   }
 
   /** The revision holding the item's state at `point`; 403 when the item did not exist then, 410 when that is pruned. */
@@ -89,8 +97,15 @@ export class AsOfReader {
     for (const k of query.sort ?? []) access.check(k.path);
     const ctx = { now: this.now(), user: acc?.user ?? null, role: acc?.role ?? null };
     const matches = (item: Item) => (!query.filter || matchFilter(query.filter, item, ctx, access.check)) && searchHit(query, item);
-    const keyed = this.keyed && KeyedPages.fits(query, access) ? await this.keyed.page(collection, at, query, access, matches) : undefined;
+    // in key order, the page's own items (a filter reads on in chunks); other shapes need every item's state: in SQL
+    const keyedFits = this.keyed && KeyedPages.fits(query, access);
+    const keyed = keyedFits ? await this.keyed!.page(collection, at, query, access, matches) : undefined;
     if (keyed) return { data: keyed.map((s) => withMeta(access.project(s.item, query.fields), s.row)) };
+    const inSql = this.sql && (await this.sql.list(collection, at, query, access, ctx));
+    if (inSql) {
+      const data = inSql.states.map((s) => withMeta(access.project(s.item, query.fields), s.row));
+      return query.meta.length ? { data, meta: metaOf(query, inSql.total, inSql.matched) } : { data };
+    }
     const rows = await asOfRepository.collectionAt(this.pool, collection, at);
     let earliest: Date | undefined;
     const states: { item: Item; row: { id: number; timestamp: Date } }[] = [];
@@ -107,12 +122,16 @@ export class AsOfReader {
     sortStates(matching, query, primaryKeyOf(matching));
     const page = query.limit === -1 ? matching.slice(query.offset) : matching.slice(query.offset, query.offset + query.limit);
     const data = page.map((s) => withMeta(access.project(s.item, query.fields), s.row));
-    if (!query.meta.length) return { data };
-    const meta: Record<string, number> = {};
-    if (query.meta.includes('total_count')) meta.total_count = states.length;
-    if (query.meta.includes('filter_count')) meta.filter_count = matching.length;
-    return { data, meta };
+    return query.meta.length ? { data, meta: metaOf(query, states.length, matching.length) } : { data };
   }
+}
+
+/** `meta`: `total_count` (the states at that time), `filter_count` (those matching). */
+function metaOf(query: Query, total: number, matched: number): Record<string, number> {
+  const meta: Record<string, number> = {};
+  if (query.meta.includes('total_count')) meta.total_count = total;
+  if (query.meta.includes('filter_count')) meta.filter_count = matched;
+  return meta;
 }
 
 /** `search`: a case-insensitive substring of a string field, or equal to a numeric field when the term is a number. */

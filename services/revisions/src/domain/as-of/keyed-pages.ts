@@ -1,7 +1,8 @@
 import type { Pool } from 'pg';
 import { errors } from '@vellum/errors';
 import type { Query } from '@vellum/query';
-import { asOfPageRepository, fingerprintKey, INTEGER_KEY, type CollectionShape } from '../../data/as-of-page.repository';
+import { asOfPageRepository } from '../../data/as-of-page.repository';
+import type { KeptShapes } from './kept-shapes';
 import type { PastAccess } from './past-access';
 
 type Item = Record<string, unknown>;
@@ -10,69 +11,23 @@ export interface PastState {
   row: { id: number; timestamp: Date };
 }
 
-interface KeptShape {
-  fingerprint: string;
-  shape: CollectionShape;
-}
-
-/** Collections whose shape is kept (least recently used out first). */
-const MAX_SHAPES = 500;
-/** The most revisions added since the kept shape that update it (more: computed again). */
-const MAX_DELTA = 10_000;
-
 /**
  * A list as it was, paged in SQL, for its common shape: sorted by the key (`id`) or not at all, no `meta`, a
  * limit. The page's items alone are rebuilt, in key order (the `id` order of the general path, when an item's
  * `id` is its key: checked on every state read, else undefined and the caller takes the general path); a filter
  * or search reads on in growing chunks until the page is full. The 410 of pruned history needs every item's oldest
- * kept revision: that `horizon` is kept per collection under the fingerprint of its revisions (their count and
- * newest id, read with each page), updated from the revisions added since, computed again when rows went.
+ * kept revision: that `horizon` is kept per collection (kept-shapes.ts) under the fingerprint read with each page.
  */
 export class KeyedPages {
-  private readonly shapes = new Map<string, KeptShape>();
-
-  constructor(private readonly pool: Pool) {}
+  constructor(
+    private readonly pool: Pool,
+    private readonly shapes: KeptShapes,
+  ) {}
 
   /** Whether `query` is a shape this path answers (the caller checked sort fields and the unsupported options). */
   static fits(query: Query, access: PastAccess): boolean {
     const sort = query.sort ?? [];
     return query.meta.length === 0 && query.limit !== -1 && access.can('id') && (sort.length === 0 || (sort.length === 1 && sort[0]!.path === 'id'));
-  }
-
-  /** The collection's shape computed now, kept under `fingerprint` (read before it: the shape is never older). */
-  private async computeShape(collection: string, fingerprint: string | undefined): Promise<KeptShape> {
-    const fp = fingerprint ?? fingerprintKey(await asOfPageRepository.fingerprint(this.pool, collection));
-    return this.keep(collection, { fingerprint: fp, shape: await asOfPageRepository.shape(this.pool, collection) });
-  }
-
-  /**
-   * The kept shape brought to `fingerprint` from the revisions added since (ids above the kept newest id) when
-   * nothing was removed (the count grew by exactly those) and no item's oldest kept revision changed but a new
-   * item's; else computed again.
-   */
-  private async updateShape(collection: string, kept: KeptShape, fingerprint: string): Promise<KeptShape> {
-    const [count, maxId] = kept.fingerprint.split('/');
-    const [count2, maxId2] = fingerprint.split('/');
-    const added = Number(count2) - Number(count);
-    if (maxId !== 'null' && maxId2 !== 'null' && added > 0 && added <= MAX_DELTA) {
-      const rows = await asOfPageRepository.shapeDelta(this.pool, collection, maxId!, maxId2!);
-      if (rows.length > 0 && Number(rows[0]!.n) === added && rows.every((r) => !(r.first_new && r.had_old))) {
-        let { horizon, numeric } = kept.shape;
-        for (const r of rows) {
-          if (r.first_new && r.incomplete && (!horizon || r.timestamp! > horizon)) horizon = r.timestamp;
-          numeric &&= INTEGER_KEY.test(r.item);
-        }
-        return this.keep(collection, { fingerprint, shape: { horizon, numeric } });
-      }
-    }
-    return this.computeShape(collection, fingerprint);
-  }
-
-  private keep(collection: string, kept: KeptShape): KeptShape {
-    this.shapes.delete(collection); // most recently used last
-    this.shapes.set(collection, kept);
-    if (this.shapes.size > MAX_SHAPES) this.shapes.delete(this.shapes.keys().next().value!);
-    return kept;
   }
 
   /** The page (after `offset`, at most `limit` states matching `matches`), or undefined when an item's `id` is not its key. */
@@ -87,14 +42,14 @@ export class KeyedPages {
     let after: string | undefined;
     const read = (numeric: boolean) => asOfPageRepository.page(this.pool, collection, at, { numeric, desc, limit: chunk, offset, after });
     // the kept shape, if the page read in the same snapshot finds the collection's revisions unchanged since
-    let kept = this.shapes.get(collection);
+    let kept = this.shapes.peek(collection);
     let got = kept && (await read(kept.shape.numeric));
     if (!kept || got!.fingerprint !== kept.fingerprint) {
       const before = kept?.shape.numeric;
-      kept = kept ? await this.updateShape(collection, kept, got!.fingerprint) : await this.computeShape(collection, undefined);
+      kept = await this.shapes.current(collection, got?.fingerprint);
       // the page read stands when its key order still holds (the shape is kept under that read's fingerprint)
       if (!got || kept.shape.numeric !== before) got = await read(kept.shape.numeric);
-    } else this.keep(collection, kept);
+    }
     const { horizon, numeric } = kept.shape;
     if (horizon && at < horizon) throw errors.historyPruned(horizon.toISOString());
     const out: PastState[] = [];
