@@ -4,30 +4,9 @@
 // part starts synchronously (a statement's socket write, a response's serialisation) counts as that part's; samples
 // with no frame of the repository (socket reads, pg's parsing of answers, timers, GC) are "node and pg, no caller".
 // The window as bench/profile-summary.ts takes it (the loaded seconds bench/profile-writes.ts prints).
-import { readFileSync } from 'node:fs';
+import { readProfile } from './cpu-profile';
 
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface Profile {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-const [file, fromArg, toArg] = process.argv.slice(2);
-const profile = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
-const from = fromArg === undefined ? -Infinity : Number(fromArg) * 1e6;
-const to = toArg === undefined ? Infinity : Number(toArg) * 1e6;
-
-const parent = new Map<number, number>();
-const byId = new Map<number, Node>();
-for (const n of profile.nodes) {
-  byId.set(n.id, n);
-  for (const c of n.children ?? []) parent.set(c, n.id);
-}
+const { profile, byId, parent, from, to } = readProfile(process.argv.slice(2));
 
 /** The part of the repository a frame's file is in (two or three path levels), or undefined outside it. */
 function part(url: string): string | undefined {

@@ -2,29 +2,9 @@
 // Where a read's time goes by step of the request (bench/README.md, "Reads across relations"): each busy sample is
 // charged to the first step below that appears anywhere on its stack (so a statement's socket write is "pg: send",
 // a response's is "JSON + response write", whoever called them); the window as bench/profile-summary.ts takes it.
-import { readFileSync } from 'node:fs';
+import { readProfile, type ProfileNode as Node } from './cpu-profile';
 
-interface Node {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  children?: number[];
-}
-interface Profile {
-  nodes: Node[];
-  samples: number[];
-  timeDeltas: number[];
-}
-
-const [file, fromArg, toArg] = process.argv.slice(2);
-const p = JSON.parse(readFileSync(file!, 'utf8')) as Profile;
-const from = fromArg === undefined ? -Infinity : Number(fromArg) * 1e6;
-const to = toArg === undefined ? Infinity : Number(toArg) * 1e6;
-const byId = new Map<number, Node>();
-const parent = new Map<number, number>();
-for (const n of p.nodes) {
-  byId.set(n.id, n);
-  for (const c of n.children ?? []) parent.set(c, n.id);
-}
+const { profile: p, byId, parent, from, to } = readProfile(process.argv.slice(2));
 const name = (n: Node) => `${n.callFrame.functionName || '(anonymous)'} ${n.callFrame.url}`;
 const on = (re: RegExp) => (stack: Node[]) => stack.some((n) => re.test(name(n)));
 // in order: the first that matches takes the sample
