@@ -82,7 +82,12 @@ export function AliasList(p: {
         {f.kind === 'o2m' && f.deselect === 'delete' ? ` A removed ${f.child} item is deleted on save.` : ''}
       </p>
       {linked.error && <p class="error">{linked.error.message}</p>}
-      {shown.length === 0 && pending.length === 0 ? (
+      {linked.loading ? (
+        // read again (after a save, or another version): the rows of before would show under the new edits
+        <p class="empty" aria-busy="true">
+          Reading the linked items…
+        </p>
+      ) : shown.length === 0 && pending.length === 0 ? (
         <p class="empty">None linked.</p>
       ) : (
         <ul aria-label={`${f.field} of this item`}>

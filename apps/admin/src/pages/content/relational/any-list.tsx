@@ -79,7 +79,11 @@ export function AnyList(p: {
         Items of {f.allowed.join(', ')} through {f.junction}. Changes are saved with the item; an unlinked item stays, its junction row is deleted.
       </p>
       {linked.error && <p class="error">{linked.error.message}</p>}
-      {shown.length === 0 ? (
+      {linked.loading ? (
+        <p class="empty" aria-busy="true">
+          Reading the linked items…
+        </p>
+      ) : shown.length === 0 ? (
         <p class="empty">None linked.</p>
       ) : (
         <ul aria-label={`${f.field} of this item`}>
