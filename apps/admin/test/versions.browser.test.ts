@@ -1,4 +1,4 @@
-import { checkPage, describeBrowser, openContext, see } from './support/browser';
+import { checkPage, describeBrowser, openContext, see, settled } from './support/browser';
 import { apiAs, createUser } from './support/api';
 import { overflow, tabTo } from './support/keyboard';
 import { signIn } from './support/sign-in';
@@ -92,6 +92,8 @@ describeBrowser('admin app: content versions of an item', () => {
     await see(page.getByRole('heading', { name: 'History', exact: true }));
     // every revision of the item: created, saved to the version, promoted
     await see(page.getByText('3 revisions, newest first.'));
+    // the form keeps the version's values (disabled, busy) until the live item's arrive
+    await settled(page);
     expect(await page.locator('#item-articles-body').inputValue()).toBe('The live body of the article.');
   }, 90_000);
 

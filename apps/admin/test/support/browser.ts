@@ -105,6 +105,11 @@ export async function see(locator: Locator): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout: 15_000 });
 }
 
+/** Waits until no form on the page is reading its item again (aria-busy): the values shown are the ones read. */
+export async function settled(page: Page): Promise<void> {
+  await page.waitForFunction(() => !document.querySelector('form[aria-busy="true"]'), undefined, { timeout: 15_000 });
+}
+
 /** The text of the elements an element's aria-describedby names (what a screen reader reads with it). */
 export function description(locator: Locator): Promise<string> {
   return locator.evaluate((el) =>
