@@ -35,8 +35,8 @@ export function ItemPage({ collection, id }: { collection: string; id: string })
   const [chosen, setChosen] = useState<Version>();
   const item = useAsync(async () => {
     if (isNew) return undefined;
-    // the version's one-to-many children come with it (the form lists them as the version has them)
-    const children = relations.value ? relationalFields(collection, relations.value).filter((f) => f.kind === 'o2m') : [];
+    // the version's children and junction rows come with it (the form lists them as the version has them)
+    const children = relations.value ? relationalFields(collection, relations.value).filter((f) => f.kind !== 'm2o') : [];
     if (chosen)
       return versions.read(
         collection,

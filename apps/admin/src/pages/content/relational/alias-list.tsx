@@ -7,15 +7,16 @@ import type { AliasEdit, AliasEntry, Key } from './alias-changes';
 import { labelledItems, useLabelledItems } from './labelled-items';
 import { LinkPicker } from './link-picker';
 import { NewChildToggle } from './new-child-fields';
+import { carriedOf, PendingRows, versionChildren, versionJunctionRows, type Carried } from './version-rows';
 
 type Alias = Extract<RelationalField, { kind: 'o2m' | 'm2m' }>;
 
 /** The rows linked to the item now: its children (one-to-many), or its junction rows with the related item's label (many-to-many). */
-async function linkedRows(f: Alias, target: Collection, junction: Collection | undefined, parent: Key): Promise<{ entries: AliasEntry[]; targets: Key[] }> {
+async function linkedRows(f: Alias, target: Collection, junction: Collection | undefined, parent: Key): Promise<Carried> {
   const filter = { [f.key]: { _eq: parent } };
   if (f.kind === 'o2m') {
     const { list } = await labelledItems(target, { filter, limit: -1 });
-    return { entries: list.map((i) => ({ kind: 'linked', ...i })), targets: list.map((i) => i.key) };
+    return { entries: list.map((i) => ({ kind: 'linked', ...i })), taken: list.map((i) => String(i.key)), pending: [] };
   }
   const jpk = junction?.primary_key ?? 'id';
   const fields = [jpk, ...[target.primary_key, ...displayFields(target)].map((x) => `${f.otherKey}.${x}`)].join(',');
@@ -24,20 +25,11 @@ async function linkedRows(f: Alias, target: Collection, junction: Collection | u
   const related = (r: Record<string, unknown>) => (r[f.otherKey] ?? null) as Record<string, unknown> | null;
   return {
     entries: rows.map((r) => ({ kind: 'linked', key: r[jpk] as Key, label: related(r) ? displayLabel(target, related(r)!) : `(no ${target.collection})` })),
-    targets: rows.map((r) => related(r)?.[target.primary_key] as Key).filter((k) => k != null),
-  };
-}
-
-/**
- * The rows of a one-to-many field the item was read with (`fields=<alias>.*`, as the item page reads a content
- * version): the children as the version has them — linked ones by key, and the ones it creates (no key yet).
- */
-function carriedRows(target: Collection, rows: Record<string, unknown>[]): { entries: AliasEntry[]; targets: Key[]; pending: string[] } {
-  const keyed = rows.filter((r) => r[target.primary_key] != null);
-  return {
-    entries: keyed.map((r) => ({ kind: 'linked', key: r[target.primary_key] as Key, label: displayLabel(target, r) })),
-    targets: keyed.map((r) => r[target.primary_key] as Key),
-    pending: rows.filter((r) => r[target.primary_key] == null).map((r) => displayLabel(target, r)),
+    taken: rows
+      .map((r) => related(r)?.[target.primary_key])
+      .filter((k) => k != null)
+      .map(String),
+    pending: [],
   };
 }
 
@@ -58,15 +50,17 @@ export function AliasList(p: {
 }) {
   const { f, target, edit } = p;
   const id = `alias-${f.field}`;
-  const carried = f.kind === 'o2m' ? (p.item as Record<string, unknown> | undefined)?.[f.field] : undefined;
-  const linked = useAsync(async () => {
-    if (Array.isArray(carried)) return carriedRows(target, carried as Record<string, unknown>[]);
-    return p.parent === undefined ? { entries: [], targets: [], pending: [] } : { ...(await linkedRows(f, target, p.junction, p.parent)), pending: [] };
+  const linked = useAsync(async (): Promise<Carried> => {
+    // read with the item (a content version's rows): as the version has them
+    const carried = carriedOf(p.item, f.field);
+    if (carried && f.kind === 'o2m') return versionChildren(target, carried);
+    if (carried && f.kind === 'm2m') return versionJunctionRows(f.otherKey, target, p.junction?.primary_key ?? 'id', carried);
+    return p.parent === undefined ? { entries: [], taken: [], pending: [] } : linkedRows(f, target, p.junction, p.parent);
   }, [f.field, p.parent, p.item]);
   const pending = linked.value?.pending ?? [];
   const candidates = useLabelledItems(target, {}, [p.item]);
   const shown = [...(linked.value?.entries ?? []).filter((e) => e.kind === 'linked' && !edit.removed.includes(e.key)), ...edit.added];
-  const taken = new Set([...(linked.value?.targets ?? []), ...edit.added.filter((e) => e.kind === 'link').map((e) => (e as { key: Key }).key)].map(String));
+  const taken = new Set([...(linked.value?.taken ?? []), ...edit.added.filter((e) => e.kind === 'link').map((e) => String((e as { key: Key }).key))]);
   const free = (candidates.value?.list ?? []).filter((c) => !taken.has(String(c.key)));
   const unlink = (e: AliasEntry, i: number) =>
     e.kind === 'linked'
@@ -103,12 +97,7 @@ export function AliasList(p: {
               )}
             </li>
           ))}
-          {pending.map((label, i) => (
-            <li key={`pending-${i}`}>
-              {label}
-              <span class="hint"> (new in this version: created when it is promoted)</span>
-            </li>
-          ))}
+          <PendingRows pending={pending} />
         </ul>
       )}
       {!p.disabled && (

@@ -5,24 +5,19 @@ import { displayLabel } from '../../../data/display';
 import type { RelationalField } from '../../../data/relations';
 import { useAsync } from '../../../ui/use-async';
 import type { AliasEdit, AliasEntry, Key } from './alias-changes';
-import { labelledItems, useLabelledItems } from './labelled-items';
+import { useLabelledItems } from './labelled-items';
 import { LinkPicker } from './link-picker';
 import { NewChildToggle } from './new-child-fields';
+import { anyLabels, carriedOf, PendingRows, versionAnyRows, type Carried } from './version-rows';
 
 type Any = Extract<RelationalField, { kind: 'm2a' }>;
 type Row = Record<string, unknown>;
 
 /** The item's junction rows, each with its item's label read from its own collection (one request per collection). */
-async function linkedRows(f: Any, targets: Collection[], jpk: string, parent: Key): Promise<{ entries: AliasEntry[]; taken: string[] }> {
+async function linkedRows(f: Any, targets: Collection[], jpk: string, parent: Key): Promise<Carried> {
   const query = { filter: json({ [f.key]: { _eq: parent } }), fields: `${jpk},${f.collectionField},${f.otherKey}`, limit: -1, sort: jpk };
   const rows = (await ok(api.GET('/items/{collection}', { params: { path: { collection: f.junction }, query } }))).data as Row[];
-  const labels = new Map<string, string>();
-  for (const t of targets) {
-    const keys = rows.filter((r) => r[f.collectionField] === t.collection && r[f.otherKey] != null).map((r) => String(r[f.otherKey]));
-    if (keys.length === 0) continue;
-    const { list } = await labelledItems(t, { filter: { [t.primary_key]: { _in: keys } }, limit: -1 });
-    for (const i of list) labels.set(`${t.collection}/${String(i.key)}`, i.label);
-  }
+  const labels = await anyLabels(f, targets, rows);
   const at = (r: Row) => `${String(r[f.collectionField])}/${String(r[f.otherKey])}`;
   return {
     entries: rows.map((r) => ({
@@ -32,6 +27,7 @@ async function linkedRows(f: Any, targets: Collection[], jpk: string, parent: Ke
       label: labels.get(at(r)) ?? (r[f.otherKey] == null ? '(no item)' : String(r[f.otherKey])),
     })),
     taken: rows.map(at),
+    pending: [],
   };
 }
 
@@ -53,10 +49,14 @@ export function AnyList(p: {
 }) {
   const { f, targets, edit } = p;
   const id = `alias-${f.field}`;
-  const linked = useAsync(
-    async () => (p.parent === undefined ? { entries: [], taken: [] } : linkedRows(f, targets, p.junction?.primary_key ?? 'id', p.parent)),
-    [f.field, p.parent, p.item, targets.length],
-  );
+  const linked = useAsync(async (): Promise<Carried> => {
+    const jpk = p.junction?.primary_key ?? 'id';
+    // read with the item (a content version's rows): as the version has them
+    const carried = carriedOf(p.item, f.field);
+    if (carried) return versionAnyRows(f, targets, jpk, carried);
+    return p.parent === undefined ? { entries: [], taken: [], pending: [] } : linkedRows(f, targets, jpk, p.parent);
+  }, [f.field, p.parent, p.item, targets.length]);
+  const pending = linked.value?.pending ?? [];
   const [chosen, setChosen] = useState(targets[0]?.collection ?? '');
   const target = targets.find((t) => t.collection === chosen) ?? targets[0];
   const candidates = useLabelledItems(target, {}, [p.item]);
@@ -83,7 +83,7 @@ export function AnyList(p: {
         <p class="empty" aria-busy="true">
           Reading the linked items…
         </p>
-      ) : shown.length === 0 ? (
+      ) : shown.length === 0 && pending.length === 0 ? (
         <p class="empty">None linked.</p>
       ) : (
         <ul aria-label={`${f.field} of this item`}>
@@ -99,6 +99,7 @@ export function AnyList(p: {
               )}
             </li>
           ))}
+          <PendingRows pending={pending} />
         </ul>
       )}
       {!p.disabled && target && (

@@ -28,6 +28,13 @@ export async function labelledItems(
   return limit >= 0 && list.length > limit ? { list: list.slice(0, limit), more: true } : { list, more: false };
 }
 
+/** The labels of the items with these keys (one request; none when no key), by key as text. */
+export async function labelsByKey(c: Collection, keys: Key[]): Promise<Map<string, string>> {
+  if (keys.length === 0) return new Map();
+  const { list } = await labelledItems(c, { filter: { [c.primary_key]: { _in: keys.map(String) } }, limit: -1 });
+  return new Map(list.map((i) => [String(i.key), i.label]));
+}
+
 /** `labelledItems` as a hook (re-read when its inputs change). */
 export function useLabelledItems(c: Collection | undefined, opts: { filter?: object; search?: string; limit?: number }, deps: unknown[]) {
   return useAsync(async () => (c ? labelledItems(c, opts) : { list: [], more: false }), [c?.collection, JSON.stringify(opts), ...deps]);
