@@ -100,9 +100,13 @@ describe('reading an item in a version (`?version=`): the nested data laid over 
       author: { id: expect.any(Number), name: 'Reader, renamed' },
       comments: [
         { id: c1, body: 'one, edited' },
-        { body: 'three', secret: 'x' },
+        // a created child shows the fields the read asks of the children
+        { body: 'three' },
       ],
     });
+    // the children's keys are read for the laying even when not asked for (then not shown)
+    const bodies = await get(`/items/articles/${id}?version=nested&fields=title,comments.body`).expect(200);
+    expect(bodies.body.data).toEqual({ title: 'read, draft', comments: [{ body: 'one, edited' }, { body: 'three' }] });
     // the live item is as it was
     const live = await get(`/items/articles/${id}?fields=title,author.name,comments.body`).expect(200);
     expect(live.body.data).toEqual({ title: 'read', author: { name: 'Reader' }, comments: [{ body: 'one' }, { body: 'two' }] });
@@ -116,4 +120,35 @@ describe('reading an item in a version (`?version=`): the nested data laid over 
     const none = await get(`/items/articles/${id}?version=nested&fields=title,comments.*`, h.tokenFor('nocomments'));
     expect(JSON.stringify(none.body)).not.toContain('three');
   });
+});
+
+it('a list in a version lays each versioned item’s nested data over its row; items without that version stay live', async () => {
+  const [one, two] = (
+    await post('/items/articles', [
+      { title: 'list one', comments: [{ body: 'one a' }, { body: 'one b' }] },
+      { title: 'list two', comments: [{ body: 'two a' }] },
+    ]).expect(200)
+  ).body.data.map((r: { id: number }) => r.id) as [number, number];
+  const [oneA, oneB] = (await get(`/items/comments?sort=id&filter[article][_eq]=${one}`).expect(200)).body.data.map((c: { id: number }) => c.id);
+  const v = (await post('/versions', { key: 'listed', collection: 'articles', item: one }).expect(200)).body.data;
+  await post(`/versions/${v.id}/save`, {
+    title: 'list one, draft',
+    comments: { create: [{ body: 'one c', secret: 'x' }], update: [{ id: oneA, body: 'one a, edited' }], delete: [oneB] },
+  }).expect(200);
+  const list = async (fields: string, token = h.admin) =>
+    (await get(`/items/articles?version=listed&fields=${fields}&filter[id][_in]=${one},${two}&sort=id`, token).expect(200)).body.data;
+  expect(await list('title,comments.body')).toEqual([
+    { title: 'list one, draft', comments: [{ body: 'one a, edited' }, { body: 'one c' }] },
+    { title: 'list two', comments: [{ body: 'two a' }] },
+  ]);
+  // read as keys: the version's links; the key read for the laying is not shown when not asked for
+  expect(await list('title,comments')).toEqual([
+    { title: 'list one, draft', comments: [oneA] },
+    { title: 'list two', comments: [expect.any(Number)] },
+  ]);
+  // cut to what the caller may read (the reader has no `secret`)
+  expect(await list('title,comments.*', h.tokenFor('reader'))).toEqual([
+    { title: 'list one, draft', comments: [{ id: oneA, body: 'one a, edited', article: one }, { body: 'one c' }] },
+    { title: 'list two', comments: [{ id: expect.any(Number), body: 'two a', article: two }] },
+  ]);
 });

@@ -69,12 +69,15 @@ export function aliasRead(def: CollectionDef, alias: string, paths: string[], de
   return { alias, collection: r.collection, fk: r.field, keysOnly, asked: keysOnly ? [] : paths.filter((p) => p !== ''), deep: d, nested };
 }
 
-/** The list query of an alias's children (as the caller; `keys`: only those of these parents), given the child's definition. */
-export function childQuery(a: AliasRead, child: CollectionDef, own: string[], keys?: unknown[]): Record<string, unknown> {
+/**
+ * The list query of an alias's children (as the caller; `keys`: only those of these parents), given the child's
+ * definition; `keyed`: their own keys read too (a version's changes name children by key, lay-nested.ts).
+ */
+export function childQuery(a: AliasRead, child: CollectionDef, own: string[], keys?: unknown[], keyed = false): Record<string, unknown> {
   const d = a.deep;
   const conds = [...(keys ? [{ [a.fk]: { _in: keys } }] : []), ...(isPlainObject(d._filter) ? [d._filter] : [])];
   return {
-    fields: [...(a.keysOnly ? [child.primaryKey] : own), a.fk],
+    fields: [...(a.keysOnly ? [child.primaryKey] : own), a.fk, ...(keyed && !a.keysOnly && !own.includes(child.primaryKey) ? [child.primaryKey] : [])],
     ...(conds.length ? { filter: { _and: conds } } : {}),
     limit: -1,
     deep: a.nested,
@@ -111,6 +114,7 @@ export async function attachChildren(
   deep: Deep,
   depth: number,
   readList: ListRead,
+  keyed = false,
 ): Promise<void> {
   for (const [alias, paths] of aliases) {
     const a = aliasRead(def, alias, paths, deep);
@@ -124,7 +128,7 @@ export async function attachChildren(
       a.collection,
       (c) => {
         scoped = a.keysOnly ? undefined : scopedPaths(c, a.asked);
-        return childQuery(a, c, scoped ? scoped.plain : a.asked, keys);
+        return childQuery(a, c, scoped ? scoped.plain : a.asked, keys, keyed);
       },
       depth + 1,
     );

@@ -9,11 +9,11 @@ import { primaryKeyValue } from './validate-write';
 import { readWithFreshCatalogue } from './retry-on-schema-change';
 import { collectionDef } from './catalogue-defs';
 import { reachableCollections } from './reachable-collections';
-import { attachChildren, parseDeep, splitAliasPaths, type Deep } from './read-children';
+import { attachChildren, parseDeep, splitAliasPaths, type Deep, type ListRead } from './read-children';
 import { embeddedChildren, listWithChildren } from './read-embedded';
 import { resolveAliasFilters, type ParentKeys } from './alias-filters';
 import { overlaidSource, versionOverlay } from './versioned-read';
-import { layNested } from './versions/lay-nested';
+import { layVersions } from './versions/lay-versions';
 import { cacheKey, ReadPlanCache, serialOf } from './read-plan-cache';
 import { named as namedStatement } from '../data/items-pool';
 import type { QueryConfig } from 'pg';
@@ -42,11 +42,13 @@ export async function readPlan(
   if (query.filter && d.relations.length) query.filter = (await resolveAliasFilters(d, query.filter, parentKeysOf(deps, a))) as Record<string, unknown>;
   const depth = deps.maxRelationalDepth ?? RELATIONAL_DEPTH;
   const { own, aliases } = d.relations.length ? splitAliasPaths(d, query.fields) : { own: query.fields, aliases: new Map<string, string[]>() };
-  const strip = aliases.size > 0 && !own.includes('*') && !own.includes(d.primaryKey);
-  if (aliases.size) query.fields = strip ? [...own, d.primaryKey] : own;
-  const reachable = followsManyToOne(d, query) ? await reachableCollections(deps, a, d, depth) : undefined;
   // `?version=<key>`: the statements read the versions' deltas laid over the stored rows (versioned-read.ts)
   const overlay = await versionOverlay(deps, d, rawQuery);
+  // the key is read for the alias fields' children and for a version's nested data (laid over by key), dropped after
+  const keyed = aliases.size > 0 || overlay !== null;
+  const strip = keyed && !own.includes('*') && !own.includes(d.primaryKey);
+  if (keyed) query.fields = strip ? [...own, d.primaryKey] : own;
+  const reachable = followsManyToOne(d, query) ? await reachableCollections(deps, a, d, depth) : undefined;
   const plan = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
     now: deps.now(),
     user: a?.user ?? null,
@@ -84,15 +86,29 @@ const parentKeysOf =
 
 export type Children = Awaited<ReturnType<typeof readPlan>>['children'];
 
-/** The alias fields asked for, read for all `rows` (see read-children.ts), and the key dropped when only they needed it. */
-async function withChildren(deps: ItemsDeps, a: Accountability | undefined, def: CollectionDef, rows: Item[], c: Children, depth: number) {
-  if (c.aliases.size === 0) return;
-  if (depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
-  await attachChildren(def, rows, c.aliases, c.deep as Deep, depth, async (collection, build, next) => {
-    const child = await collectionDef(deps, collection);
-    if (!child) throw errors.forbidden();
-    return { data: (await listItems(deps, a, collection, build(child), next, child)).data, def: child };
-  });
+/**
+ * The alias fields asked for, read for all `rows` (see read-children.ts); a version's nested data laid over the rows
+ * of the items it has (`whole`: item key → delta, versions/lay-nested.ts); the key dropped when only they needed it.
+ */
+async function withChildren(
+  deps: ItemsDeps,
+  a: Accountability | undefined,
+  def: CollectionDef,
+  rows: Item[],
+  c: Children,
+  depth: number,
+  whole?: Map<string, Item>,
+) {
+  if (c.aliases.size) {
+    if (depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+    const read: ListRead = async (collection, build, next) => {
+      const child = await collectionDef(deps, collection);
+      if (!child) throw errors.forbidden();
+      return { data: (await listItems(deps, a, collection, build(child), next, child)).data, def: child };
+    };
+    await attachChildren(def, rows, c.aliases, c.deep as Deep, depth, read, !!whole?.size);
+  }
+  if (whole?.size) await layVersions(deps, a, def, rows, c, whole);
   if (c.strip) for (const row of rows) delete row[def.primaryKey];
 }
 
@@ -137,6 +153,7 @@ async function listItems(deps: ItemsDeps, a: Accountability | undefined, collect
     children,
     embedded,
     statement,
+    whole,
   } = keep ? await keptPlanList(deps, a, collection, rawQuery) : await planList(deps, a, collection, rawQuery, depth, def);
   // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
   const [rows, total, filtered] = await Promise.all([
@@ -146,7 +163,7 @@ async function listItems(deps: ItemsDeps, a: Accountability | undefined, collect
   ]);
   const data = plan.shape(rows.rows);
   if (embedded) embedded.place(data, rows.rows);
-  else await withChildren(deps, a, d, data, children, depth);
+  else await withChildren(deps, a, d, data, children, depth, whole);
   const meta: Record<string, number> = {};
   if (total) meta.total_count = Number(total.rows[0].n);
   if (filtered) meta.filter_count = Number(filtered.rows[0].n);
@@ -180,18 +197,7 @@ async function oneItem(deps: ItemsDeps, a: Accountability | undefined, collectio
   const r = await deps.pool.query({ text, values: [...one.values, collection, key] });
   if (r.rowCount === 0) throw errors.forbidden();
   const items = plan.shape(r.rows);
-  await withChildren(deps, a, def, items, children, 0);
-  const delta = whole?.get(key);
-  const expanded = (alias: string) => (children.aliases.get(alias) ?? []).some((p) => p !== '');
-  if (delta)
-    await layNested(
-      def,
-      items[0]!,
-      delta,
-      expanded,
-      (c) => deps.rules.fields(a, c, 'read'),
-      (c) => collectionDef(deps, c),
-    );
+  await withChildren(deps, a, def, items, children, 0, whole);
   return { item: items[0]!, key, version: Number(r.rows[0].$version ?? 0), versioned };
 }
 

@@ -14,8 +14,8 @@ export type Overlay = Map<string, Record<string, unknown>> & {
 /**
  * `?version=<key>`: the deltas of the collection's versions named `key` (null for `main` or no `version`: the live
  * items). A key no version of the collection has is 403 (Directus: ForbiddenError). Only own columns are laid over
- * (not the key, not alias fields — they are no column —, not nested objects of a many-to-one: a one-item read lays
- * those over its related rows afterwards, versions/lay-nested.ts).
+ * (not the key, not alias fields — they are no column —, not nested objects of a many-to-one: a read lays those
+ * over its related rows afterwards, versions/lay-nested.ts).
  */
 export async function versionOverlay(deps: ItemsDeps, def: CollectionDef, rawQuery: unknown): Promise<Overlay | null> {
   const key = (rawQuery as Record<string, unknown> | undefined)?.version;

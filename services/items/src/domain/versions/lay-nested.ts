@@ -7,7 +7,7 @@ import { applyChanges, isChanges, mergeSave, relatedDef, type DefOf } from './ve
 type Obj = Record<string, unknown>;
 
 /**
- * A one-item read of a version (`?version=<key>`): the delta's nested relational data laid over the related rows the
+ * A row read in a version (`?version=<key>`, one item or a list): the delta's nested relational data laid over the related rows the
  * read shows (own columns are laid over in the statement, versioned-read.ts), as Directus 11 does for expanded
  * fields — a one-to-many field read with its children's fields gets the version's changes (children deleted go,
  * updated ones take the changes, created ones are added; a list replaces it), a many-to-one object read takes the
