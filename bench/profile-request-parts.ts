@@ -12,7 +12,7 @@ const STEPS: [string, (stack: Node[]) => boolean][] = [
   ['garbage collector', (s) => s[0]!.callFrame.functionName === '(garbage collector)'],
   ['pg: send statements (socket writes)', on(/^submit .*pg\/lib\/query\.js/)],
   ['pg: receive answers, parse rows', on(/pg-protocol|pg\/lib\/(result|query|connection|client)\.js|pg-types/)],
-  ['JSON serialization + response write', on(/json-text\.ts/)],
+  ['JSON serialization + response write', on(/json-text\.ts|serialize-rows\.ts/)],
   ['query planning (readPlan: parse, schema, planQuery)', on(/^readPlan /)],
   ['row shaping, children placed', on(/shape-rows|read-children|read-embedded/)],
   ['authentication (libs/tokens)', on(/libs\/tokens/)],

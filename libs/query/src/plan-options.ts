@@ -1,7 +1,8 @@
 import type { Layout } from './serialize-layout';
 import type { Params, Sql } from './params';
 import type { Query } from './query';
-import type { FieldSchema, TableSchema } from './schema';
+import type { FieldSchema, FieldType, TableSchema } from './schema';
+import type { RawMember } from './serialize-rows';
 
 export interface ProjectionContext {
   table: TableSchema;
@@ -106,9 +107,16 @@ export interface Plan {
   serialize?(rows: Record<string, unknown>[]): string;
   /**
    * `serialize` for rows read with pg's `rowMode: 'array'`, `fields` being the result's columns in order (pg's
-   * `result.fields`); undefined when this plan's rows must be read as objects (then `serialize` them).
+   * `result.fields`); undefined when this plan's rows must be read as objects (then `serialize` them). `raw`:
+   * members set on each row's object after shaping, their values JSON text from a column (kept: pass the same array).
    */
-  serializeArrays?(rows: unknown[][], fields: readonly { name: string }[]): string | undefined;
+  serializeArrays?(rows: unknown[][], fields: readonly { name: string }[], raw?: readonly RawMember[]): string | undefined;
+  /**
+   * The selected fields in the order `shape` gives them, each with its column alias and type, when every one is a
+   * field of the root written as read (no relation, reducer or concealed field); else undefined. Lets a caller build
+   * a row's JSON in SQL with the same keys.
+   */
+  flatLeaves?: readonly { field: string; alias: string; type: FieldType }[];
   /**
    * The page (rows as for `serializeArrays`) laid out by `layout` (a GraphQL selection: serialize-layout.ts), written
    * from the rows; undefined when the layout does not fit this plan or a row (the caller shapes objects instead).

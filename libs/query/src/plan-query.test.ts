@@ -18,6 +18,15 @@ describe('planQuery', () => {
     );
     expect(sql.values).toEqual([]); // row counts written in: a prepared statement keeps one plan (plan-paging.ts)
   });
+  it('names its flat leaves (field, column alias, type) in the order shape gives them; none for a tree with relations or reducers', () => {
+    expect(plan({ fields: 'item,id,collection' }).flatLeaves).toEqual([
+      { field: 'item', alias: 'c0', type: 'string' },
+      { field: 'id', alias: 'c1', type: 'bigInteger' },
+      { field: 'collection', alias: 'c2', type: 'string' },
+    ]);
+    expect(plan({ fields: 'id,activity.action' }).flatLeaves).toBeUndefined();
+    expect(plan({ fields: 'id,data' }, { reduce: ({ field }) => (field === 'data' ? { with: [], map: (v) => v } : undefined) }).flatLeaves).toBeUndefined();
+  });
   it('expands relations and shapes nested rows', () => {
     const p = plan({ fields: 'id,activity.*,parent.id' });
     expect(p.list().text).toContain('LEFT JOIN "activity" AS j1 ON j1."id" = r."activity"');

@@ -4,8 +4,9 @@ import { countSql } from './plan-meta';
 import type { Plan, PlanOptions } from './plan-options';
 import { nextCursor } from './plan-sort';
 import type { Query } from './query';
-import type { QuerySchema } from './schema';
-import { arrayRowsSerializer, rowsSerializer, serializable } from './serialize-rows';
+import type { FieldType, QuerySchema } from './schema';
+import { arrayRowsSerializer, rowsSerializer, serializable, type RawMember } from './serialize-rows';
+import type { TreeNode } from './plan-fields';
 import { shapeRow } from './shape-rows';
 import { layoutRowsSerializer, type Layout } from './serialize-layout';
 import { validateQuery } from './validate-query';
@@ -25,7 +26,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
   countSql(ctx, 'filter');
   const jsonText = opts.jsonText;
   let serialize: ((rows: Record<string, unknown>[]) => string) | undefined;
-  let arrays: { columns: string[]; write: ((rows: unknown[][]) => string) | undefined } | undefined;
+  let arrays: { columns: string[]; raw?: readonly RawMember[]; write: ((rows: unknown[][]) => string) | undefined } | undefined;
   const layouts = new WeakMap<Layout, { columns: string[]; write: ((rows: unknown[][]) => string | undefined) | undefined }>();
   return {
     kind: 'list',
@@ -44,10 +45,10 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
     // the first result's columns (a plan's statement always gives the same ones: checked)
     serializeArrays: !serializable(tree)
       ? undefined
-      : (rows, fields) => {
-          if (!arrays || !sameColumns(arrays.columns, fields)) {
+      : (rows, fields, raw) => {
+          if (!arrays || arrays.raw !== raw || !sameColumns(arrays.columns, fields)) {
             const columns = fields.map((f) => f.name);
-            arrays = { columns, write: arrayRowsSerializer(tree, jsonText !== undefined, columns) };
+            arrays = { columns, raw, write: arrayRowsSerializer(tree, jsonText !== undefined, columns, raw) };
           }
           return arrays.write?.(rows);
         },
@@ -59,6 +60,7 @@ export function planQuery(schema: QuerySchema, rootName: string, query: Query, o
       }
       return l.write?.(rows);
     },
+    flatLeaves: flatLeaves(tree),
     nextCursor: (rows) => nextCursor(order, query.limit, rows),
   };
 }
@@ -67,4 +69,15 @@ function sameColumns(columns: readonly string[], fields: readonly { name: string
   if (columns.length !== fields.length) return false;
   for (let i = 0; i < columns.length; i++) if (columns[i] !== fields[i]!.name) return false;
   return true;
+}
+
+/** Plan.flatLeaves: the root's leaves when the tree is only those, each written as read. */
+function flatLeaves(tree: TreeNode): Plan['flatLeaves'] {
+  if (tree.children.size > 0) return undefined;
+  const out: { field: string; alias: string; type: FieldType }[] = [];
+  for (const l of tree.leaves.values()) {
+    if (l.reducer || l.def.concealed) return undefined;
+    out.push({ field: l.field, alias: l.alias, type: l.def.type });
+  }
+  return out;
 }

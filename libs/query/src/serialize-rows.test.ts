@@ -90,4 +90,20 @@ describe('arrayRowsSerializer (rows read with rowMode: array)', () => {
     t.leaves.set('7', { ...t.leaves.get('item')!, field: '7' });
     expect(arrayRowsSerializer(t, true, columns)).toBeUndefined();
   });
+
+  it('puts raw members on each object as shaping then assigning them would: appended, or in the place of a key it has', () => {
+    const t = tree('id,activity.action,item');
+    const rows = rowsFor(t, 5, false);
+    const raws = rows.map((_r, i) => (i === 2 ? null : `[{"n":${i}}, "x"]`));
+    const names = [...Object.keys(rows[0]!), 'raw'];
+    const arrays = asArrays(rows, names).map((a, i) => (a.splice(names.length - 1, 1, raws[i]), a));
+    const assigned = (name: string) =>
+      JSON.stringify(rows.map((r, i) => Object.assign(shapeRow(t, r, undefined), { [name]: raws[i] === null ? null : (JSON.parse(raws[i]!) as unknown) })));
+    for (const name of ['comments', 'item', 'activity']) {
+      const text = arrayRowsSerializer(t, false, names, [{ name, column: 'raw' }])!(arrays);
+      expect(JSON.stringify(JSON.parse(text))).toBe(assigned(name));
+      expect(text).toContain(`"${name}":[{"n":1}, "x"]`); // the column's text as it is
+    }
+    expect(arrayRowsSerializer(t, false, names, [{ name: '7', column: 'raw' }])).toBeUndefined();
+  });
 });

@@ -70,9 +70,15 @@ function childWriter(node: TreeNode, pkAlias: string, jsonText: boolean, slot: S
 /** Keys JSON.stringify would not give in insertion order (array indices) or that shapeRow cannot set as own data. */
 const unordered = (name: string) => name === '__proto__' || /^(0|[1-9]\d{0,9})$/.test(name);
 
-function nodeWriter(node: TreeNode, jsonText: boolean, slot: Slot): (row: Row) => string {
-  // members in the order shapeRow's object gets its keys: leaves, then relations (a relation named like a leaf
-  // takes the leaf's place, as an assignment to an existing key does)
+/** A member set on each top-level object after shaping: its value the JSON text in `column` (SQL NULL: `null`). */
+export interface RawMember {
+  name: string;
+  column: string;
+}
+
+function nodeWriter(node: TreeNode, jsonText: boolean, slot: Slot, raw: readonly RawMember[] = []): (row: Row) => string {
+  // members in the order shapeRow's object gets its keys: leaves, then relations, then raw members (one named like
+  // an earlier member takes its place, as an assignment to an existing key does)
   const members: Member[] = [];
   const at = new Map<string, number>();
   for (const leaf of node.leaves.values()) {
@@ -82,7 +88,14 @@ function nodeWriter(node: TreeNode, jsonText: boolean, slot: Slot): (row: Row) =
   for (const [name, c] of node.children) {
     const m = { key: `${JSON.stringify(name)}:`, write: childWriter(c.node, c.pkAlias, jsonText, slot) };
     const i = at.get(name);
-    if (i === undefined) members.push(m);
+    if (i === undefined) at.set(name, members.push(m) - 1);
+    else members[i] = m;
+  }
+  for (const r of raw) {
+    const col = slot(r.column) as number;
+    const m = { key: `${JSON.stringify(r.name)}:`, write: (row: Row) => ((row as unknown[])[col] as string | null) ?? 'null' };
+    const i = at.get(r.name);
+    if (i === undefined) at.set(r.name, members.push(m) - 1);
     else members[i] = m;
   }
   const n = members.length;
@@ -120,13 +133,18 @@ export function rowsSerializer(tree: TreeNode, jsonText: boolean): ((rows: Recor
 /**
  * `rowsSerializer` for rows read with `rowMode: 'array'` (no object per row, no keyed stores: pg fills an array),
  * for the columns `columns` (the result's fields, in order); undefined as for `rowsSerializer`, or when a column
- * the tree needs is not among them.
+ * the tree needs is not among them. `raw`: members put on each row's object after it is shaped, as JSON text.
  */
-export function arrayRowsSerializer(tree: TreeNode, jsonText: boolean, columns: readonly string[]): ((rows: unknown[][]) => string) | undefined {
-  if (!serializable(tree)) return undefined;
+export function arrayRowsSerializer(
+  tree: TreeNode,
+  jsonText: boolean,
+  columns: readonly string[],
+  raw: readonly RawMember[] = [],
+): ((rows: unknown[][]) => string) | undefined {
+  if (!serializable(tree) || raw.some((r) => unordered(r.name))) return undefined;
   const index = new Map(columns.map((name, i) => [name, i]));
   let missing = false;
-  const write = nodeWriter(tree, jsonText, (alias) => index.get(alias) ?? ((missing = true), -1));
+  const write = nodeWriter(tree, jsonText, (alias) => index.get(alias) ?? ((missing = true), -1), raw);
   return missing ? undefined : pageWriter(write);
 }
 

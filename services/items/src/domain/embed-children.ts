@@ -1,4 +1,4 @@
-import { quoteIdent as q, type PlanOptions, type Sql } from '@vellum/query';
+import { quoteIdent as q, type Plan, type PlanOptions, type Sql } from '@vellum/query';
 import type { CollectionDef, FieldType } from './collection';
 import { fieldOf } from './collection';
 import type { AliasRead } from './read-children';
@@ -11,6 +11,12 @@ import { permits } from './access-rules';
 
 /** Types whose JSON form (`to_json`) parses to what the items pool's text parsers give: other types are read apart. */
 const JSON_SAFE = new Set<FieldType>(['integer', 'string', 'text', 'boolean', 'uuid', 'json']);
+
+/**
+ * Types whose JSON from PostgreSQL (`row_to_json`, `to_json`) is byte for byte what JSON.stringify writes of the
+ * pool's value: JSON fields are not (jsonb's text has its own spacing; json keeps the text as sent).
+ */
+const TEXT_SAFE = new Set<FieldType>(['integer', 'string', 'text', 'boolean', 'uuid']);
 
 /** The parents' subquery alias: the children's row filter names its key column (`_k`, the list's key). */
 const PARENT = '"$p"';
@@ -39,9 +45,39 @@ export const childOfParent =
   (_table, alias) =>
     alias === 'r' ? `r.${q(fk)} = ${PARENT}."_k"` : null;
 
+/** A child list statement as a scalar subquery: its rows as a JSON array (null for none), parsed by pg. */
+export const jsonAgg = (c: Sql): Sql => ({ text: `(SELECT json_agg("q") FROM (${c.text}) AS "q")`, values: c.values });
+
 /**
- * The parents' list statement with each child list as a scalar `json_agg` subquery (a column `$children<i>` per
- * child statement, null for none). Both keep their order: the parents' rows come from their ordered subquery with
+ * A child list statement as a scalar subquery giving the JSON text its parent's alias field has in the answer
+ * (`[]` for none): each child's object with the keys and values the child plan shapes (its key alone for an alias
+ * asked without fields), less the parent's key field when not asked, cut by `deep._limit`/`_offset` — so the text
+ * goes into the answer as it is. Undefined when a field's JSON from PostgreSQL could differ (TEXT_SAFE) or the plan
+ * is not flat.
+ */
+export function childrenText(c: Sql, plan: Plan, a: AliasRead, child: CollectionDef, window: { limit?: number; offset: number }): Sql | undefined {
+  const leaves = plan.flatLeaves;
+  if (!leaves || leaves.some((l) => !TEXT_SAFE.has(l.type as FieldType))) return undefined;
+  const cut = `${window.limit === undefined ? '' : ` LIMIT ${window.limit}`}${window.offset ? ` OFFSET ${window.offset}` : ''}`;
+  let json = `row_to_json("o")::text`;
+  let cols: string[];
+  if (a.keysOnly) {
+    const key = leaves.find((l) => l.field === child.primaryKey);
+    if (!key) return undefined;
+    json = `to_json("o"."k")::text`;
+    cols = [`"q".${q(key.alias)} AS "k"`];
+  } else {
+    const hasFk = a.asked.includes('*') || a.asked.includes(a.fk);
+    cols = leaves.filter((l) => hasFk || l.field !== a.fk).map((l) => `"q".${q(l.alias)} AS ${q(l.field)}`);
+  }
+  const from = `(SELECT ${cols.join(', ')} FROM (${c.text}) AS "q"${cut}) AS "o"`;
+  // string_agg reads its ordered subquery as it comes, as json_agg does (withChildrenSql)
+  return { text: `(SELECT COALESCE('[' || string_agg(${json}, ',') || ']', '[]') FROM ${from})`, values: c.values };
+}
+
+/**
+ * The parents' list statement with each child list as a scalar subquery (`jsonAgg` or `childrenText`: a column
+ * `$children<i>` per child statement). Both keep their order: the parents' rows come from their ordered subquery with
  * nothing between that could reorder them, and each aggregate reads its ordered subquery as it comes (a window
  * function or a LATERAL join to number the rows cost PostgreSQL ten times the planning time, and twice the run time,
  * measured on the bench's list). The child statements' parameters are numbered after the parents'.
@@ -53,7 +89,7 @@ export function withChildrenSql(parent: Sql, children: Sql[]): Sql {
     const shift = values.length;
     values.push(...c.values);
     const text = shift ? c.text.replace(/\$(\d+)/g, (_m, n: string) => `$${Number(n) + shift}`) : c.text;
-    cols += `, (SELECT json_agg("q") FROM (${text}) AS "q") AS ${q(`$children${i}`)}`;
+    cols += `, ${text} AS ${q(`$children${i}`)}`;
   });
   return { text: `SELECT ${PARENT}.*${cols} FROM (${parent.text}) AS ${PARENT}`, values };
 }

@@ -85,10 +85,15 @@ export function childQuery(a: AliasRead, child: CollectionDef, own: string[], ke
   };
 }
 
+/** The children kept per parent: `deep._limit` (undefined: all) from `deep._offset` (400 when not counts). */
+export const childrenWindow = (a: AliasRead) => ({
+  limit: count(a.deep._limit, `deep.${a.alias}._limit`),
+  offset: count(a.deep._offset, `deep.${a.alias}._offset`) ?? 0,
+});
+
 /** Children read (in their order) put on their parent rows, cut per parent by `deep._limit`/`_offset`. */
 export function placeChildren(def: CollectionDef, rows: Item[], a: AliasRead, data: Item[], child: CollectionDef): void {
-  const limit = count(a.deep._limit, `deep.${a.alias}._limit`);
-  const offset = count(a.deep._offset, `deep.${a.alias}._offset`) ?? 0;
+  const { limit, offset } = childrenWindow(a);
   const hasFk = a.asked.includes('*') || a.asked.includes(a.fk);
   const groups = new Map<string, Item[]>();
   for (const c of data) {

@@ -16,7 +16,8 @@ import { overlaidSource, versionOverlay } from './versioned-read';
 import { layVersions } from './versions/lay-versions';
 import { cacheKey, ReadPlanCache, serialOf } from './read-plan-cache';
 import { named as namedStatement } from '../data/items-pool';
-import type { QueryConfig } from 'pg';
+import type { QueryArrayConfig, QueryConfig } from 'pg';
+import { listText } from './list-text';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -114,7 +115,23 @@ async function withChildren(
 
 /** GET /items/:collection → `{data, meta?}` with only readable fields. */
 export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
-  return readWithFreshCatalogue(deps, (d) => listItems(d, a, collection, rawQuery, 0, undefined, true));
+  return readWithFreshCatalogue(deps, async (d) => listOf(d, a, await keptPlanList(d, a, collection, rawQuery), 0));
+}
+
+/**
+ * `readItems` as the answer's JSON text: written from the rows (read as arrays) when the list can be (list-text.ts:
+ * children as the JSON text PostgreSQL wrote), else the shaped objects stringified — the same bytes either way.
+ */
+export async function readItemsText(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown): Promise<string> {
+  return readWithFreshCatalogue(deps, async (d) => {
+    const p = await keptPlanList(d, a, collection, rawQuery);
+    if (p.text) {
+      const [r, meta] = await Promise.all([d.pool.query<unknown[]>(p.text.statement), metaOf(d, p.plan)]);
+      const data = p.plan.serializeArrays!(r.rows, r.fields, p.text.raw);
+      if (data !== undefined) return meta ? `{"data":${data},"meta":${JSON.stringify(meta)}}` : `{"data":${data}}`;
+    }
+    return JSON.stringify(await listOf(d, a, p, 0));
+  });
 }
 
 /** A list's plan: its rows' and, when they can be read in its statement, its children's (read-embedded.ts); its statement. */
@@ -123,15 +140,18 @@ async function planList(deps: ItemsDeps, a: Accountability | undefined, collecti
   if (p.children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
   const embedded = p.children.aliases.size && !p.versioned ? await embeddedChildren(deps, a, p.def, p.children) : undefined;
   const statement: QueryConfig = embedded ? listWithChildren(p.plan, embedded) : p.plan.list();
-  return { ...p, embedded, statement };
+  const text = p.versioned ? undefined : listText(p.plan, p.children.aliases.size, p.children.strip, embedded);
+  return { ...p, embedded, statement, text: text && { raw: text.raw, statement: arrayRows(text.statement) } };
 }
+
+const arrayRows = (s: QueryConfig): QueryArrayConfig => ({ ...s, rowMode: 'array' });
 
 type ListPlan = Awaited<ReturnType<typeof planList>>;
 const listPlans = new ReadPlanCache<ListPlan>();
 
 /**
  * A request's list plan, kept per caller's rules and definition for the next same query (read-plan-cache.ts), its
- * statement prepared once per connection under a name of that definition (a new one after any schema change).
+ * statements prepared once per connection under a name of that definition (a new one after any schema change).
  */
 async function keptPlanList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown): Promise<ListPlan> {
   const rules = deps.rules.forCaller(a);
@@ -141,33 +161,37 @@ async function keptPlanList(deps: ItemsDeps, a: Accountability | undefined, coll
   const kept = listPlans.get(rules, def, key);
   if (kept) return kept;
   const plan = await planList(deps, a, collection, rawQuery, 0, def);
-  const named = { ...plan, statement: namedStatement(plan.statement.text, plan.statement.values ?? [], `read ${serialOf(def)}`) };
+  const name = (s: QueryConfig) => namedStatement(s.text, s.values ?? [], `read ${serialOf(def)}`);
+  const named = { ...plan, statement: name(plan.statement), text: plan.text && { ...plan.text, statement: arrayRows(name(plan.text.statement)) } };
   listPlans.set(rules, def, key, named);
   return named;
 }
 
-async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef, keep = false) {
-  const {
-    plan,
-    def: d,
-    children,
-    embedded,
-    statement,
-    whole,
-  } = keep ? await keptPlanList(deps, a, collection, rawQuery) : await planList(deps, a, collection, rawQuery, depth, def);
-  // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
-  const [rows, total, filtered] = await Promise.all([
-    deps.pool.query(statement),
+async function listItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth = 0, def?: CollectionDef) {
+  return listOf(deps, a, await planList(deps, a, collection, rawQuery, depth, def), depth);
+}
+
+/** The counts a list's `meta` asks for, read beside its rows; undefined when it asks for none. */
+async function metaOf(deps: ItemsDeps, plan: Plan): Promise<Record<string, number> | undefined> {
+  if (!plan.query.meta.length) return undefined;
+  const [total, filtered] = await Promise.all([
     plan.query.meta.includes('total_count') ? deps.pool.query(plan.count('total')) : undefined,
     plan.query.meta.includes('filter_count') ? deps.pool.query(plan.count('filter')) : undefined,
   ]);
-  const data = plan.shape(rows.rows);
-  if (embedded) embedded.place(data, rows.rows);
-  else await withChildren(deps, a, d, data, children, depth, whole);
   const meta: Record<string, number> = {};
   if (total) meta.total_count = Number(total.rows[0].n);
   if (filtered) meta.filter_count = Number(filtered.rows[0].n);
-  return plan.query.meta.length ? { data, meta } : { data };
+  return meta;
+}
+
+async function listOf(deps: ItemsDeps, a: Accountability | undefined, p: ListPlan, depth: number) {
+  const { plan, def: d, children, embedded, statement, whole } = p;
+  // one-to-many children in the rows' own statement when they can be (read-embedded.ts), else one statement per alias
+  const [rows, meta] = await Promise.all([deps.pool.query(statement), metaOf(deps, plan)]);
+  const data = plan.shape(rows.rows);
+  if (embedded) embedded.place(data, rows.rows);
+  else await withChildren(deps, a, d, data, children, depth, whole);
+  return meta ? { data, meta } : { data };
 }
 
 /**

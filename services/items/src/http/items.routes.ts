@@ -1,12 +1,12 @@
 import { Router, type Request } from 'express';
 import { itemUpdateSchema, itemsCreateSchema, itemsUpdateSchema, searchRequestSchema } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
-import { route, sendJson, type RouteTable } from '@vellum/http';
+import { route, sendJson, sendJsonText, type RouteTable } from '@vellum/http';
 import { createItems } from '../domain/create-items.use-case';
 import { deleteItems } from '../domain/delete-items.use-case';
 import type { ChangeContext } from '../domain/item-change';
 import type { ItemsDeps } from '../domain/items-deps';
-import { readBack, readItem, readItems } from '../domain/read-items.use-case';
+import { readBack, readItem, readItemsText } from '../domain/read-items.use-case';
 import { updateItems, type ItemUpdate } from '../domain/update-items.use-case';
 import { isPlainObject } from '../domain/validate-write';
 import { ifMatchOf, setVersionHeaders } from './item-version-headers';
@@ -20,13 +20,14 @@ const collectionOf = (req: Request) => String(req.params.collection);
  */
 export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDeps) {
   route(router, 'get', '/items/:collection', 'public', async (req, res) => {
-    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), req.query));
+    sendJsonText(res, await readItemsText(deps, req.accountability, collectionOf(req), req.query));
   });
 
   route(router, 'search', '/items/:collection', 'public', { body: searchRequestSchema }, async (req, res) => {
     // `?version=<key>` in the URL (as Directus takes it), the rest of the query in the body
     const version = req.query.version;
-    sendJson(res, await readItems(deps, req.accountability, collectionOf(req), { ...(req.body.query ?? {}), ...(version !== undefined ? { version } : {}) }));
+    const query = { ...(req.body.query ?? {}), ...(version !== undefined ? { version } : {}) };
+    sendJsonText(res, await readItemsText(deps, req.accountability, collectionOf(req), query));
   });
 
   route(router, 'get', '/items/:collection/:id', 'public', async (req, res) => {
