@@ -7,7 +7,8 @@ import { harness, type Harness } from './helpers';
 // paused), writes are held up to HISTORY_LAG_WAIT and then refused with 503 + Retry-After, so the backlog stops
 // growing; once the history catches up, held writes go through.
 const LIMIT_MS = 300;
-const WAIT_MS = 400;
+// a held write's wait: long enough that a loaded machine's event loop wakes it in time once the history caught up
+const WAIT_MS = 1000;
 let h: Harness;
 let bp: HistoryBackPressure;
 const auth = () => ({ Authorization: `Bearer ${h.admin}` });
@@ -33,11 +34,13 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 describe('back-pressure from the history', () => {
   it('a paused recorder: writes are held, then 503 with Retry-After, and the backlog stops growing', async () => {
     const id = (await request(h.app).post('/items/notes').set(auth()).send({ n: 0 }).expect(200)).body.data.id;
-    // 1.5 s of writes, one after the other, with nothing recorded: without back-pressure every one is a 200 and
-    // adds to the backlog; with it, the writes after the first LIMIT_MS are held WAIT_MS each and refused
+    // 1.5 s of writes (and on until two were refused, 20 s at most), one after the other, with nothing recorded:
+    // without back-pressure every one is a 200 and adds to the backlog; with it, the writes after the first LIMIT_MS
+    // are held WAIT_MS each and refused
     const statuses: number[] = [];
     const until = Date.now() + 1500;
-    for (let k = 1; Date.now() < until; k++) {
+    const refused = () => statuses.filter((s) => s === 503).length;
+    for (let k = 1; (Date.now() < until || refused() < 2) && Date.now() < until + 20_000; k++) {
       const r = await request(h.app).patch(`/items/notes/${id}`).set(auth()).send({ n: k });
       statuses.push(r.status);
       if (r.status === 503) {
