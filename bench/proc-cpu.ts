@@ -47,3 +47,14 @@ export function cpuSpentBetween(before: Map<number, number>, after: Map<number, 
   for (const [pid, us] of after) if (Number.isFinite(us)) sum += us - (before.get(pid) ?? 0);
   return sum;
 }
+
+/** Read and write system calls a process has made so far (`/proc/<pid>/io`: syscr, syscw); NaN when it is gone. */
+export function procSyscalls(pid: number | undefined): { reads: number; writes: number } {
+  try {
+    const io = readFileSync(`/proc/${pid}/io`, 'utf8');
+    const field = (k: string) => Number(new RegExp(`^${k}: (\\d+)$`, 'm').exec(io)?.[1] ?? NaN);
+    return { reads: field('syscr'), writes: field('syscw') };
+  } catch {
+    return { reads: NaN, writes: NaN };
+  }
+}

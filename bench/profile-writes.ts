@@ -6,7 +6,7 @@
 // printed per write by database and statement, with the process's CPU per write.
 import pg from 'pg';
 import { Client } from 'pg';
-import { cpuUs } from './proc-cpu';
+import { cpuUs, procSyscalls } from './proc-cpu';
 import { writeLoad, type WriteLoad } from './write-load';
 import { waitForHistory } from './write-targets';
 import { startWritesPlatform } from './writes-platform';
@@ -57,6 +57,9 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
   return original.apply(this, args);
 };
 
+/** Read / write system calls so far of each backend met by backendsByRole (the last time it looked). */
+const backendSyscalls = new Map<number, { reads: number; writes: number }>();
+
 /** CPU µs so far of each backend of `databases`, by database and application name (the pool or process it serves). */
 async function backendsByRole(admin: Client, databases: string[]): Promise<Map<string, Map<number, number>>> {
   const { rows } = await admin.query<{ pid: number; datname: string; app: string }>(
@@ -68,6 +71,8 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
     const role = `${r.datname.replace(/^vellum_(\w+?)_writes_.*/, '$1')}/${r.app || 'pool'}`;
     const us = cpuUs(r.pid);
     if (Number.isFinite(us)) (out.get(role) ?? out.set(role, new Map()).get(role)!).set(r.pid, us);
+    const sys = procSyscalls(r.pid);
+    if (Number.isFinite(sys.reads)) backendSyscalls.set(r.pid, sys);
   }
   return out;
 }
@@ -91,13 +96,16 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
   await admin.connect();
   const dbs = Object.values(p.databaseUrls).map((u) => new URL(u).pathname.slice(1));
   const backends0 = await backendsByRole(admin, dbs);
+  const sys0 = new Map(backendSyscalls);
   const c0 = cpuUs(process.pid);
+  const io0 = procSyscalls(process.pid);
   const t0 = performance.now();
   counting = true;
   const x = await writeLoad({ ...load, seconds: SECONDS });
   const drain = await waitForHistory(items);
   counting = false;
   const cpu = (cpuUs(process.pid) - c0) / Math.max(1, x.writes);
+  const io1 = procSyscalls(process.pid);
   const backends1 = await backendsByRole(admin, dbs);
   await admin.end();
   console.log(
@@ -118,6 +126,18 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
       .sort((a, b) => b[1] - a[1])
       .map(([role, us]) => `${role} ${Math.round(us)} µs`)
       .join(', ')}`,
+  );
+  // each socket write is a system call (and wakes the peer): the process's, and PostgreSQL's backends' reads of them
+  let pgReads = 0;
+  let pgWrites = 0;
+  for (const [pid, s1] of backendSyscalls) {
+    const s0 = sys0.get(pid) ?? { reads: 0, writes: 0 };
+    pgReads += s1.reads - s0.reads;
+    pgWrites += s1.writes - s0.writes;
+  }
+  const per = (n: number) => (n / Math.max(1, x.writes)).toFixed(2);
+  console.log(
+    `system calls per write: process writes ${per(io1.writes - io0.writes)} (reads ${per(io1.reads - io0.reads)}); PostgreSQL backends reads ${per(pgReads)}, writes ${per(pgWrites)}`,
   );
   console.log('per write: statements, wall ms of them (sent → answered), statement');
   for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40))
