@@ -27,7 +27,14 @@ async function value(registry: Registry, name: string): Promise<number> {
     logger: createLogger({ name: 'bench', level: 'warn' }),
     databases,
     metrics: registry,
-    overrides: { ADMIN_EMAIL: 'bench@example.com', ADMIN_PASSWORD: 'bench-password-1', RATE_LIMITER_ENABLED: 'false', LOGIN_STALL_TIME: '0' },
+    // STREAM_CONFIG='{"SETTING":"value"}': the platform's settings for this run (e.g. STREAM_BATCH_INTERVAL)
+    overrides: {
+      ADMIN_EMAIL: 'bench@example.com',
+      ADMIN_PASSWORD: 'bench-password-1',
+      RATE_LIMITER_ENABLED: 'false',
+      LOGIN_STALL_TIME: '0',
+      ...(JSON.parse(process.env.STREAM_CONFIG ?? '{}') as Record<string, string>),
+    },
   });
   // when each revision was committed: the revisions writer's notice after each COMMIT (the bucket the replicas tell
   // each other through), then the ids that became visible, read in turn

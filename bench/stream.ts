@@ -4,15 +4,22 @@
 // (100) item writes per second go on for STREAM_SECONDS (20). Reports the feed's database reads per revision, the
 // revision's commit (the revisions writer's notice after its COMMIT, seen in the platform's process) → event delivered
 // (p50/p99/max over every subscriber and revision), deliveries against what each role may see, and the platform's
-// memory per idle subscriber.
-import { fork } from 'node:child_process';
+// memory per idle subscriber, and the platform process's CPU per delivery (its CPU over the writes ÷ events delivered;
+// it serves the writes too). STREAM_BASE=<checkout> (a `git archive` with `node_modules` and the generated clients)
+// runs that checkout's bench/serve-stream.ts the same way in STREAM_ROUNDS (default 3 with a base, else 1)
+// interleaved rounds (ABBA…), and prints this ÷ base per round.
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
+import { cpuUs } from './proc-cpu';
 
 const SUBSCRIBERS = Number(process.env.STREAM_SUBSCRIBERS ?? 1000);
 const RATE = Number(process.env.STREAM_RATE ?? 100);
 const SECONDS = Number(process.env.STREAM_SECONDS ?? 20);
 const ITEMS = 100;
+const BASE = process.env.STREAM_BASE ? path.resolve(process.env.STREAM_BASE) : undefined;
+const ROUNDS = Number(process.env.STREAM_ROUNDS ?? (BASE ? 3 : 1));
 
 interface Stats {
   rss: number;
@@ -22,17 +29,22 @@ interface Stats {
   revisions: number;
 }
 
-const child = fork(path.join(__dirname, 'serve-stream.ts'), [], {
-  // STREAM_PROFILE=<dir>: a CPU profile of the platform's process (bench/profile-summary.ts reads it)
-  execArgv: ['--expose-gc', '--import', 'tsx', ...(process.env.STREAM_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STREAM_PROFILE}`] : [])],
-  stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-});
-const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
-const stats = () => {
-  const p = next<Stats>();
-  child.send('stats');
-  return p;
-};
+/** One platform (a checkout's bench/serve-stream.ts) in its own process, and how to ask it for its figures. */
+function servePlatform(tree: string) {
+  const child = fork(path.join(tree, 'bench', 'serve-stream.ts'), [], {
+    cwd: tree,
+    // STREAM_PROFILE=<dir>: a CPU profile of the platform's process (bench/profile-summary.ts reads it)
+    execArgv: ['--expose-gc', '--import', 'tsx', ...(process.env.STREAM_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.STREAM_PROFILE}`] : [])],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
+  const stats = () => {
+    const p = next<Stats>();
+    child.send('stats');
+    return p;
+  };
+  return { child, next, stats };
+}
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const pct = (xs: number[], p: number) => xs[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))] ?? NaN;
 
@@ -74,7 +86,8 @@ function subscribe(url: string, token: string, onId: (id: number) => void): Prom
   });
 }
 
-async function main() {
+async function round(tree: string) {
+  const { child, next, stats } = servePlatform(tree);
   const { url } = await next<{ url: string }>();
   const admin = (await call(url, 'POST', '/auth/login', undefined, { email: 'bench@example.com', password: 'bench-password-1' })).data.access_token as string;
   const fields = [
@@ -128,6 +141,7 @@ async function main() {
 
   console.log(`${SUBSCRIBERS} subscribers open; ${RATE} writes/s for ${SECONDS} s…`);
   const before = await stats();
+  const cpuBefore = cpuUs(child.pid);
   let sent = 0;
   let failed = 0;
   const writes: Promise<void>[] = [];
@@ -148,6 +162,7 @@ async function main() {
   }
   await Promise.all(writes);
   await sleep(3000);
+  const cpu = cpuUs(child.pid) - cpuBefore;
   const after = await stats();
   const committed = await new Promise<Record<number, number>>((resolve) => {
     child.once('message', (m) => resolve(m as Record<number, number>));
@@ -156,32 +171,83 @@ async function main() {
   const fromCommit = received.filter(([id]) => committed[id] !== undefined).map(([id, at]) => at - committed[id]!);
   fromCommit.sort((a, b) => a - b);
   streams.forEach((s) => s.destroy());
-  child.send('stop');
+  await stop(child);
 
   const revisions = after.revisions - before.revisions;
   const reads = after.reads - before.reads;
   const seeing = SUBSCRIBERS - Math.ceil(SUBSCRIBERS * 0.2);
   const per = (bytes: number) => `${(bytes / SUBSCRIBERS / 1024).toFixed(1)} KiB`;
-  console.log(
-    JSON.stringify(
-      {
-        subscribers: SUBSCRIBERS,
-        writes: { sent, failed, perSecond: +(sent / SECONDS).toFixed(1) },
-        feed: { revisions, reads, readsPerRevision: +(reads / Math.max(1, revisions)).toFixed(3) },
-        commitToDeliveryMs: { p50: pct(fromCommit, 50), p99: pct(fromCommit, 99), max: fromCommit.at(-1), samples: fromCommit.length },
-        deliveries: { received: received.length, expected: (sent - failed) * seeing },
-        deliveredByRole: delivered,
-        memoryPerIdleSubscriber: { rss: per(open.rss - idle.rss), heap: per(open.heapUsed - idle.heapUsed) },
-        streamsOpen: open.streams,
-      },
-      null,
-      2,
-    ),
-  );
+  return {
+    subscribers: SUBSCRIBERS,
+    writes: { sent, failed, perSecond: +(sent / SECONDS).toFixed(1) },
+    feed: { revisions, reads, readsPerRevision: +(reads / Math.max(1, revisions)).toFixed(3) },
+    commitToDeliveryMs: { p50: pct(fromCommit, 50), p99: pct(fromCommit, 99), max: fromCommit.at(-1), samples: fromCommit.length },
+    deliveries: { received: received.length, expected: (sent - failed) * seeing },
+    deliveredByRole: delivered,
+    // the platform process's CPU from the first write until 3 s after the last, per event delivered
+    cpuPerDeliveryUs: +(cpu / Math.max(1, received.length)).toFixed(2),
+    memoryPerIdleSubscriber: { rss: per(open.rss - idle.rss), heap: per(open.heapUsed - idle.heapUsed) },
+    streamsOpen: open.streams,
+  };
+}
+
+function stop(child: ChildProcess): Promise<void> {
+  return new Promise((resolve) => {
+    child.once('exit', () => resolve());
+    child.send('stop');
+  });
+}
+
+async function main() {
+  const here = path.resolve(__dirname, '..');
+  const load = () =>
+    os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ');
+  const ratios: { cpu: number; p50: number; p99: number }[] = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    // ABBA: each checkout goes first in every other round
+    const arms: [string, string][] = BASE
+      ? r % 2 === 0
+        ? [
+            ['this', here],
+            ['base', BASE],
+          ]
+        : [
+            ['base', BASE],
+            ['this', here],
+          ]
+      : [['this', here]];
+    const out: Record<string, Awaited<ReturnType<typeof round>>> = {};
+    for (const [name, tree] of arms) {
+      console.log(`round ${r + 1} ${name}: load average ${load()}`);
+      out[name] = await round(tree);
+      console.log(JSON.stringify({ round: r + 1, arm: name, ...out[name] }, null, 2));
+    }
+    const [t, b] = [out.this!, out.base];
+    const line = (x: typeof t) =>
+      `CPU/delivery ${x.cpuPerDeliveryUs} µs, p50 ${x.commitToDeliveryMs.p50} ms, p99 ${x.commitToDeliveryMs.p99} ms, refused ${x.writes.failed}`;
+    console.log(`round ${r + 1}: this ${line(t)}${b ? `; base ${line(b)}` : ''}; load average ${load()}`);
+    if (b) {
+      ratios.push({
+        cpu: t.cpuPerDeliveryUs / b.cpuPerDeliveryUs,
+        p50: t.commitToDeliveryMs.p50 / b.commitToDeliveryMs.p50,
+        p99: t.commitToDeliveryMs.p99 / b.commitToDeliveryMs.p99,
+      });
+      const q = ratios.at(-1)!;
+      console.log(`round ${r + 1} this ÷ base: CPU per delivery ${q.cpu.toFixed(2)}, p50 ${q.p50.toFixed(2)}, p99 ${q.p99.toFixed(2)}`);
+    }
+  }
+  if (ratios.length) {
+    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!.toFixed(2);
+    console.log(
+      `median this ÷ base: CPU per delivery ${med(ratios.map((x) => x.cpu))}, p50 ${med(ratios.map((x) => x.p50))}, p99 ${med(ratios.map((x) => x.p99))}`,
+    );
+  }
 }
 
 main().catch((e) => {
   console.error(e);
-  child.kill();
   process.exit(1);
 });

@@ -10,8 +10,14 @@ import { silentLogger, startUpstream, testConfig, type Upstream } from './helper
 let upstream: Upstream;
 beforeAll(async () => {
   upstream = await startUpstream('revisions', (app) => {
-    app.get('/revisions/stream', (_req, res) => {
-      res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform' });
+    app.get('/revisions/stream', (req, res) => {
+      // as the revisions service answers: no chunked framing, the events until the connection closes
+      if (req.query.framing === 'close') res.removeHeader('Transfer-Encoding');
+      res.writeHead(200, {
+        'Content-Type': 'text/event-stream; charset=utf-8',
+        'Cache-Control': 'no-cache, no-transform',
+        ...(req.query.framing === 'close' ? { Connection: 'close' } : {}),
+      });
       let id = 0;
       const send = () => {
         res.write(`id: ${++id}\ndata: {"sent":${Date.now()}}\n\n`);
@@ -24,7 +30,12 @@ beforeAll(async () => {
 });
 afterAll(() => upstream.close());
 
-describe.each(['http', 'in-process'] as const)('an event stream through the gateway (%s)', (via) => {
+describe.each([
+  ['http', 'chunked'],
+  ['http', 'close'],
+  ['in-process', 'chunked'],
+  ['in-process', 'close'],
+] as const)('an event stream through the gateway (%s, %s framing)', (via, framing) => {
   it('passes each event at once, uncompressed, for longer than the response timeout, with CORS; stop() cuts it', async () => {
     const local = new LocalServices();
     if (via === 'in-process') local.register(upstream.url, (req, res) => upstream.app(req, res));
@@ -40,7 +51,7 @@ describe.each(['http', 'in-process'] as const)('an event stream through the gate
       { logger: silentLogger(), messaging, local },
     );
     try {
-      const s = await openSse(`${gateway.url}/revisions/stream`, { 'accept-encoding': 'br, gzip', origin: 'https://app.example.com' });
+      const s = await openSse(`${gateway.url}/revisions/stream?framing=${framing}`, { 'accept-encoding': 'br, gzip', origin: 'https://app.example.com' });
       expect(s.status).toBe(200);
       expect(s.headers['content-encoding']).toBeUndefined();
       expect(s.headers['access-control-allow-origin']).toBe('https://app.example.com');

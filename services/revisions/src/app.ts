@@ -27,7 +27,9 @@ export interface RevisionsAppDeps extends ServiceAppDeps, TokenCheckDeps {
   /** Role → access rules (watched from ACCESS_BUCKET; `AccessRuleMap.of` in tests). */
   rules: Pick<AccessRuleMap, 'get'>;
   config: Pick<RevisionsConfig, 'QUERY_LIMIT_DEFAULT' | 'QUERY_LIMIT_MAX' | 'QUERY_DEFERRED_JOIN_OFFSET'> &
-    Partial<Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT' | 'STREAM_HEARTBEAT' | 'REVISIONS_RETENTION' | 'AS_OF_LISTS'>>;
+    Partial<
+      Pick<RevisionsConfig, 'TRUST_PROXY' | 'REVISIONS_MIN_VERSION_WAIT' | 'STREAM_HEARTBEAT' | 'STREAM_BATCH_INTERVAL' | 'REVISIONS_RETENTION' | 'AS_OF_LISTS'>
+    >;
   /** The process's reader of new revisions for the streams (default: one of this app's own). */
   feed?: RevisionFeed;
 }
@@ -73,7 +75,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
   app.use(server);
 
   const authenticated = authenticate({ verifier, isSessionRevoked: deps.isSessionRevoked });
-  const feed = deps.feed ?? new RevisionFeed(pool, { logger });
+  const feed = deps.feed ?? new RevisionFeed(pool, { logger, batchIntervalMs: config.STREAM_BATCH_INTERVAL });
   const stream = streamRoutes(
     { feed, reader, rules: deps.rules, pool, retentionMs: config.REVISIONS_RETENTION, now: deps.now },
     { authenticate: authenticated, verifier, isSessionRevoked: deps.isSessionRevoked, heartbeatMs: config.STREAM_HEARTBEAT ?? 15_000, logger },

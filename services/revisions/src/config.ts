@@ -37,6 +37,8 @@ const shape = {
   REVISIONS_MIN_VERSION_WAIT: duration('2s'),
   /** `GET /revisions/stream`: a comment line after this long without an event, so proxies keep an idle stream open. */
   STREAM_HEARTBEAT: duration('15s'),
+  /** `GET /revisions/stream`: at least this long between two batches of new revisions handed to the streams. */
+  STREAM_BATCH_INTERVAL: duration('50ms'),
   /**
    * A list as it was (`GET /items/:c?at=`): `sql` answers every shape it can in SQL (as-of/sql-lists.ts); `keyed`
    * the key-ordered pages only, the rest rebuilt in memory; `general` always in memory (a before/after switch for

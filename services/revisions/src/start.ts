@@ -41,7 +41,7 @@ export async function startRevisions(config: RevisionsConfig, deps: StartRevisio
   const sessions = await watchRevokedSessions(messaging);
   const apiTokens = await apiTokensFrom(messaging);
   // streams: this replica's feed reads each recorded batch once, told by its own writer or another replica's notice
-  const feed = new RevisionFeed(pool, { logger });
+  const feed = new RevisionFeed(pool, { logger, batchIntervalMs: config.STREAM_BATCH_INTERVAL });
   const notices = await revisionNotices(messaging, () => feed.poke(), logger);
   const writer = new NotifyingEventWriter(pool, () => {
     feed.poke();

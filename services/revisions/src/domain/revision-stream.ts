@@ -12,8 +12,8 @@ import { visibilityOf, type AccessRules, type Visibility } from './visibility';
 export interface StreamSink {
   /** One revision; false when the client is behind (wait for `drained` before more). */
   revision(id: number, json: string): boolean;
-  /** A live batch's events as event-stream text (`liveEventText`), in one write. */
-  text(chunk: string): void;
+  /** A live batch's events as event-stream bytes (`liveEventText`, UTF-8), in one write: the streams of a kind share it. */
+  text(chunk: Buffer): void;
   /** The `since` asked for is older than retention: what follows starts at `earliest`. */
   reset(earliest: number): void;
   drained(): Promise<void>;
@@ -36,8 +36,11 @@ const CATCH_UP_PAGE = 500;
 /** One revision as an event-stream event: its id, and its JSON as the data line. */
 export const liveEventText = (id: number, json: string): string => `id: ${id}\ndata: ${json}\n\n`;
 
-/** A live batch's text by stream kind (read rule, fields, filter): the streams of one kind share one string. */
-const batchTexts = new WeakMap<FeedRevision[], Map<string, string>>();
+/**
+ * A live batch's events by stream kind (read rule, fields, filter), encoded once: the streams of one kind write the
+ * same Buffer (null: nothing of the batch for that kind).
+ */
+const batchTexts = new WeakMap<FeedRevision[], Map<string, Buffer | null>>();
 
 let shapeIds = 0;
 const visibilityIds = new WeakMap<Visibility, number>();
@@ -65,6 +68,12 @@ export class RevisionStream {
   /** What decides which revisions pass the filter, beside the revisions themselves. */
   private readonly filterKey: string;
   private sink: StreamSink | undefined;
+  /** The read rule the keys below were built for (a role's rules change: a new object). */
+  private keyedFor: Visibility | undefined;
+  /** Read rule and fields: the streams with this key show a revision alike (`FeedRevision.shaped`). */
+  private shapeKey = '';
+  /** Shape and filter: the streams with this key get the same events of a batch. */
+  private kindKey = '';
 
   constructor(
     private readonly deps: StreamDeps,
@@ -144,17 +153,21 @@ export class RevisionStream {
     const sink = this.sink;
     if (!sink || sink.closed) return;
     const visibility = visibilityOf(this.acc, this.deps.rules);
-    const key = `${visibilityKey(visibility)}|${this.shape.key}`;
-    // a batch wholly after this stream's position (the live case) may already be written out for its kind
+    if (visibility !== this.keyedFor) {
+      this.keyedFor = visibility;
+      this.shapeKey = `${visibilityKey(visibility)}|${this.shape.key}`;
+      this.kindKey = `${this.shapeKey}|${this.filterKey}`;
+    }
+    // a batch wholly after this stream's position (the live case) may already be encoded for its kind
     const whole = revs.length > 0 && revs[0]!.row.id > this.position;
-    const kind = `${key}|${this.filterKey}`;
     let texts = whole ? batchTexts.get(revs) : undefined;
-    const shared = texts?.get(kind);
+    const shared = texts?.get(this.kindKey);
     if (shared !== undefined) {
       this.position = revs[revs.length - 1]!.row.id;
       if (shared) sink.text(shared);
       return;
     }
+    const stats = this.deps.feed.stats;
     let out = '';
     for (const rev of revs) {
       const id = rev.row.id;
@@ -162,14 +175,19 @@ export class RevisionStream {
       this.position = id;
       if (!visibility.all && !Object.hasOwn(visibility.fields, rev.row.collection)) continue;
       if (!this.matches(rev.row)) continue;
-      let json = rev.shaped.get(key);
-      if (json === undefined) rev.shaped.set(key, (json = JSON.stringify(this.shape.apply(rev, visibility))));
+      let json = rev.shaped.get(this.shapeKey);
+      if (json === undefined) {
+        rev.shaped.set(this.shapeKey, (json = JSON.stringify(this.shape.apply(rev, visibility))));
+        stats.encoded++;
+      }
       out += liveEventText(id, json);
     }
+    const bytes = out ? Buffer.from(out) : null;
+    if (bytes) stats.texts++;
     if (whole) {
       if (!texts) batchTexts.set(revs, (texts = new Map()));
-      texts.set(kind, out);
+      texts.set(this.kindKey, bytes);
     }
-    if (out) sink.text(out);
+    if (bytes) sink.text(bytes);
   }
 }
