@@ -71,15 +71,7 @@ export function streamRoutes(deps: StreamDeps & { reader: RecordsReader }, o: St
     const stream = new RevisionStream(deps, acc, query, since);
     const opened = await stream.open();
 
-    // no chunked framing: the body is the events until the connection closes (an event stream never ends by itself),
-    // so each write is the events' bytes alone — one buffer to the socket instead of four (length, CRLF, data, CRLF)
-    res.removeHeader('Transfer-Encoding');
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      'X-Accel-Buffering': 'no',
-      Connection: 'close',
-    });
+    res.writeHead(200, { 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-cache, no-transform', 'X-Accel-Buffering': 'no' });
     res.write('retry: 1000\n\n');
     let closed = false;
     const entry: Open = {
