@@ -6,7 +6,7 @@ import { CatalogueCache, createApp, createPrisma, type CatalogueSource } from '.
 import type { CollectionDef } from '../src/domain/collection';
 import type { ItemsDeps } from '../src/domain/items-deps';
 import { createItems } from '../src/domain/create-items.use-case';
-import { readItems } from '../src/domain/read-items.use-case';
+import { readItemsText } from '../src/domain/read-items.use-case';
 import { updateItems } from '../src/domain/update-items.use-case';
 import { harness, type Harness } from './helpers';
 
@@ -80,7 +80,7 @@ describe('a read over a definition made stale by another replica (its notice not
     const before = (await loadCollection(h.pool, 'notes'))!;
     expect((await send('post', '/fields/notes', { field: 'color', type: 'string', schema: { default_value: 'red' } })).status).toBe(200);
     try {
-      const r = await readItems(deps(staleSource(before)), admin, 'notes', { fields: 'id,color', sort: 'id', limit: '1' });
+      const r = JSON.parse(await readItemsText(deps(staleSource(before)), admin, 'notes', { fields: 'id,color', sort: 'id', limit: '1' }));
       expect(r.data).toEqual([{ id: 1, color: 'red' }]);
     } finally {
       await send('delete', '/fields/notes/color');
@@ -91,7 +91,7 @@ describe('a read over a definition made stale by another replica (its notice not
     expect((await send('post', '/fields/notes', { field: 'gone', type: 'string' })).status).toBe(200);
     const before = (await loadCollection(h.pool, 'notes'))!;
     expect((await send('delete', '/fields/notes/gone')).status).toBe(204);
-    const r = await readItems(deps(staleSource(before)), admin, 'notes', { sort: 'id', limit: '1' });
+    const r = JSON.parse(await readItemsText(deps(staleSource(before)), admin, 'notes', { sort: 'id', limit: '1' }));
     expect(r.data).toEqual([{ id: 1, title: 'a' }]);
   });
 });

@@ -113,14 +113,10 @@ async function withChildren(
   if (c.strip) for (const row of rows) delete row[def.primaryKey];
 }
 
-/** GET /items/:collection → `{data, meta?}` with only readable fields. */
-export async function readItems(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown) {
-  return readWithFreshCatalogue(deps, async (d) => listOf(d, a, await keptPlanList(d, a, collection, rawQuery), 0));
-}
-
 /**
- * `readItems` as the answer's JSON text: written from the rows (read as arrays) when the list can be (list-text.ts:
- * children as the JSON text PostgreSQL wrote), else the shaped objects stringified — the same bytes either way.
+ * GET /items/:collection → the answer's JSON text (`{data, meta?}`, only readable fields): written from the rows
+ * (read as arrays) when the list can be (list-text.ts: children as the JSON text PostgreSQL wrote), else the shaped
+ * objects stringified — the same bytes either way.
  */
 export async function readItemsText(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown): Promise<string> {
   return readWithFreshCatalogue(deps, async (d) => {
