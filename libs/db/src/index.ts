@@ -15,4 +15,4 @@ export { ensureDatabases, databaseUrl, databaseName, dropDatabase, withClient } 
 export { startEmbeddedPostgres } from './embedded-postgres';
 export { stopOrphanedPostgres, EmbeddedPostgresBusyError } from './recover-previous-run';
 export type { EmbeddedPostgresOptions, EmbeddedPostgresHandle } from './embedded-postgres';
-export { afterCommit, inTransaction, isBroken, settleAtCommit, withTransaction } from './transaction';
+export { afterCommit, inTransaction, isBroken, settleAtCommit, withConnection, withTransaction } from './transaction';

@@ -95,18 +95,21 @@ export async function inTransaction<T>(client: ClientBase, fn: (client: ClientBa
 }
 
 /**
- * `fn` in one transaction on a pooled connection (see `inTransaction`), released afterwards — destroyed if broken.
- * A connection dying meanwhile (database restart, failover) fails this call, not the process: its `error` event is
- * caught here and the connection is not reused.
+ * `fn` on a pooled connection, released afterwards — destroyed if broken. A connection dying meanwhile (database
+ * restart, failover) fails this call, not the process: its `error` event is caught here and it is not reused.
  */
-export async function withTransaction<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
+export async function withConnection<T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   const onError = () => broken.add(client);
   client.on('error', onError);
   try {
-    return await inTransaction(client, () => fn(client));
+    return await fn(client);
   } finally {
     client.off('error', onError);
     client.release(isBroken(client));
   }
 }
+
+/** `fn` in one transaction on a pooled connection (see `inTransaction` and `withConnection`). */
+export const withTransaction = <T>(pool: Pool, fn: (client: PoolClient) => Promise<T>): Promise<T> =>
+  withConnection(pool, (client) => inTransaction(client, () => fn(client)));

@@ -3,6 +3,7 @@ import { afterCommit, settleAtCommit } from '@vellum/db';
 import { propagationHeaders } from '@vellum/logger';
 import { hasLocalRelay, isQuietOutbox, wakeLocalRelays } from './local-wake';
 import { OUTBOX_CHANNEL } from './outbox-table';
+import { OUTBOX_INSERT } from './statement-insert';
 
 /** A message to publish once the caller's transaction commits. */
 export interface OutboxMessage {
@@ -57,12 +58,12 @@ export function outboxRow(m: OutboxMessage): OutboxRow {
 
 const INSERT_ONE = {
   name: 'vellum_outbox_insert',
-  text: 'INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers") VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb)',
+  text: `${OUTBOX_INSERT} VALUES ($1::uuid, $2, $3, $4::jsonb, $5::jsonb)`,
 };
 // several rows in one statement, inserted (and so numbered by `seq`) in the order given
 const INSERT_MANY = {
   name: 'vellum_outbox_insert_many',
-  text: `INSERT INTO "outbox" ("id", "destination", "subject", "payload", "headers")
+  text: `${OUTBOX_INSERT}
     SELECT i, d, s, p, h FROM unnest($1::uuid[], $2::text[], $3::text[], $4::jsonb[], $5::jsonb[]) WITH ORDINALITY AS m(i, d, s, p, h, o) ORDER BY o`,
 };
 

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { Pool } from 'pg';
 import { ACCESS_BUCKET, type RoleAccess } from '@vellum/contracts';
 import { createInProcessMessaging, type Messaging, type Subscription } from '@vellum/messaging';
+import { databaseOf, registerLocalRelay } from '@vellum/outbox';
 import { createTestDatabase, testTokens, type TestDatabase } from '@vellum/testing';
 import { createTokenVerifier, watchAccessRules } from '@vellum/tokens';
 import { AccessRules, CatalogueCache, createApp, createItemsPool, createPrisma } from '../src';
@@ -28,8 +29,18 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-export async function harness(opts: { history?: (pool: Pool) => NonNullable<Parameters<typeof createApp>[0]['history']> } = {}): Promise<Harness> {
+export interface HarnessOptions {
+  history?: (pool: Pool) => NonNullable<Parameters<typeof createApp>[0]['history']>;
+  /**
+   * As in every service process, a relay of the database runs here (default): one that publishes nothing, so the
+   * outbox keeps every row for the tests to read. `false`: none (a write then wakes relays elsewhere by NOTIFY).
+   */
+  relay?: boolean;
+}
+
+export async function harness(opts: HarnessOptions = {}): Promise<Harness> {
   const db = await createTestDatabase({ migrationsDir: MIGRATIONS });
+  const unregisterRelay = opts.relay === false ? () => undefined : registerLocalRelay(databaseOf(db.url), () => undefined);
   const pool = createItemsPool(db.url, 5);
   const prisma = createPrisma(db.url, 2);
   const messaging = createInProcessMessaging();
@@ -77,6 +88,7 @@ export async function harness(opts: { history?: (pool: Pool) => NonNullable<Para
     },
     async close() {
       await sub.stop();
+      unregisterRelay();
       await catalogue.stop();
       await messaging.close();
       await Promise.allSettled([pool.end(), prisma.$disconnect()]);

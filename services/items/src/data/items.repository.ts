@@ -2,6 +2,7 @@ import { escapeIdentifier as q } from 'pg';
 import type { CollectionDef } from '../domain/collection';
 import { primaryKeyArrayType, sqlType, tableName } from './content-schema';
 import { named, type Queryable } from './items-pool';
+import { eventCte, type ItemEvent } from './item-event-cte';
 
 export type Row = Record<string, unknown>;
 
@@ -29,13 +30,13 @@ const VERSION = '$version';
  * its latest committed version is one of them (ON CONFLICT DO UPDATE reads the latest row, not the snapshot, and
  * under the item's row lock): a row written but not bumped comes back with a null version (412, rolled back).
  */
-function versioned(def: CollectionDef, write: string, ifMatch = false, more = ''): string {
+function versioned(def: CollectionDef, write: string, ifMatch = false, more = '', event = ''): string {
   const pk = q(def.primaryKey);
   return `WITH w AS (${write}),
 v AS (INSERT INTO item_versions AS iv (collection, item, version)
       SELECT $1, w.${pk}::text, 1 FROM w ORDER BY 2
       ON CONFLICT (collection, item) DO UPDATE SET version = iv.version + 1${ifMatch ? ' WHERE $3::bigint[] IS NULL OR iv.version = ANY($3::bigint[])' : ''}
-      RETURNING item, version)
+      RETURNING item, version)${event ? `,\n${event}` : ''}
 SELECT w.*, v.version::text AS "${VERSION}"${more} FROM w ${ifMatch ? 'LEFT ' : ''}JOIN v ON v.item = w.${pk}::text`;
 }
 
@@ -62,12 +63,15 @@ function written(rows: Row[]): Written[] {
 
 /** Writes to a collection's table, each with its items' versions. Values are already coerced (coerceValue); every value is a parameter. */
 export const itemsRepository = {
-  async insert(db: Queryable, def: CollectionDef, values: Row): Promise<Written> {
+  /** `event`: its outbox row written by this statement (run on its own, it is the transaction: see one-statement-write.ts). */
+  async insert(db: Queryable, def: CollectionDef, values: Row, event?: ItemEvent): Promise<Written> {
     const cols = Object.keys(values);
+    const e = event && eventCte(def, event, cols.length + 2);
     const insert = cols.length
       ? `INSERT INTO ${tableName(def.collection)} (${cols.map(q).join(', ')}) VALUES (${cols.map((_, i) => `$${i + 2}`).join(', ')}) RETURNING *`
       : `INSERT INTO ${tableName(def.collection)} DEFAULT VALUES RETURNING *`;
-    const r = await db.query<Row>(named(versioned(def, insert), [def.collection, ...cols.map((c) => values[c])], shapeOf(def)));
+    const params = [def.collection, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
+    const r = await db.query<Row>(named(versioned(def, insert, false, '', e?.text), params, shapeOf(def)));
     return written(r.rows)[0]!;
   },
 
@@ -75,13 +79,16 @@ export const itemsRepository = {
    * Sets `values` on the rows with these keys whose values differ (one statement); returns the rows written (after
    * the change), in no particular order: a row that already held the values is not written and not returned
    * (`selectForUpdate` tells it from a missing one). `ifMatch`: the versions the caller expects (null: any).
+   * `event`: one key's outbox row written by this statement (with no `ifMatch`: nothing rolls back a miss).
    */
-  async update(db: Queryable, def: CollectionDef, keys: unknown[], values: Row, ifMatch: number[] | null = null): Promise<Written[]> {
+  async update(db: Queryable, def: CollectionDef, keys: unknown[], values: Row, ifMatch: number[] | null = null, event?: ItemEvent): Promise<Written[]> {
     const cols = Object.keys(values);
+    const e = event && eventCte(def, event, cols.length + 4);
     const sets = cols.map((c, i) => `${q(c)} = $${i + 4}`).join(', ');
     const differs = `ROW(${cols.map(q).join(', ')}) IS DISTINCT FROM ROW(${cols.map((_, i) => `$${i + 4}`).join(', ')})`;
     const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${q(def.primaryKey)} = ANY($2::${primaryKeyArrayType(def)}) AND ${differs} RETURNING *`;
-    const r = await db.query<Row>(named(versioned(def, update, true), [def.collection, keys, ifMatch, ...cols.map((c) => values[c])], shapeOf(def)));
+    const params = [def.collection, keys, ifMatch, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
+    const r = await db.query<Row>(named(versioned(def, update, true, '', e?.text), params, shapeOf(def)));
     return written(r.rows);
   },
 

@@ -11,6 +11,7 @@ import type { WriteResult } from './update-items.use-case';
 import { validateWrite } from './validate-write';
 import { isNested } from './nested/nested-payload';
 import { createTrees } from './nested/write-tree';
+import { createOneInStatement } from './one-statement-write';
 
 /**
  * POST /items/:collection: one object or an array. All items and one `create` event per item commit in one
@@ -26,24 +27,26 @@ export async function createItems(
   if (!allowed) throw errors.forbidden();
   await deps.history?.admit();
   const payloads = Array.isArray(body) ? body : [body];
-  return retryWrite((cached) =>
-    withTransaction(deps.pool, async (db) => {
-      const def = await writeDef(deps, db, collection, cached);
-      if (!def) throw errors.forbidden();
-      if (payloads.some((p) => isNested(def, p))) return createTrees(db, deps, ctx, await lockedForTree(db, def, cached), payloads);
-      const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
-      const result: WriteResult = { def, keys: [], rows: [], versions: [] };
-      const changes: VersionedChange[] = [];
-      for (const values of all) {
-        const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
-        const key = row[def.primaryKey];
-        result.keys.push(key);
-        result.rows.push(row);
-        result.versions.push(version);
-        changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
-      }
-      await enqueueItemChanges(db, changes);
-      return result;
-    }),
+  return retryWrite(
+    async (cached) =>
+      (cached && (await createOneInStatement(deps, ctx, collection, body, allowed))) ||
+      withTransaction(deps.pool, async (db) => {
+        const def = await writeDef(deps, db, collection, cached);
+        if (!def) throw errors.forbidden();
+        if (payloads.some((p) => isNested(def, p))) return createTrees(db, deps, ctx, await lockedForTree(db, def, cached), payloads);
+        const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
+        const result: WriteResult = { def, keys: [], rows: [], versions: [] };
+        const changes: VersionedChange[] = [];
+        for (const values of all) {
+          const { row, version } = await itemsRepository.insert(db, def, values).catch(mapWriteError);
+          const key = row[def.primaryKey];
+          result.keys.push(key);
+          result.rows.push(row);
+          result.versions.push(version);
+          changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
+        }
+        await enqueueItemChanges(db, changes);
+        return result;
+      }),
   );
 }

@@ -4,19 +4,11 @@ import { fieldOf } from './collection';
 import type { AliasRead } from './read-children';
 import { scopedPaths, splitAliasPaths } from './read-children';
 import { permits } from './access-rules';
+import { JSON_SAFE, TEXT_SAFE } from './json-safe-types';
 
 // One-to-many children read in their parents' statement: each alias a subquery aggregating its children
 // as JSON, so a list with `comments.*` is one statement and one round trip (the children's own plan, permissions
 // and `deep` as when they are read by a second statement: read-children.ts).
-
-/** Types whose JSON form (`to_json`) parses to what the items pool's text parsers give: other types are read apart. */
-const JSON_SAFE = new Set<FieldType>(['integer', 'string', 'text', 'boolean', 'uuid', 'json']);
-
-/**
- * Types whose JSON from PostgreSQL (`row_to_json`, `to_json`) is byte for byte what JSON.stringify writes of the
- * pool's value: JSON fields are not (jsonb's text has its own spacing; json keeps the text as sent).
- */
-const TEXT_SAFE = new Set<FieldType>(['integer', 'string', 'text', 'boolean', 'uuid']);
 
 /** The parents' subquery alias: the children's row filter names its key column (`_k`, the list's key). */
 const PARENT = '"$p"';

@@ -12,6 +12,7 @@ import type { ItemsDeps } from './items-deps';
 import { planItemUpdates, type ItemUpdate, type PlannedUpdate } from './plan-item-updates';
 import { isNested } from './nested/nested-payload';
 import { updateTrees } from './nested/write-tree';
+import { updateOneInStatement } from './one-statement-write';
 
 export type { ItemUpdate };
 
@@ -40,9 +41,14 @@ export async function updateItems(
   updates: ItemUpdate[],
   ifMatch: IfMatch = null,
 ): Promise<WriteResult> {
-  if (!deps.rules.fields(ctx.accountability, collection, 'update')) throw errors.forbidden();
+  const allowed = deps.rules.fields(ctx.accountability, collection, 'update');
+  if (!allowed) throw errors.forbidden();
   await deps.history?.admit();
-  return retryWrite((cached) => withTransaction(deps.pool, (db) => updateItemsIn(db, deps, ctx, collection, updates, ifMatch, cached)));
+  return retryWrite(
+    async (cached) =>
+      (cached && (await updateOneInStatement(deps, ctx, collection, updates, ifMatch, allowed))) ||
+      withTransaction(deps.pool, (db) => updateItemsIn(db, deps, ctx, collection, updates, ifMatch, cached)),
+  );
 }
 
 /** `updateItems` inside a transaction the caller holds (a scheduled promote commits it with its job's row); `cached`: see retryWrite. */
