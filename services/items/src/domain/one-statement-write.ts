@@ -3,13 +3,12 @@ import { withConnection } from '@vellum/db';
 import { outboxRow, wakeAfterStatement, wakesAfterStatement } from '@vellum/outbox';
 import type { ItemChangeEvent } from '@vellum/contracts';
 import { itemsRepository } from '../data/items.repository';
-import type { ItemEvent } from '../data/item-event-cte';
+import { eventWritable, type ItemEvent } from '../data/item-event-cte';
 import type { Queryable } from '../data/items-pool';
 import type { CollectionDef } from './collection';
 import { mapWriteError } from './db-errors';
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
-import { JSON_SAFE } from './json-safe-types';
 import { isNested } from './nested/nested-payload';
 import { planItemUpdates, type ItemUpdate, type PlannedUpdate } from './plan-item-updates';
 import type { WriteResult } from './update-items.use-case';
@@ -18,14 +17,14 @@ import { validateWrite } from './validate-write';
 // A write of one item — not nested, no If-Match — in one statement on its own: the row, its version and its event's
 // outbox row (data-modifying CTEs) commit together as that statement's transaction, where the general path sends
 // BEGIN, the write, the outbox INSERT and COMMIT. The event's `data`, `delta` and `item_version` are built by
-// PostgreSQL from the row it wrote, so every column must be of a type whose JSON parses as the pool reads it.
+// PostgreSQL from the row it wrote, each value as the items pool would read it (item-event-cte.ts).
 
 const fits = new WeakMap<CollectionDef, boolean>();
 
-/** Whether every column of `def` (its fields: aliases come from its relations) is of a JSON_SAFE type. */
+/** Whether every column of `def` has its event's JSON built in SQL (eventWritable), kept per definition. */
 export function statementWritable(def: CollectionDef): boolean {
   let ok = fits.get(def);
-  if (ok === undefined) fits.set(def, (ok = def.fields.every((f) => JSON_SAFE.has(f.type))));
+  if (ok === undefined) fits.set(def, (ok = eventWritable(def)));
   return ok;
 }
 
