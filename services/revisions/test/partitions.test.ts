@@ -58,6 +58,7 @@ describe('an install with history migrates in place', () => {
       '20261210120000_revision_heads_key_order',
       '20261211000000_revision_heads_live',
       '20261211010000_item_state_index',
+      '20261212000000_revision_heads_hot',
     ]);
     await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);

@@ -6,7 +6,7 @@ import { rangeCheckSql, type Partition, type PartitionedTable } from './partitio
  * transaction), and returns how many: rows newer than the cutoff, and
  * - revisions: every save to a content version (`version` set: never pruned; found by the same pass over the
  *   partition that finds the rows newer than the cutoff), and each item's newest `keepLast` live revisions overall (saves not counted) that lie in this partition. The latest alone (`keepLast` 1, the
- *   default) are the item heads inside the partition's range (revision_heads, live revisions only: as many reads as rows kept). More are
+ *   default) are the item heads inside the partition's range (revision_heads, live revisions only: one pass over it). More are
  *   found from the item's newest row here (one index descent per item) and a look at the newer partitions only (has
  *   the item `keepLast` newer rows there?), never by reading every row;
  * - activity: the rows a revision refers to.
