@@ -3,7 +3,8 @@ import { handOverBatch } from './hand-over-batch';
 import type { BatchOptions } from './relay-batch';
 import { SettleTracker } from './settle-tracker';
 
-const row = (id: string, destination = 'MAIL') => ({ id, destination, subject: 's', payload: {}, headers: {} });
+// the claim reads a payload as its JSON text
+const row = (id: string, destination = 'MAIL') => ({ id, destination, subject: 's', payload: '{}', headers: {} });
 const destinations = { MAIL: { type: 'queue' as const, subjects: ['mail.>'] }, kv: { type: 'kv' as const } };
 
 /** A pool that answers the mark-and-claim with the next of `claims` and records every statement (first words, params). */

@@ -1,4 +1,5 @@
 import type { Pool } from 'pg';
+import { EncodedJson } from '@vellum/messaging';
 import { markFailed } from './mark-rows';
 import { markDeadLettered } from './settle-tracker';
 import { publishRows } from './publish-rows';
@@ -13,7 +14,7 @@ import type { OutboxRecord } from './relay-types';
 const MARK_AND_CLAIM = {
   name: 'vellum_outbox_mark_and_claim',
   text: `WITH marked AS (UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($3::uuid[]) RETURNING 1)
-SELECT "id", "destination", "subject", "payload", "headers" FROM "outbox"
+SELECT "id", "destination", "subject", "payload"::text AS "payload", "headers" FROM "outbox"
  WHERE "published_at" IS NULL AND NOT ("id" = ANY($2::uuid[])) ORDER BY "seq" LIMIT $1`,
 };
 
@@ -35,6 +36,8 @@ export async function handOverBatch(opts: BatchOptions): Promise<number> {
     await markDeadLettered(pool, settled);
     if (room > 0) rows = (await pool.query<OutboxRecord>({ ...MARK_AND_CLAIM, values: [room, [...tracker.awaiting], plain] })).rows;
     else if (plain.length) await pool.query(`UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [plain]);
+    // the payload as its JSON text, handed on as it is (not parsed here to be serialised again by the publish)
+    for (const r of rows) if (r.payload !== null) r.payload = new EncodedJson(r.payload as string);
   } catch (err) {
     tracker.putBack(settled);
     throw err;

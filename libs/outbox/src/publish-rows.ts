@@ -1,4 +1,4 @@
-import type { Messaging, SettleOutcome } from '@vellum/messaging';
+import { EncodedJson, type Messaging, type SettleOutcome } from '@vellum/messaging';
 import { withTimeout, type OutboxDestination, type OutboxRecord } from './relay-types';
 
 /** Publishes one row to its destination; `onSettled` (queues and streams) hears when its consumers are done. */
@@ -18,7 +18,9 @@ export function createPublishers(messaging: Messaging, destinations: Record<stri
       p = (async (): Promise<Publisher> => {
         if (dest.type === 'kv') {
           const kv = await messaging.keyValue<unknown>(name);
-          return (row) => (row.payload === null ? kv.delete(row.subject) : kv.put(row.subject, row.payload));
+          // a KV bucket stores values: a payload handed on as JSON text is read first
+          const value = (p: unknown) => (p instanceof EncodedJson ? (JSON.parse(p.text) as unknown) : p);
+          return (row) => (row.payload === null ? kv.delete(row.subject) : kv.put(row.subject, value(row.payload)));
         }
         const target =
           dest.type === 'queue' ? await messaging.workQueue(name, { subjects: dest.subjects }) : await messaging.eventStream(name, { subjects: dest.subjects });

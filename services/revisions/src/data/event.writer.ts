@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Pool, PoolClient } from 'pg';
 import type { AuditEvent, ItemChangeEvent } from '@vellum/contracts';
 import { withTransaction } from '@vellum/db';
@@ -102,9 +102,10 @@ const LOCK_SQL = { name: 'vellum_write_lock', text: 'SELECT pg_advisory_xact_loc
  * 64-bit advisory lock key of an event: its item's for an item change (serialises writers of the same item across
  * batches and replicas), its own id's for an audit event (serialises writers of the same event).
  */
-function lockKey(e: RecordableEvent): string {
+export function lockKey(e: { kind: RecordableEvent['kind']; collection: string; item?: string | null; id: string }): string {
   const name = e.kind === 'item' ? `${e.collection}\0${e.item}` : `\0audit\0${e.id}`;
-  return createHash('sha256').update(name).digest().readBigInt64BE(0).toString();
+  // the first 8 bytes of its SHA-256 as a signed int8 (one-shot hash: a third of a Hash object's cost per event)
+  return BigInt.asIntN(64, BigInt(`0x${hash('sha256', name, 'hex').slice(0, 16)}`)).toString();
 }
 
 const json = (v: unknown) => (v === null || v === undefined ? null : JSON.stringify(v));
