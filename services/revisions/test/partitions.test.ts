@@ -59,6 +59,7 @@ describe('an install with history migrates in place', () => {
       '20261211000000_revision_heads_live',
       '20261211010000_item_state_index',
       '20261212000000_revision_heads_hot',
+      '20261213000000_parent_indexes_partial',
     ]);
     await expectHeadsExact(pool); // computed for the existing rows
     expect(digest(await rowsOf(pool, 'revisions'))).toBe(before.revisions);
