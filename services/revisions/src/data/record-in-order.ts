@@ -41,7 +41,9 @@ r AS (
          d.version, d.event_id, d.ts, d.action <> 'delete' AND d.delta IS NULL, d.item_version
     FROM ready d JOIN a ON a.event_id = d.event_id
     LEFT JOIN LATERAL (
+      -- read only for a delta to compute: a producer's delta (items sends one) skips it, a gate on d alone
       SELECT p.data FROM revisions p WHERE p.collection = d.collection AND p.item = d.item AND p.item_version < d.item_version
+         AND d.delta IS NULL AND d.action <> 'delete'
        ORDER BY p.item_version DESC LIMIT 1
     ) prev ON true
    ORDER BY d.o
