@@ -58,3 +58,20 @@ export function procSyscalls(pid: number | undefined): { reads: number; writes: 
     return { reads: NaN, writes: NaN };
   }
 }
+
+/**
+ * Context switches so far of a process, every thread summed (`voluntary_ctxt_switches` + `nonvoluntary_…` of
+ * /proc/<pid>/task/<tid>/status): each wait for a socket or a lock ends in one. NaN when it is gone.
+ */
+export function procSwitches(pid: number | undefined): number {
+  try {
+    let n = 0;
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const s = readFileSync(`/proc/${pid}/task/${tid}/status`, 'utf8');
+      for (const m of s.matchAll(/^(?:non)?voluntary_ctxt_switches:\s+(\d+)$/gm)) n += Number(m[1]);
+    }
+    return n;
+  } catch {
+    return NaN;
+  }
+}

@@ -3,10 +3,11 @@
 // `bench/profile-summary.ts <file> 60 <from> <to>`), PROFILE_MODE (one: PATCH /items/:c/:id, create: POST, many:
 // batch PATCH of 100) from 8 connections for PROFILE_SECONDS (10) after 2 s of warm-up; every statement any pool
 // sends is counted (pg's Client#query wrapped, bench only) from the load's start until the history caught up, and
-// printed per write by database and statement, with the process's CPU per write.
+// printed per write by database and statement, with the process's CPU per write and each database's shared buffers
+// per write (pages visited: unlike CPU time, the same on a loaded machine as on a quiet one).
 import pg from 'pg';
 import { Client } from 'pg';
-import { cpuUs, procSyscalls } from './proc-cpu';
+import { cpuUs, procSwitches, procSyscalls } from './proc-cpu';
 import { writeLoad, type WriteLoad } from './write-load';
 import { waitForHistory } from './write-targets';
 import { startWritesPlatform } from './writes-platform';
@@ -58,7 +59,7 @@ proto.query = function (this: { connectionParameters?: { database?: string } }, 
 };
 
 /** Read / write system calls so far of each backend met by backendsByRole (the last time it looked). */
-const backendSyscalls = new Map<number, { reads: number; writes: number }>();
+const backendSyscalls = new Map<number, { reads: number; writes: number; switches: number }>();
 
 /** CPU µs so far of each backend of `databases`, by database and application name (the pool or process it serves). */
 async function backendsByRole(admin: Client, databases: string[]): Promise<Map<string, Map<number, number>>> {
@@ -72,9 +73,22 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
     const us = cpuUs(r.pid);
     if (Number.isFinite(us)) (out.get(role) ?? out.set(role, new Map()).get(role)!).set(r.pid, us);
     const sys = procSyscalls(r.pid);
-    if (Number.isFinite(sys.reads)) backendSyscalls.set(r.pid, sys);
+    if (Number.isFinite(sys.reads)) backendSyscalls.set(r.pid, { ...sys, switches: procSwitches(r.pid) });
   }
   return out;
+}
+
+/**
+ * Shared buffers each database's backends touched so far (hit or read: the pages a statement visits, whatever the
+ * machine's load — a count that does not move with the noise CPU time does).
+ */
+async function buffersByDatabase(admin: Client, databases: string[]): Promise<Map<string, number>> {
+  await admin.query('SELECT pg_stat_clear_snapshot()');
+  const { rows } = await admin.query<{ db: string; n: string }>(
+    `SELECT datname AS db, (blks_hit + blks_read)::text AS n FROM pg_stat_database WHERE datname = ANY($1::text[])`,
+    [databases],
+  );
+  return new Map(rows.map((r) => [r.db.replace(/^vellum_(\w+?)_writes_.*/, '$1'), Number(r.n)]));
 }
 
 (async () => {
@@ -96,9 +110,11 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
   await admin.connect();
   const dbs = Object.values(p.databaseUrls).map((u) => new URL(u).pathname.slice(1));
   const backends0 = await backendsByRole(admin, dbs);
+  const buffers0 = await buffersByDatabase(admin, dbs);
   const sys0 = new Map(backendSyscalls);
   const c0 = cpuUs(process.pid);
   const io0 = procSyscalls(process.pid);
+  const sw0 = procSwitches(process.pid);
   const t0 = performance.now();
   counting = true;
   const x = await writeLoad({ ...load, seconds: SECONDS });
@@ -106,7 +122,11 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
   counting = false;
   const cpu = (cpuUs(process.pid) - c0) / Math.max(1, x.writes);
   const io1 = procSyscalls(process.pid);
+  const sw1 = procSwitches(process.pid);
   const backends1 = await backendsByRole(admin, dbs);
+  // the statistics reach pg_stat_database when a backend goes idle (at most 500 ms later)
+  await new Promise((r) => setTimeout(r, 1000));
+  const buffers1 = await buffersByDatabase(admin, dbs);
   await admin.end();
   console.log(
     `${MODE}: ${Math.round(x.writes / SECONDS)} writes/s, p99 ${x.p99} ms, ${JSON.stringify(x.status)}; history +${drain} ms; process CPU ${(cpu / 1000).toFixed(2)} ms per write; loaded from ${(t0 / 1000).toFixed(1)} s to ${(performance.now() / 1000).toFixed(1)} s of the profile`,
@@ -114,6 +134,9 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
   const byDb = new Map<string, number>();
   for (const [k, n] of counts) byDb.set(k.split('  ')[0]!, (byDb.get(k.split('  ')[0]!) ?? 0) + n);
   console.log(`statements per write: ${[...byDb].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
+  console.log(
+    `shared buffers per write (hit or read): ${[...buffers1].map(([db, n]) => `${db} ${((n - (buffers0.get(db) ?? n)) / x.writes).toFixed(1)}`).join(', ')}`,
+  );
   console.log(`round trips per write: ${[...roundTrips].map(([d, n]) => `${d} ${(n / x.writes).toFixed(2)}`).join(', ')}`);
   const pgPerWrite = [...backends1].map(([role, b]) => {
     let us = 0;
@@ -130,15 +153,18 @@ async function backendsByRole(admin: Client, databases: string[]): Promise<Map<s
   // each socket write is a system call (and wakes the peer): the process's, and PostgreSQL's backends' reads of them
   let pgReads = 0;
   let pgWrites = 0;
+  let pgSwitches = 0;
   for (const [pid, s1] of backendSyscalls) {
-    const s0 = sys0.get(pid) ?? { reads: 0, writes: 0 };
+    const s0 = sys0.get(pid) ?? { reads: 0, writes: 0, switches: 0 };
     pgReads += s1.reads - s0.reads;
     pgWrites += s1.writes - s0.writes;
+    pgSwitches += s1.switches - s0.switches;
   }
   const per = (n: number) => (n / Math.max(1, x.writes)).toFixed(2);
   console.log(
     `system calls per write: process writes ${per(io1.writes - io0.writes)} (reads ${per(io1.reads - io0.reads)}); PostgreSQL backends reads ${per(pgReads)}, writes ${per(pgWrites)}`,
   );
+  console.log(`context switches per write: process ${per(sw1 - sw0)}, PostgreSQL backends ${per(pgSwitches)}`);
   console.log('per write: statements, wall ms of them (sent → answered), statement');
   for (const [k, n] of [...counts].sort((a, b) => b[1] - a[1]).slice(0, 40))
     console.log(`${(n / x.writes).toFixed(3).padStart(8)} ${((wallMs.get(k) ?? 0) / x.writes).toFixed(3).padStart(8)}  ${k}`);
