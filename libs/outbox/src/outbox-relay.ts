@@ -1,4 +1,4 @@
-import { Pool } from 'pg';
+import { createRelayPool } from './relay-pool';
 import type { Messaging } from '@vellum/messaging';
 import { listenForOutbox } from './listen-for-outbox';
 import { databaseOf, registerLocalRelay } from './local-wake';
@@ -53,7 +53,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
   const log = opts.logger ?? silentLogger;
   const pollMs = opts.pollMs ?? 1000;
   const state: RelayState = { stopping: false, stopDeadline: Infinity, failures: 0, lastCleanup: 0, idleWaiters: [] };
-  const pool = new Pool({ connectionString: opts.connectionString, max: 2, application_name: 'vellum-outbox-relay', pipeline: true });
+  const pool = createRelayPool(opts.connectionString);
   // once stopping, a connection the server ends while pool.end() is closing it (a stop racing the database's own,
   // as at Ctrl-C) is expected: not reported
   pool.on('error', (err) => (state.stopping ? undefined : log.warn({ err }, 'outbox relay: idle connection error')));
