@@ -30,11 +30,13 @@ interface Window {
   states: Map<number, Item>;
 }
 
-describe('GET /items/:collection[/:id]?at= — random histories replayed', () => {
+// the seed is in every test's name, so a failure names the history to replay (HISTORY_SEED=<seed>)
+const seed = Number(process.env.HISTORY_SEED ?? Date.now() % 100_000);
+
+describe(`GET /items/:collection[/:id]?at= — random histories replayed (HISTORY_SEED=${seed})`, () => {
   let p: TestPlatform;
   let admin: string;
   let reader: string;
-  const seed = Number(process.env.HISTORY_SEED ?? Date.now() % 100_000);
   const windows: Window[] = [];
   const api = () => request(p.url);
   const as = (token: string) => ({ Authorization: `Bearer ${token}` });

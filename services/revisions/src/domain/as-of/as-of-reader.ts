@@ -95,6 +95,7 @@ export class AsOfReader {
     if (query.aggregate || query.groupBy.length || query.after || query.random)
       throw errors.invalidQuery('aggregate, groupBy, after and random order are not supported on past states.');
     for (const k of query.sort ?? []) access.check(k.path);
+    access.checkNamed(query.fields, query.filter);
     const ctx = { now: this.now(), user: acc?.user ?? null, role: acc?.role ?? null };
     const matches = (item: Item) => (!query.filter || matchFilter(query.filter, item, ctx, access.check)) && searchHit(query, item);
     // in key order, the page's own items (a filter reads on in chunks); other shapes need every item's state: in SQL

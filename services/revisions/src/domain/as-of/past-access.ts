@@ -24,6 +24,24 @@ export class PastAccess {
     if (this.allowed !== '*' && !this.allowed.has(field)) throw errors.forbidden();
   };
 
+  /**
+   * The fields a list's query names — in `fields` (but `*`) and in its filter — checked before any state is read:
+   * a field the role cannot read is refused also when no state would have been returned (an empty page, a time
+   * before every item), as the live list refuses it whatever the rows.
+   */
+  checkNamed(fields: string[], filter: unknown): void {
+    for (const f of fields) if (f !== '*') this.check(f);
+    const walk = (node: unknown): void => {
+      if (typeof node !== 'object' || node === null || Array.isArray(node)) return; // its shape is the filter's to refuse
+      for (const [key, cond] of Object.entries(node)) {
+        if (key === '_and' || key === '_or') {
+          if (Array.isArray(cond)) cond.forEach(walk);
+        } else this.check(key);
+      }
+    };
+    walk(filter);
+  }
+
   can(field: string): boolean {
     return this.allowed === '*' || this.allowed.has(field);
   }
