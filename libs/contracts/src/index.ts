@@ -9,3 +9,4 @@ export * from './http';
 export { applyJsonPatch, jsonPatch, PatchTestFailed, type PatchOp } from './patch/json-patch';
 export { applyMergePatch, InexpressibleNull, mergePatch } from './patch/merge-patch';
 export { isJsonObject, jsonEqual, type Json, type JsonObject } from './patch/json-value';
+export { RawJson, rawJson, stringifyJson } from './raw-json';

@@ -1,7 +1,7 @@
 import { resolveConsumeOptions, type ConsumeOptions } from './consume-options';
 import type { DeadLetter } from './dead-letter';
 import type { Delivery } from './delivery';
-import { jsonText } from './encoded-json';
+import { messageText } from './message-text';
 import { Group, type GroupStream, type Member, type StoredMessage } from './in-process-group';
 import { assertPublishSubject, subjectMatches } from './subject-match';
 import type { Subscription } from './subscription';
@@ -68,7 +68,7 @@ export class InProcessStream implements GroupStream {
       seq,
       id: opts.id,
       subject,
-      payload: jsonText(data),
+      payload: messageText(data),
       headers: { ...(opts.headers ?? {}) },
       time: now,
       outstanding: new Set([...this.groups.values()].filter((g) => g.matches(subject)).map((g) => g.durable)),

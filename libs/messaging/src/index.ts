@@ -4,7 +4,6 @@ export type { Subscription, ConsumerStats } from './subscription';
 export type { DeadLetter } from './dead-letter';
 export type { PublishOptions, SettleOutcome, WorkQueue } from './work-queue';
 export type { EventStream } from './event-stream';
-export { EncodedJson, jsonText } from './encoded-json';
 export type { KeyValueMap, KeyValueOptions } from './key-value-map';
 export type { BucketStore, StoredEntry } from './bucket-store';
 export type { Health, Messaging, StreamOptions } from './messaging';

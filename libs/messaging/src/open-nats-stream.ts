@@ -2,7 +2,7 @@ import { RetentionPolicy, StorageType, type JetStreamClient, type JetStreamManag
 import { headers as natsHeaders, nanos } from '@nats-io/transport-node';
 import type { ConsumeOptions } from './consume-options';
 import type { DeadLetter } from './dead-letter';
-import { jsonText } from './encoded-json';
+import { messageText } from './message-text';
 import type { StreamOptions } from './messaging';
 import { natsConsume, type NatsConsumeContext } from './nats-consumer';
 import { NatsDeadLetters } from './nats-dead-letters';
@@ -70,7 +70,7 @@ function natsPublisher(c: NatsStreamContext, name: string, subjects: string[]) {
     if (!o || typeof o.id !== 'string' || o.id === '') throw new Error('publish needs a message id');
     const hdrs = natsHeaders();
     for (const [k, v] of Object.entries(o.headers ?? {})) hdrs.set(k, v);
-    const payload = jsonText(data);
+    const payload = messageText(data);
     try {
       await withTimeout(
         c.js.publish(c.names.subject(subject), payload, { msgID: o.id, headers: hdrs, timeout: c.timeoutMs }),

@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { EncodedJson } from '@vellum/messaging';
+import { RawJson } from '@vellum/contracts';
 import { markFailed } from './mark-rows';
 import { markDeadLettered } from './settle-tracker';
 import { publishRows } from './publish-rows';
@@ -37,7 +37,7 @@ export async function handOverBatch(opts: BatchOptions): Promise<number> {
     if (room > 0) rows = (await pool.query<OutboxRecord>({ ...MARK_AND_CLAIM, values: [room, [...tracker.awaiting], plain] })).rows;
     else if (plain.length) await pool.query(`UPDATE "outbox" SET "published_at" = now() WHERE "id" = ANY($1::uuid[])`, [plain]);
     // the payload as its JSON text, handed on as it is (not parsed here to be serialised again by the publish)
-    for (const r of rows) if (r.payload !== null) r.payload = new EncodedJson(r.payload as string);
+    for (const r of rows) if (r.payload !== null) r.payload = new RawJson(r.payload as string);
   } catch (err) {
     tracker.putBack(settled);
     throw err;

@@ -1,4 +1,5 @@
-import { EncodedJson, type Messaging, type SettleOutcome } from '@vellum/messaging';
+import { RawJson } from '@vellum/contracts';
+import type { Messaging, SettleOutcome } from '@vellum/messaging';
 import { withTimeout, type OutboxDestination, type OutboxRecord } from './relay-types';
 
 /** Publishes one row to its destination; `onSettled` (queues and streams) hears when its consumers are done. */
@@ -19,7 +20,7 @@ export function createPublishers(messaging: Messaging, destinations: Record<stri
         if (dest.type === 'kv') {
           const kv = await messaging.keyValue<unknown>(name);
           // a KV bucket stores values: a payload handed on as JSON text is read first
-          const value = (p: unknown) => (p instanceof EncodedJson ? (JSON.parse(p.text) as unknown) : p);
+          const value = (p: unknown) => (p instanceof RawJson ? (JSON.parse(p.text) as unknown) : p);
           return (row) => (row.payload === null ? kv.delete(row.subject) : kv.put(row.subject, value(row.payload)));
         }
         const target =

@@ -14,7 +14,7 @@ export interface OutboxRecord {
   id: string;
   destination: string;
   subject: string;
-  /** The JSON value; in-process hand-over reads it as its text, an `EncodedJson` published as it is. */
+  /** The JSON value; in-process hand-over reads it as its text, a `RawJson` published as it is. */
   payload: unknown;
   headers: Record<string, string>;
 }

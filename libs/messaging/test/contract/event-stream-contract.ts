@@ -1,4 +1,5 @@
-import { EncodedJson, type Delivery } from '../../src';
+import { RawJson } from '@vellum/contracts';
+import type { Delivery } from '../../src';
 import { deadLettersOf, sleep, waitFor, type ContractSubject } from './contract-support';
 
 /** The event stream part of the contract. */
@@ -32,11 +33,11 @@ export function describeEventStreamContract(subject: () => ContractSubject): voi
       expect(handled.b.length).toBeGreaterThan(0);
     });
 
-    it('delivers a body published as its JSON text (EncodedJson) as the value the text encodes', async () => {
+    it('delivers a body published as its JSON text (RawJson) as the value the text encodes', async () => {
       const s = await m.eventStream('ITEMS', { subjects: ['items.>'] });
       const got: unknown[] = [];
       track(await s.subscribe({ durable: 'encoded', handler: async (d) => void got.push(d.data) }));
-      await s.publish('items.x.update', new EncodedJson('{"a": [1, "b"], "c": null, "d": {"e": 1.5}}'), { id: 'enc-1' });
+      await s.publish('items.x.update', new RawJson('{"a": [1, "b"], "c": null, "d": {"e": 1.5}}'), { id: 'enc-1' });
       await s.publish('items.x.update', { plain: true }, { id: 'enc-2' });
       await waitFor(() => got.length === 2);
       expect(got).toEqual([{ a: [1, 'b'], c: null, d: { e: 1.5 } }, { plain: true }]);

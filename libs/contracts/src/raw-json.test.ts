@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { rawJson, RawJson, stringifyJson } from './json-text';
+import { rawJson, RawJson, stringifyJson } from './raw-json';
 
 describe('stringifyJson', () => {
   it('is JSON.stringify for values without RawJson', () => {
