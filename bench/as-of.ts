@@ -166,7 +166,8 @@ async function listPlatform(mode: string): Promise<ListPlatform> {
     await messaging.close();
     const c = new Client({ connectionString: SERVER });
     await c.connect();
-    for (const s of ['auth', 'revisions', 'items']) await c.query(`DROP DATABASE IF EXISTS vellum_${s}_${suffix} WITH (FORCE)`);
+    if (process.env.AS_OF_KEEP === '1') console.log(`[as-of] kept vellum_*_${suffix}`);
+    else for (const s of ['auth', 'revisions', 'items']) await c.query(`DROP DATABASE IF EXISTS vellum_${s}_${suffix} WITH (FORCE)`);
     await c.end();
   };
   try {
@@ -208,6 +209,14 @@ async function listPlatform(mode: string): Promise<ListPlatform> {
       if (r.meta.filter_count >= count) break;
       await new Promise((r) => setTimeout(r, 100));
     }
+    // a user's database has statistics (autovacuum analyzes a table within a minute of its first rows): so does the bench's
+    if (process.env.AS_OF_ANALYZE !== '0')
+      for (const name of ['revisions', 'items'] as const) {
+        const c = new Client({ connectionString: platform.databaseUrls[name] });
+        await c.connect();
+        await c.query('ANALYZE');
+        await c.end();
+      }
     return { url: platform.url, token, middle, now: new Date().toISOString(), stop };
   } catch (e) {
     await stop();

@@ -40,7 +40,9 @@ function spawnReady(args: string[], cwd: string): Promise<{ line: string; pid: n
 
 /** The embedded platform of checkout `tree` in its own process (bench/serve-writes.ts), over databases of its own. */
 export async function startPlatformTarget(name: string, tree: string): Promise<WriteTarget> {
-  const c = await spawnReady(['--import', 'tsx', path.join(__dirname, 'serve-writes.ts'), tree, name], tree);
+  // WB_NODE_FLAGS_NEW / WB_NODE_FLAGS_BASE: Node's own flags for that platform's process (e.g. one runtime setting against none)
+  const flags = (process.env[`WB_NODE_FLAGS_${name.toUpperCase()}`] ?? '').split(' ').filter(Boolean);
+  const c = await spawnReady([...flags, '--import', 'tsx', path.join(__dirname, 'serve-writes.ts'), tree, name], tree);
   const ready = JSON.parse(c.line) as { url: string; token: string; databaseUrls: { items: string; revisions: string; auth: string } };
   return {
     name,
