@@ -3,6 +3,7 @@
 // p50/p95/p99 of each statement (as-of-arms.ts) in AS_OF_ROUNDS interleaved rounds, their buffers per read and
 // plans (the database is dropped after unless AS_OF_KEEP=1; a kept one is reused, not seeded again); (B) the embedded platform through its gateway — the list of a collection as it
 // was (`?at=`) against the plain list, same page size, interleaved, p50 of each and their ratio.
+import { randomBytes } from 'node:crypto';
 import { Client } from 'pg';
 import { databaseUrl } from '@vellum/db';
 import { createEmbeddedMessaging, loadLocalConfig, startPlatform } from '@vellum/local';
@@ -18,6 +19,8 @@ const HOT = Number(process.env.AS_OF_HOT ?? 100_000);
 const REQUESTS = Number(process.env.AS_OF_REQUESTS ?? 2000);
 const LIST_ITEMS = Number(process.env.AS_OF_LIST_ITEMS ?? 1000);
 const LIST_VERSIONS = Number(process.env.AS_OF_LIST_VERSIONS ?? 10);
+/** Characters of a `body` field in every listed item (0: none), e.g. 4000 for states PostgreSQL keeps out of line (TOAST). */
+const LIST_BODY = Number(process.env.AS_OF_LIST_BODY ?? 0);
 const ROUNDS = Number(process.env.AS_OF_ROUNDS ?? 10);
 const log = (m: string) => console.log(`[as-of] ${m}`);
 
@@ -176,16 +179,17 @@ async function listPlatform(mode: string): Promise<ListPlatform> {
       { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
       { field: 'title', type: 'string' },
       { field: 'n', type: 'integer' },
+      ...(LIST_BODY ? [{ field: 'body', type: 'text' }] : []),
     ];
     await api(platform.url, 'POST', '/collections', token, { collection: 'pages', fields });
-    const created = await api(
-      platform.url,
-      'POST',
-      '/items/pages',
-      token,
-      Array.from({ length: LIST_ITEMS }, (_, i) => ({ title: `page ${i}`, n: i % 7 })),
-    );
-    const keys = (created.data as { id: number }[]).map((x) => x.id);
+    const body = () => (LIST_BODY ? { body: randomBytes(LIST_BODY).toString('base64').slice(0, LIST_BODY) } : {});
+    const keys: number[] = [];
+    // in requests of 100 (a body of 1,000 large items is over the API's 1 MB)
+    for (let from = 0; from < LIST_ITEMS; from += 100) {
+      const page = Array.from({ length: Math.min(100, LIST_ITEMS - from) }, (_, j) => ({ title: `page ${from + j}`, n: (from + j) % 7, ...body() }));
+      const created = await api(platform.url, 'POST', '/items/pages', token, page);
+      keys.push(...(created.data as { id: number }[]).map((x) => x.id));
+    }
     let middle = '';
     for (let v = 1; v <= LIST_VERSIONS; v++) {
       // one PATCH per residue of the key mod 7, so that `n` differs between items at every time

@@ -13,7 +13,7 @@ export interface ListSql {
   odd: string;
   /** Per sort key (the query's, then the key `id`): its value, jsonb. */
   keys: { value: string; desc: boolean }[];
-  /** The fields read from `data` once per state (`x.<name>`), by the parameter holding the field's name. */
+  /** The fields read from the state once per state (`x.<name>`), by the parameter holding the field's name. */
   fields: { name: string; param: string }[];
   /** The statement's values: $1 collection, $2 time, $3 limit (null: all), $4 offset, then the pieces' own. */
   values: unknown[];
@@ -49,6 +49,9 @@ const keyOdd = (i: number) => `coalesce(min(k${i}t) FILTER (WHERE hit AND k${i}t
  * A list as it was in one statement: every item's state at $2 (one descent per item from revision_heads, as the
  * general path's), the filter, the counts, the sort and the page on those rows; 25 rows leave the database, not
  * the collection. With the collection's fingerprint (its 410 horizon is kept under it) in the same snapshot.
+ * PostgreSQL decompresses a stored state at each use, so each state is decompressed once — `d`: an object `|| '{}'`
+ * is that object, decompressed, not rebuilt (a deletion's `null` becomes an array, left out) — and read from there;
+ * the page's 25 states are read again by id at the end rather than carried through the counts and the sort.
  */
 function statement(l: ListSql): string {
   const keys = l.keys
@@ -59,24 +62,25 @@ function statement(l: ListSql): string {
       CASE WHEN jsonb_typeof(${k.value}) = 'string' THEN ${k.value} #>> '{}' END AS k${i}s`,
     )
     .join(',\n      ');
-  const fields = l.fields.map((f) => `, st.data -> ${f.param} AS ${f.name}`).join('');
+  const fields = l.fields.map((f) => `, st.d -> ${f.param} AS ${f.name}`).join('');
   const order = (t: string) => [...l.keys.map((k, i) => orderOf(k, i, t)), `${t}id`].join(', ');
   const keyColumns = l.keys.map((_, i) => `, k${i}n, k${i}b, k${i}s`).join('');
-  // `x` is not flattened (OFFSET 0): each field is read from `data` once per state, not once per expression using it
+  // `x` is not flattened (OFFSET 0): each field is read from `d` once per state, not once per expression using it
   return `WITH fp AS (SELECT (SELECT count::text FROM record_counts WHERE entity = 'revisions' AND collection = $1) AS count,
     (SELECT max(id)::text FROM revisions WHERE collection = $1) AS max_id),
   m AS (
-    SELECT x.item, x.id, x.data, x.timestamp, coalesce(${l.hit}, false) AS hit, coalesce(${l.odd}, false) AS odd${keys ? `,\n      ${keys}` : ''}
-    FROM (SELECT h.item, st.id, st.data, st.timestamp${fields} FROM revision_heads h
-      CROSS JOIN LATERAL (SELECT r.id, r.data, r.timestamp FROM revisions r
+    SELECT x.item, x.id, x.timestamp, coalesce(${l.hit}, false) AS hit, coalesce(${l.odd}, false) AS odd${keys ? `,\n      ${keys}` : ''}
+    FROM (SELECT h.item, st.id, st.timestamp${fields} FROM revision_heads h
+      CROSS JOIN LATERAL (SELECT r.id, r.data || '{}'::jsonb AS d, r.timestamp FROM revisions r
         WHERE r.collection = h.collection AND r.item = h.item AND r.timestamp <= $2 AND r.version IS NULL
         ORDER BY r.timestamp DESC, r.id DESC LIMIT 1) st
-      WHERE h.collection = $1 AND st.data IS NOT NULL AND st.data <> 'null'::jsonb OFFSET 0) x),
+      WHERE h.collection = $1 AND jsonb_typeof(st.d) = 'object' OFFSET 0) x),
   agg AS (SELECT count(*) AS total, count(*) FILTER (WHERE hit) AS matched,
     coalesce(bool_or(odd), false)${l.keys.map((_, i) => `\n    OR ${keyOdd(i)}`).join('')} AS odd FROM m)
-SELECT fp.count, fp.max_id, agg.total, agg.matched, agg.odd, p.item, p.id, p.data, p.timestamp
-FROM fp CROSS JOIN agg LEFT JOIN LATERAL (SELECT item, id, data, timestamp${keyColumns}
+SELECT fp.count, fp.max_id, agg.total, agg.matched, agg.odd, p.item, p.id, rv.data, p.timestamp
+FROM fp CROSS JOIN agg LEFT JOIN LATERAL (SELECT item, id, timestamp${keyColumns}
   FROM m WHERE hit AND NOT agg.odd ORDER BY ${order('')} LIMIT $3::bigint OFFSET $4::bigint) p ON true
+  LEFT JOIN revisions rv ON rv.id = p.id
 ORDER BY ${order('p.')}`;
 }
 
