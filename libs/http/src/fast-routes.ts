@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Express, NextFunction, Request, RequestHandler, Response, Router } from 'express';
 import type { ZodType, output } from 'zod';
 import type { Accountability } from './accountability';
+import { matchTemplate, templateOf, templatesOverlap, type PathTemplate } from './fast-route-paths';
 import { route, type Access, type AsyncHandler, type BodyHandler, type Method, type RouteTable } from './route';
 
 export interface FastRoute {
@@ -9,12 +10,29 @@ export interface FastRoute {
   /** `req.route` as express sets it for whoever labels by route (its `path`: the route template). */
   route: { path: string };
 }
+interface TemplateRoute extends FastRoute {
+  template: PathTemplate;
+}
 const FAST = Symbol('fast routes');
-type WithFast = Express & { [FAST]?: Map<string, FastRoute> };
+const TEMPLATES = Symbol('fast routes with parameters');
+type WithFast = Express & { [FAST]?: Map<string, FastRoute>; [TEMPLATES]?: Map<string, TemplateRoute[]> };
 
 /** The fast route registered for exactly this method and path, if any. */
 export function fastRouteOf(app: Express, method: string, path: string): FastRoute | undefined {
   return (app as WithFast)[FAST]?.get(`${method} ${path}`);
+}
+
+/** The fast route for this method and path, exact or with parameters (`params`: the template's values). */
+export function matchFastRoute(app: Express, method: string, path: string): { fast: FastRoute; params: Record<string, string> } | undefined {
+  const exact = fastRouteOf(app, method, path);
+  if (exact) return { fast: exact, params: {} };
+  const templates = (app as WithFast)[TEMPLATES]?.get(method);
+  if (!templates) return undefined;
+  for (const fast of templates) {
+    const params = matchTemplate(fast.template, path);
+    if (params) return { fast, params };
+  }
+  return undefined;
 }
 
 /** Runs `handlers` as express would (next(), next(err), rejected promises), then `done`. */
@@ -58,6 +76,7 @@ export class HandlerRun {
  * handlers from this one middleware (a Map lookup) instead of walking the router stack layer by layer. It sits
  * after the app's common middleware (request id, body parser — and whatever is added there, e.g. metrics or
  * access logs), so those still run for every request; errors go on to the app's error middleware as usual.
+ * Routes with parameters are left to the router here (it computes `req.params`); `serviceListener` answers them.
  */
 export function fastLane(app: Express): RequestHandler {
   const routes = ((app as WithFast)[FAST] ??= new Map());
@@ -95,27 +114,45 @@ export type LaneHandler<B = unknown> = (req: LaneRequest<B>, res: ServerResponse
 export interface FastRouteOptions<S extends ZodType = ZodType> {
   router: Router & Partial<RouteTable>;
   /** Default `get`. */
-  method?: Extract<Method, 'get' | 'search' | 'post'>;
+  method?: Method;
+  /** An exact path, or a template of literal and `:name` segments (`req.params`). */
   path: string;
   /** The JSON body's schema, as `route` takes it. */
   body?: S;
   access: Access;
   /** Middleware the route needs before its access rule (authentication), as `route` takes it. */
   before?: RequestHandler[];
+  /**
+   * The router's own middleware (`router.use`) that runs before this route on the router's path (an
+   * authentication every route of the router shares): the lane runs it first too.
+   */
+  routerBefore?: RequestHandler[];
 }
 
 /**
  * `route(router, method, path, access, …handlers)` that the app's fast lane also answers with the very handlers the
  * router registered (access rule included). The router keeps the route for its table and for the requests the lane
- * leaves to it (`HEAD`, a trailing slash, another letter case). A listening service runs these handlers on bare
+ * leaves to it (`HEAD`, a trailing slash, another letter case, an encoded parameter). The path may have `:name`
+ * segments (`req.params`); such a route must be the first of its method the router would match (checked here). A listening service runs these handlers on bare
  * node:http (`serviceListener`): they (and `before`) may use node's request/response API and the request's
  * `query`, `ip`, `originalUrl`, `params`, `body` and what earlier middleware set (`accountability`, `requestId`):
  * `LaneHandler`, whose types have no express helper (`res.json`, `req.get`, …): answer with `sendJson`.
  */
 export function fastRoute<S extends ZodType>(app: Express, o: FastRouteOptions<S>, ...handlers: LaneHandler<output<S>>[]): void {
   const method = o.method ?? 'get';
+  const earlier = o.router.routes?.filter((r) => r.method === method) ?? [];
   // express's request and response are node's with more on them: the same handlers serve the router's path
-  const lane = route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...(handlers as unknown as BodyHandler<output<S>>[]));
-  const routes = ((app as WithFast)[FAST] ??= new Map());
-  routes.set(`${method.toUpperCase()} ${o.path}`, { handlers: lane, route: { path: o.path } });
+  const chain = route(o.router, method, o.path, o.access, { body: o.body, before: o.before }, ...(handlers as unknown as BodyHandler<output<S>>[]));
+  const lane: FastRoute = { handlers: [...((o.routerBefore ?? []) as AsyncHandler[]), ...chain], route: { path: o.path } };
+  const key = method.toUpperCase();
+  const template = templateOf(o.path);
+  if (!template) {
+    ((app as WithFast)[FAST] ??= new Map()).set(`${key} ${o.path}`, lane);
+    return;
+  }
+  // the lane must pick the route express would pick first
+  const shadow = earlier.find((r) => templatesOverlap(template, r.path));
+  if (shadow) throw new Error(`fast route ${key} ${o.path}: the earlier route ${shadow.path} could answer the same paths`);
+  const byMethod = ((app as WithFast)[TEMPLATES] ??= new Map());
+  byMethod.set(key, [...(byMethod.get(key) ?? []), { ...lane, template }]);
 }

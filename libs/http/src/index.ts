@@ -48,7 +48,7 @@ export { sendJson, sendJsonText } from './json-text';
 export { RawJson, rawJson, stringifyJson } from '@vellum/contracts';
 export { acceptedEncoding, answerEncoding, compress, encodeBody, COMPRESS_MIN_BYTES, type Encoding } from './compress-body';
 export { LocalServices, type RequestListener } from './local-services';
-export { fastLane, fastRoute, fastRouteOf, type FastRouteOptions, type LaneHandler, type LaneRequest } from './fast-routes';
+export { fastLane, fastRoute, fastRouteOf, matchFastRoute, type FastRouteOptions, type LaneHandler, type LaneRequest } from './fast-routes';
 export type { ServiceApp, ServiceAppDeps } from './service-app';
 export { serviceListener } from './service-listener';
 export { clientIp, clientProtocol, compileTrust, memoisePeerTrust, type TrustFn } from './client-address';

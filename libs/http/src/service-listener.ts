@@ -3,7 +3,7 @@ import type { Express, Request, Response } from 'express';
 import type { TrustProxy } from '@vellum/config';
 import { compileTrust, memoisePeerTrust, clientIp, type TrustFn } from './client-address';
 import { commonMiddleware, errorHandlerOf, inSequence } from './create-service-app';
-import { fastRouteOf, run, type FastRoute } from './fast-routes';
+import { matchFastRoute, run, type FastRoute } from './fast-routes';
 import type { RequestListener } from './local-services';
 import { cachedQueryParser, type QueryParser } from './query-parser';
 
@@ -19,7 +19,7 @@ interface LaneRequest extends IncomingMessage {
 
 /**
  * The request listener a service listens with (`listen`) and offers to an in-process gateway: requests for a
- * `fastRoute` (exact method and path: the hot reads) run on bare node:http — the app's common middleware
+ * `fastRoute` (the hot reads and the items' routes) run on bare node:http — the app's common middleware
  * (`createServiceApp`: request id and context, access log and metrics, JSON body) and then the route's handlers
  * (its access rule first), with the request and response as node made them. express would first swap both
  * objects' prototypes (which alone costs more than the rest of its work: every node internal that touches them
@@ -42,16 +42,17 @@ export function serviceListener(app: Express): RequestListener {
   return (req, res) => {
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const fast = onError && req.method ? fastRouteOf(app, req.method, q === -1 ? url : url.slice(0, q)) : undefined;
+    const match = onError && req.method ? matchFastRoute(app, req.method, q === -1 ? url : url.slice(0, q)) : undefined;
     // a request another express app already holds (an in-process gateway's own routes) stays on express's path
-    if (!fast || !onError || Object.getPrototypeOf(req) !== IncomingMessage.prototype) return app(req, res);
+    if (!match || !onError || Object.getPrototypeOf(req) !== IncomingMessage.prototype) return app(req, res);
+    const { fast, params } = match;
     const r = req as LaneRequest;
     r.query = parseQuery(q === -1 ? '' : url.slice(q + 1));
     r.ip = clientIp(req, trust);
     r.route = fast.route;
     r.baseUrl = '';
     r.originalUrl = url;
-    r.params = {};
+    r.params = params;
     new LaneCall(app, fast, r, res, onError).start(common);
   };
 }

@@ -97,7 +97,7 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules), itemsDeps.now);
   fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
   relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules), itemsDeps.now);
-  itemsRoutes(router, itemsDeps);
+  itemsRoutes(router, itemsDeps, { app, authenticate: authenticated });
   restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
   versionsRoutes(router, itemsDeps, new VersionsUseCase(itemsDeps), () => deps.versionScheduler?.wake());
   app.use(router);
