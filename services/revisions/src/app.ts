@@ -88,6 +88,7 @@ export function createApp(deps: RevisionsAppDeps): RevisionsApp {
     pool,
     rules: deps.rules,
     authenticate: authenticated,
+    app,
   });
   app.use(history);
 

@@ -1,6 +1,6 @@
-import { Router, type RequestHandler } from 'express';
+import { Router, type Express, type RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
-import { route, sendJson, type RouteTable } from '@vellum/http';
+import { fastRoute, route, sendJson, type RouteTable } from '@vellum/http';
 import type { Pool } from 'pg';
 import { pastPointOf, type AsOfReader } from '../domain/as-of/as-of-reader';
 import { compareRevisions, comparisonBody } from '../domain/compare/compare-revisions';
@@ -22,19 +22,20 @@ function patchType(accept: string | undefined): typeof JSON_PATCH | typeof MERGE
  * History you can use: items as they were (`GET /items/:collection[/:id]?at=` / `?at_revision=`, which the gateway
  * sends here rather than to the items service: the past lives in this service's database) and the comparison of two
  * revisions (`GET /revisions/:a/compare/:b`). Public routes: the caller's role decides what it sees, as for revisions.
+ * The reads as they were are answered on the app's fast lane, as the live items are by the items service.
  */
-export function historyRoutes(reader: AsOfReader, deps: { pool: Pool; rules: AccessRules; authenticate: RequestHandler }): Router & RouteTable {
+export function historyRoutes(reader: AsOfReader, deps: { pool: Pool; rules: AccessRules; authenticate: RequestHandler; app: Express }): Router & RouteTable {
   const router = Router() as Router & RouteTable;
   const before = [deps.authenticate];
 
-  route(router, 'get', '/items/:collection', 'public', { before }, async (req, res) => {
-    const point = pastPointOf(req.query);
+  fastRoute(deps.app, { router, path: '/items/:collection', access: 'public', before }, async (req, res) => {
+    const point = pastPointOf(req.query as Record<string, unknown>); // the app's query parser: always an object
     if (!point || !('at' in point)) throw errors.invalidQuery('A list of past states needs "at" (the live items are served by the items service).');
     sendJson(res, await reader.list(req.accountability, String(req.params.collection), point.at, req.query));
   });
 
-  route(router, 'get', '/items/:collection/:id', 'public', { before }, async (req, res) => {
-    const point = pastPointOf(req.query);
+  fastRoute(deps.app, { router, path: '/items/:collection/:id', access: 'public', before }, async (req, res) => {
+    const point = pastPointOf(req.query as Record<string, unknown>); // the app's query parser: always an object
     if (!point) throw errors.invalidQuery('A past state needs "at" or "at_revision" (the live item is served by the items service).');
     sendJson(res, { data: await reader.one(req.accountability, String(req.params.collection), String(req.params.id), point, req.query) });
   });
