@@ -19,6 +19,8 @@ export interface OutboxRelayOptions {
   logger?: RelayLogger;
   /** Polling fallback when no notification arrives (default 1000 ms). */
   pollMs?: number;
+  /** While rows keep coming, at least this long between two batches (default 0: at once; relay-loop.ts). */
+  batchIntervalMs?: number;
   /** Rows per transaction (default 100). */
   batchSize?: number;
   /** In-process messaging: rows handed over and not yet handled by their consumers, at most (default 4 × batchSize). */
@@ -82,6 +84,7 @@ export async function startOutboxRelay(opts: OutboxRelayOptions): Promise<Outbox
     wakeUp,
     log,
     pollMs,
+    batchIntervalMs: opts.batchIntervalMs ?? 0,
     backoff: opts.backoffMs?.length ? opts.backoffMs : [200, 1000, 5000, 15000],
     retentionMs: opts.retentionMs ?? 7 * 86_400_000,
     state,

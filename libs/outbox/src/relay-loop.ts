@@ -1,3 +1,4 @@
+import { setTimeout as delay } from 'node:timers/promises';
 import type { Pool } from 'pg';
 import { deletePublished } from './mark-rows';
 import { relayBatch, type BatchOptions } from './relay-batch';
@@ -23,6 +24,12 @@ export interface RelayLoopOptions {
   wakeUp: WakeUp;
   log: RelayLogger;
   pollMs: number;
+  /**
+   * While rows keep coming, at least this long from one pass's start to the next's (0: at once): a busy outbox
+   * goes out in fewer, larger batches — fewer statements and commits per row, larger batches for the consumers.
+   * A full batch, a stop and an idle outbox do not wait.
+   */
+  batchIntervalMs: number;
   backoff: number[];
   retentionMs: number;
   state: RelayState;
@@ -48,6 +55,7 @@ export async function runRelayLoop(o: RelayLoopOptions): Promise<void> {
 /** One batch, then what follows it: tell idle waiters, clean up hourly, wait unless more is pending. */
 async function relayPass(o: RelayLoopOptions, drainingPass: boolean, idleAsked: number): Promise<'drained' | 'next'> {
   const { state, batch } = o;
+  const started = performance.now();
   const n = await relayBatch(batch);
   state.failures = 0;
   state.lastError = undefined;
@@ -60,7 +68,11 @@ async function relayPass(o: RelayLoopOptions, drainingPass: boolean, idleAsked: 
     state.lastCleanup = Date.now();
     await cleanUp(batch.pool, o);
   }
-  if (n > 0 || batch.tracker.backlog > 0) return 'next';
+  if (n > 0 || batch.tracker.backlog > 0) {
+    const rest = o.batchIntervalMs - (performance.now() - started);
+    if (rest >= 1 && !state.stopping) await delay(rest);
+    return 'next';
+  }
   await o.wakeUp.wait(state.stopping ? Math.max(0, Math.min(o.pollMs, state.stopDeadline - Date.now())) : o.pollMs);
   return 'next';
 }

@@ -24,6 +24,8 @@ const shape = {
   DB_POOL_MAX: int(10, { min: 1 }),
   /** The outbox relay's polling fallback (it is woken by LISTEN/NOTIFY otherwise). */
   OUTBOX_POLL_INTERVAL: duration('1s'),
+  /** While changes keep coming, at least this long between two relay batches (fewer, larger ones; 0: at once). */
+  OUTBOX_BATCH_INTERVAL: duration('5ms'),
   /** Back-pressure: writes are held once the oldest change without its revision is older than this (0: never). */
   HISTORY_LAG_LIMIT: duration('1s'),
   /** How long a held write waits for the history to catch up before it is 503 SERVICE_UNAVAILABLE with Retry-After. */

@@ -49,6 +49,7 @@ export async function startItems(config: ItemsConfig, { logger, messaging, keySo
     destinations: itemsOutboxDestinations,
     logger,
     pollMs: config.OUTBOX_POLL_INTERVAL,
+    batchIntervalMs: config.OUTBOX_BATCH_INTERVAL,
   });
   const catalogue = new CatalogueCache();
   await catalogue.listen({ connectionString: config.DATABASE_URL, logger });
