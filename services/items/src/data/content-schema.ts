@@ -74,8 +74,16 @@ export function createTableSql(def: CollectionDef): string[] {
   return [table, ...indexes];
 }
 
-/** The SQL array type of a collection's primary key (`= ANY($1::<type>)`). */
-export const primaryKeyArrayType = (def: CollectionDef) => `${sqlType(def.fields.find((f) => f.field === def.primaryKey)!)}[]`;
+/**
+ * `column` matching these primary keys as parameter `$n`: `= $n::<type>` for one key, `= ANY($n::<type>[])` for
+ * several. A prepared statement's generic plan of `= ANY($n)` guesses the array's length, and on a table without
+ * statistics yet (a new collection) it chose a sequential scan for every one-item write; `= $n` on the key is
+ * always one index probe.
+ */
+export function keysMatch(def: CollectionDef, column: string, n: number, keys: unknown[]): { sql: string; value: unknown } {
+  const type = sqlType(def.fields.find((f) => f.field === def.primaryKey)!);
+  return keys.length === 1 ? { sql: `${column} = $${n}::${type}`, value: keys[0] } : { sql: `${column} = ANY($${n}::${type}[])`, value: keys };
+}
 
 /** CASCADE: the foreign keys of other collections' relations to it go with it (their columns stay, as plain values). */
 export const dropTableSql = (collection: string) => `DROP TABLE IF EXISTS ${tableName(collection)} CASCADE`;

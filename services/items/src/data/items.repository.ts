@@ -1,6 +1,6 @@
 import { escapeIdentifier as q } from 'pg';
 import type { CollectionDef } from '../domain/collection';
-import { primaryKeyArrayType, sqlType, tableName } from './content-schema';
+import { keysMatch, sqlType, tableName } from './content-schema';
 import { named, type Queryable } from './items-pool';
 import { eventCte, type ItemEvent } from './item-event-cte';
 
@@ -86,8 +86,9 @@ export const itemsRepository = {
     const e = event && eventCte(def, event, cols.length + 4);
     const sets = cols.map((c, i) => `${q(c)} = $${i + 4}`).join(', ');
     const differs = `ROW(${cols.map(q).join(', ')}) IS DISTINCT FROM ROW(${cols.map((_, i) => `$${i + 4}`).join(', ')})`;
-    const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${q(def.primaryKey)} = ANY($2::${primaryKeyArrayType(def)}) AND ${differs} RETURNING *`;
-    const params = [def.collection, keys, ifMatch, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
+    const match = keysMatch(def, q(def.primaryKey), 2, keys);
+    const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${match.sql} AND ${differs} RETURNING *`;
+    const params = [def.collection, match.value, ifMatch, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
     const r = await db.query<Row>(named(versioned(def, update, true, '', e?.text), params, shapeOf(def)));
     return written(r.rows);
   },
@@ -95,17 +96,19 @@ export const itemsRepository = {
   /** The rows with these keys, locked, with their versions, `unchanged` (a change that sets nothing, or only stored values, answers with the item, and no event). */
   async selectForUpdate(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<Written[]> {
     const pk = q(def.primaryKey);
+    const match = keysMatch(def, `s.${pk}`, 1, keys);
     const text = `SELECT s.*, (SELECT version FROM item_versions WHERE collection = $2 AND item = s.${pk}::text)::text AS "${VERSION}", true AS "${UNCHANGED}"
-FROM ${tableName(def.collection)} s WHERE s.${pk} = ANY($1::${primaryKeyArrayType(def)}) FOR UPDATE OF s`;
-    const r = await db.query<Row>(named(text, [keys, def.collection], shapeOf(def)));
+FROM ${tableName(def.collection)} s WHERE ${match.sql} FOR UPDATE OF s`;
+    const r = await db.query<Row>(named(text, [match.value, def.collection], shapeOf(def)));
     return written(r.rows);
   },
 
   /** Deletes the rows with these keys; returns the keys that existed (as `row[primaryKey]`) and their versions (NaN: `ifMatch` missed). */
   async delete(db: Queryable, def: CollectionDef, keys: unknown[], ifMatch: number[] | null = null): Promise<Written[]> {
     const pk = q(def.primaryKey);
-    const del = `DELETE FROM ${tableName(def.collection)} WHERE ${pk} = ANY($2::${primaryKeyArrayType(def)}) RETURNING ${pk}`;
-    const r = await db.query<Row>(named(versioned(def, del, true), [def.collection, keys, ifMatch], shapeOf(def)));
+    const match = keysMatch(def, pk, 2, keys);
+    const del = `DELETE FROM ${tableName(def.collection)} WHERE ${match.sql} RETURNING ${pk}`;
+    const r = await db.query<Row>(named(versioned(def, del, true), [def.collection, match.value, ifMatch], shapeOf(def)));
     return written(r.rows);
   },
 };
