@@ -77,8 +77,8 @@ export function createTableSql(def: CollectionDef): string[] {
 /**
  * `column` matching these primary keys as parameter `$n`: `= $n::<type>` for one key, `= ANY($n::<type>[])` for
  * several. A prepared statement's generic plan of `= ANY($n)` guesses the array's length, and on a table without
- * statistics yet (a new collection) it chose a sequential scan for every one-item write; `= $n` on the key is
- * always one index probe.
+ * statistics yet (a new collection) it chose a sequential scan for every write; `= $n` on the key is always one
+ * index probe (several keys: see `keyed` in items.repository.ts).
  */
 export function keysMatch(def: CollectionDef, column: string, n: number, keys: unknown[]): { sql: string; value: unknown } {
   const type = sqlType(def.fields.find((f) => f.field === def.primaryKey)!);

@@ -1,4 +1,4 @@
-import { escapeIdentifier as q } from 'pg';
+import { escapeIdentifier as q, type QueryConfig } from 'pg';
 import type { CollectionDef } from '../domain/collection';
 import { keysMatch, sqlType, tableName } from './content-schema';
 import { named, type Queryable } from './items-pool';
@@ -48,6 +48,15 @@ function shapeOf(def: CollectionDef): string {
   return s;
 }
 
+/**
+ * A statement matching `keys` (keysMatch): prepared once per connection for one key; for several, planned with its
+ * keys each time, since a generic plan of `= ANY($n)` cannot know how many there are (it scanned a new
+ * collection's whole table). Planning is a few µs per row of a batch.
+ */
+function keyed(text: string, values: unknown[], def: CollectionDef, keys: unknown[]): QueryConfig {
+  return keys.length === 1 ? named(text, values, shapeOf(def)) : { text, values };
+}
+
 function written(rows: Row[]): Written[] {
   return rows.map((row) => {
     const v = row[VERSION];
@@ -89,7 +98,7 @@ export const itemsRepository = {
     const match = keysMatch(def, q(def.primaryKey), 2, keys);
     const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${match.sql} AND ${differs} RETURNING *`;
     const params = [def.collection, match.value, ifMatch, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
-    const r = await db.query<Row>(named(versioned(def, update, true, '', e?.text), params, shapeOf(def)));
+    const r = await db.query<Row>(keyed(versioned(def, update, true, '', e?.text), params, def, keys));
     return written(r.rows);
   },
 
@@ -99,7 +108,7 @@ export const itemsRepository = {
     const match = keysMatch(def, `s.${pk}`, 1, keys);
     const text = `SELECT s.*, (SELECT version FROM item_versions WHERE collection = $2 AND item = s.${pk}::text)::text AS "${VERSION}", true AS "${UNCHANGED}"
 FROM ${tableName(def.collection)} s WHERE ${match.sql} FOR UPDATE OF s`;
-    const r = await db.query<Row>(named(text, [match.value, def.collection], shapeOf(def)));
+    const r = await db.query<Row>(keyed(text, [match.value, def.collection], def, keys));
     return written(r.rows);
   },
 
@@ -108,7 +117,7 @@ FROM ${tableName(def.collection)} s WHERE ${match.sql} FOR UPDATE OF s`;
     const pk = q(def.primaryKey);
     const match = keysMatch(def, pk, 2, keys);
     const del = `DELETE FROM ${tableName(def.collection)} WHERE ${match.sql} RETURNING ${pk}`;
-    const r = await db.query<Row>(named(versioned(def, del, true), [def.collection, match.value, ifMatch], shapeOf(def)));
+    const r = await db.query<Row>(keyed(versioned(def, del, true), [def.collection, match.value, ifMatch], def, keys));
     return written(r.rows);
   },
 };
