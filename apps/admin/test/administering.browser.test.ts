@@ -1,4 +1,4 @@
-import { checkPage, describeBrowser, expectFieldError, isFocused, openContext, see } from './support/browser';
+import { checkPage, describeBrowser, expectFieldError, isFocused, openContext, see, seeTexts } from './support/browser';
 import { apiAs, createUser, totp } from './support/api';
 import { mailedLink } from './support/mail';
 import { ADMIN } from './support/platform-process';
@@ -87,7 +87,7 @@ describeBrowser('admin app: administering roles and users', () => {
     for (let i = 0; i < 20 && !(await page.getByText('2 revisions, newest first').count()); i++) await page.reload();
     const diff = page.getByRole('table', { name: 'Revision 2 against revision 1' });
     await diff.locator('tr[data-changed="true"]').first().waitFor();
-    expect(await diff.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)']);
+    await seeTexts(diff.locator('tr[data-changed="true"] th'), ['title (changed)']);
     // the creation: the note was never given (null) — no value before, no value after, no change
     await page.getByRole('button', { name: 'Show changes of revision 1', exact: true }).click();
     const created = page.getByRole('table', { name: 'Revision 1 against nothing (created)' });

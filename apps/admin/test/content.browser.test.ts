@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkPage, describeBrowser, openContext, see } from './support/browser';
+import { checkPage, describeBrowser, openContext, see, seeTexts, settled } from './support/browser';
 import { apiAs } from './support/api';
 import { signIn } from './support/sign-in';
 import { ADMIN } from './support/platform-process';
@@ -38,11 +38,14 @@ describeBrowser('admin app: content and history', () => {
     await see(page.getByRole('heading', { level: 1, name: /^Item \d+ of articles$/ }));
     await see(page.getByRole('button', { name: 'Show changes of revision 1' }));
 
-    await page.getByLabel('title').fill('Second title');
+    // by id: the history's "Restore title" checkbox has the label too; settled: the form has re-read the item
+    await settled(page);
+    await page.locator('#item-articles-title').fill('Second title');
     await page.getByRole('button', { name: 'Save item' }).click();
     await see(page.getByRole('button', { name: 'Show changes of revision 2' }));
-    await page.getByLabel('title').fill('Third title');
-    await page.getByLabel('views').fill('3');
+    await settled(page);
+    await page.locator('#item-articles-title').fill('Third title');
+    await page.locator('#item-articles-views').fill('3');
     await page.getByRole('button', { name: 'Save item' }).click();
     await see(page.getByRole('button', { name: 'Show changes of revision 3' }));
     await checkPage(suite.admin, 'item-history');
@@ -55,7 +58,7 @@ describeBrowser('admin app: content and history', () => {
     await diff.locator('tr[data-changed="true"]').first().waitFor({ timeout: 15_000 });
     const changed = await diff.locator('tr[data-changed="true"] th').allTextContents();
     expect(changed).toEqual(['title (changed)']);
-    expect(await diff.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['First title', 'Second title']);
+    await seeTexts(diff.getByRole('row', { name: /title/ }).getByRole('cell'), ['First title', 'Second title']);
     await see(page.getByText(`by you (${ADMIN.email})`));
 
     // Restore revision 1: the old values are written back, which makes revision 4.
@@ -67,10 +70,10 @@ describeBrowser('admin app: content and history', () => {
     await page.waitForFunction(() => (document.getElementById('item-articles-title') as HTMLInputElement | null)?.value === 'First title', undefined, {
       timeout: 10_000,
     });
-    expect(await page.getByLabel('views').inputValue()).toBe('1');
+    expect(await page.locator('#item-articles-views').inputValue()).toBe('1');
     const diff4 = page.getByRole('table', { name: 'Revision 4 against revision 3' });
     await diff4.locator('tr[data-changed="true"]').nth(1).waitFor({ timeout: 15_000 });
-    expect(await diff4.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['title (changed)', 'views (changed)']);
+    await seeTexts(diff4.locator('tr[data-changed="true"] th'), ['title (changed)', 'views (changed)']);
     await checkPage(suite.admin, 'item-restored');
 
     // The items table: sort by a column, search.
@@ -126,7 +129,7 @@ describeBrowser('admin app: content and history', () => {
     const { page } = reader;
     await signIn(page, email, 'reader-password-1');
     await see(page.getByRole('link', { name: 'notes' }));
-    expect(await page.getByRole('list', { name: 'Collections' }).getByRole('link').allTextContents()).toEqual(['notes']);
+    await seeTexts(page.getByRole('list', { name: 'Collections' }).getByRole('link'), ['notes']);
     await checkPage(reader, 'content-restricted');
     await page.getByRole('link', { name: 'notes' }).click();
     await see(page.getByRole('cell', { name: 'public note' }));

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { checkPage, describeBrowser, openContext, see } from './support/browser';
+import { checkPage, describeBrowser, openContext, see, seeTexts } from './support/browser';
 import { apiAs } from './support/api';
 import { signIn } from './support/sign-in';
 import { ADMIN } from './support/platform-process';
@@ -85,8 +85,8 @@ describeBrowser('admin app: what a first user meets in content', () => {
     const diff = page.getByRole('table', { name: 'Revision 231 against revision 230' });
     await see(diff);
     const body = diff.getByRole('row', { name: /body/ });
-    expect(await body.locator('del').allTextContents()).toEqual(['stays']);
-    expect(await body.locator('ins').allTextContents()).toEqual(['moves']);
+    await seeTexts(body.locator('del'), ['stays']);
+    await seeTexts(body.locator('ins'), ['moves']);
     expect(await body.locator('td').nth(1).innerText()).toBe('first line\nsecond line moves');
     await checkPage(suite.admin, 'item-history-long');
 
@@ -132,7 +132,7 @@ describeBrowser('admin app: what a first user meets in content', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await page.waitForURL(/user=hopper/);
     await page.waitForFunction(() => document.querySelectorAll('tbody tr').length === 1);
-    expect(await page.locator('tbody tr td:nth-child(6)').allTextContents()).toEqual([`Grace Hopper (${email})`]);
+    await seeTexts(page.locator('tbody tr td:nth-child(6)'), [`Grace Hopper (${email})`]);
     await checkPage(suite.admin, 'activity-people');
     await page.goto(`/admin/content/logbook/${id}`);
     await see(page.getByText(`by Grace Hopper (${email})`));

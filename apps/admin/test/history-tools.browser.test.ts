@@ -1,4 +1,4 @@
-import { checkPage, describeBrowser, see } from './support/browser';
+import { checkPage, describeBrowser, see, seeTexts } from './support/browser';
 import { apiAs } from './support/api';
 import { ADMIN } from './support/platform-process';
 import { browserSuite } from './support/suite';
@@ -33,15 +33,15 @@ describeBrowser('admin app: history you can use', () => {
     const diff = page.getByRole('table', { name: 'Revision 1 against Revision 3' });
     await see(diff);
     expect((await diff.locator('tr[data-changed="true"] th').allTextContents()).sort()).toEqual(['body (changed)', 'title (changed)']);
-    expect(await diff.locator('del').allTextContents()).toEqual(expect.arrayContaining(['brown', 'lazy']));
-    expect(await diff.locator('ins').allTextContents()).toEqual(expect.arrayContaining(['red', 'sleepy']));
+    await seeTexts(diff.locator('del'), expect.arrayContaining(['brown', 'lazy']));
+    await seeTexts(diff.locator('ins'), expect.arrayContaining(['red', 'sleepy']));
     await checkPage(suite.admin, 'history-compare');
 
     // the item as of revision 1, then as of a time between revisions 2 and 3
     await page.getByLabel('View as of revision').selectOption({ label: 'Revision 1' });
     const asOf = page.getByRole('table', { name: /^The item as of Revision 1 \(from Revision 1,/ });
     await see(asOf);
-    expect(await asOf.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['First title']);
+    await seeTexts(asOf.getByRole('row', { name: /title/ }).getByRole('cell'), ['First title']);
     // the next whole second after revision 2 (revision 3 came more than a second later), in the browser's local time
     const second = Math.ceil(between.getTime() / 1000) * 1000;
     const local = new Date(second - new Date(second).getTimezoneOffset() * 60_000).toISOString().slice(0, 19);
@@ -50,8 +50,8 @@ describeBrowser('admin app: history you can use', () => {
     // the state comes from revision 2, named as the history numbers it
     const atTime = page.getByRole('table', { name: /^The item at .*\(from Revision 2,/ });
     await see(atTime);
-    expect(await atTime.getByRole('row', { name: /title/ }).getByRole('cell').allTextContents()).toEqual(['Second title']);
-    expect(await atTime.getByRole('row', { name: /body/ }).getByRole('cell').allTextContents()).toEqual(['The quick brown fox jumps over the lazy dog.']);
+    await seeTexts(atTime.getByRole('row', { name: /title/ }).getByRole('cell'), ['Second title']);
+    await seeTexts(atTime.getByRole('row', { name: /body/ }).getByRole('cell'), ['The quick brown fox jumps over the lazy dog.']);
 
     // restore revision 1 with a preview first: nothing is written until it is confirmed
     await page.getByLabel('Revision to restore').selectOption({ label: 'Revision 1' });

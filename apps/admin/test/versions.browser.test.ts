@@ -1,4 +1,4 @@
-import { checkPage, describeBrowser, openContext, see, settled } from './support/browser';
+import { checkPage, describeBrowser, openContext, see, seeTexts, settled } from './support/browser';
 import { apiAs, createUser } from './support/api';
 import { overflow, tabTo } from './support/keyboard';
 import { signIn } from './support/sign-in';
@@ -79,7 +79,7 @@ describeBrowser('admin app: content versions of an item', () => {
     const diff = page.getByRole('table', { name: 'Version Draft (draft) against the live item' });
     await see(diff);
     expect((await diff.locator('tr[data-changed="true"] th').allTextContents()).sort()).toEqual(['body (changed)', 'title (changed)']);
-    expect(await diff.locator('ins').allTextContents()).toEqual(expect.arrayContaining(['draft']));
+    await seeTexts(diff.locator('ins'), expect.arrayContaining(['draft']));
     await checkPage(suite.admin, 'versions-compare');
     await page.getByRole('checkbox', { name: 'Promote body' }).uncheck();
     await page.getByRole('button', { name: 'Promote chosen fields' }).click();
@@ -105,7 +105,7 @@ describeBrowser('admin app: content versions of an item', () => {
     await page.getByRole('button', { name: 'Compare with the live item' }).click();
     const diff = page.getByRole('table', { name: 'Version Draft (draft) against the live item' });
     await see(diff);
-    expect(await diff.locator('tr[data-changed="true"] th').allTextContents()).toEqual(['body (changed)']);
+    await seeTexts(diff.locator('tr[data-changed="true"] th'), ['body (changed)']);
     // the compare at phone width: nothing sticks out (the table scrolls inside its box)
     await page.setViewportSize({ width: 360, height: 740 });
     expect(await overflow(page)).toEqual([]);
@@ -160,7 +160,7 @@ describeBrowser('admin app: content versions of an item', () => {
     await page.getByRole('button', { name: 'Yes, delete the version' }).click();
     await see(page.getByRole('button', { name: 'Save item' }));
     await page.waitForFunction(() => document.querySelectorAll('#version-pick option').length === 1);
-    expect(await page.getByLabel('Version', { exact: true }).locator('option').allTextContents()).toEqual(['Main (the live item)']);
+    await seeTexts(page.getByLabel('Version', { exact: true }).locator('option'), ['Main (the live item)']);
     expect((await a.get(`/versions?filter[item][_eq]=${id}&filter[collection][_eq]=articles`)).body.data).toEqual([]);
   }, 60_000);
 
@@ -188,7 +188,7 @@ describeBrowser('admin app: content versions of an item', () => {
     // the version lists the child it creates; the live item has only its own
     const notes = page.getByRole('list', { name: 'notes of this item' });
     await see(notes.getByText('(new in this version: created when it is promoted)'));
-    expect(await notes.locator('li').allTextContents()).toEqual(['live note Unlink', 'draft note (new in this version: created when it is promoted)']);
+    await seeTexts(notes.locator('li'), ['live note Unlink', 'draft note (new in this version: created when it is promoted)']);
     const texts = async () => (await a.get(`/items/notes?filter[post][_eq]=${post}&sort=id`)).body.data.map((n: { text: string }) => n.text);
     expect(await texts()).toEqual(['live note']);
     await page.reload();

@@ -105,6 +105,24 @@ export async function see(locator: Locator): Promise<void> {
   await locator.first().waitFor({ state: 'visible', timeout: 15_000 });
 }
 
+/**
+ * The elements' texts, once they equal the expected ones (a list drawn from more than one read may be complete a
+ * moment after another part of the page): polls for up to 15 s, then asserts, so a failure shows the difference.
+ */
+export async function seeTexts(locator: Locator, expected: unknown): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    const texts = await locator.allTextContents();
+    try {
+      expect(texts).toEqual(expected); // jest's own comparison, so asymmetric matchers (arrayContaining) work too
+      return;
+    } catch (e) {
+      if (Date.now() >= deadline) throw e;
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 /** Waits until no form on the page is reading its item again (aria-busy): the values shown are the ones read. */
 export async function settled(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.querySelector('form[aria-busy="true"]'), undefined, { timeout: 15_000 });
