@@ -40,6 +40,13 @@ describe('loadMessagingSettings (one loader for every process)', () => {
     expect(problems({ NATS_URL: 'nats://a:4222', NATS_PREFIX: 'a.b' })).toEqual([expect.stringMatching(/^NATS_PREFIX: /)]);
   });
 
+  it('NATS_REPLICAS: copies of each stream and bucket, 1 to 5 (unset: not passed, the server decides)', () => {
+    expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222', NATS_REPLICAS: '3' }, { name: 'x' })).toMatchObject({ replicas: 3 });
+    expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222' }, { name: 'x' })).not.toHaveProperty('replicas');
+    for (const bad of ['0', '6', '2.5', 'three'])
+      expect(problems({ NATS_URL: 'nats://a:4222', NATS_REPLICAS: bad })).toEqual([expect.stringMatching(/^NATS_REPLICAS: /)]);
+  });
+
   it('user + password (the password also from NATS_PASSWORD_FILE), token, or a credentials file', () => {
     const secret = file('password', 's3cret\n');
     expect(loadMessagingSettings({ NATS_URL: 'nats://a:4222', NATS_USER: 'u', NATS_PASSWORD_FILE: secret }, { name: 'x' })).toMatchObject({

@@ -10,6 +10,8 @@ export interface MessagingSettings {
   prefix: string;
   /** NATS_NAME, default the process's name: the connection name the server shows. */
   name: string;
+  /** NATS_REPLICAS: copies of each stream and bucket in a JetStream cluster (unset: the server's default, 1). */
+  replicas?: number;
   user?: string;
   password?: string;
   token?: string;
@@ -24,6 +26,7 @@ export const MESSAGING_VARIABLES = [
   'NATS_URL',
   'NATS_PREFIX',
   'NATS_NAME',
+  'NATS_REPLICAS',
   'NATS_USER',
   'NATS_PASSWORD',
   'NATS_TOKEN',
@@ -52,6 +55,7 @@ const shape = {
     .regex(/^[A-Za-z0-9_-]*$/, 'only letters, digits, "_" and "-"')
     .default(''),
   NATS_NAME: z.string().optional(),
+  NATS_REPLICAS: z.coerce.number().int().min(1).max(5).optional(),
   NATS_USER: z.string().optional(),
   NATS_PASSWORD: z.string().optional(),
   NATS_TOKEN: z.string().optional(),
@@ -92,6 +96,7 @@ export function loadMessagingSettings(env: Env, defaults: { name: string }): Mes
     servers: c.NATS_URL,
     prefix: c.NATS_PREFIX,
     name: c.NATS_NAME ?? defaults.name,
+    ...(c.NATS_REPLICAS !== undefined && { replicas: c.NATS_REPLICAS }),
     ...(c.NATS_USER !== undefined && { user: c.NATS_USER, password: c.NATS_PASSWORD }),
     ...(c.NATS_TOKEN !== undefined && { token: c.NATS_TOKEN }),
     ...(c.NATS_CREDS_FILE !== undefined && { credsFile: c.NATS_CREDS_FILE }),

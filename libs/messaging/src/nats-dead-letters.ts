@@ -26,6 +26,7 @@ export class NatsDeadLetters {
     private readonly names: NatsNames,
     private readonly name: string,
     private readonly publishTimeoutMs: number,
+    private readonly replicas?: number,
   ) {
     this.stream = names.name('stream', `${name}_DLQ`);
     this.subjectBase = names.subject(`dlq.${name}`);
@@ -44,6 +45,7 @@ export class NatsDeadLetters {
       max_msgs: 100_000,
       discard: DiscardPolicy.Old,
       duplicate_window: nanos(2 * 60_000),
+      ...(this.replicas !== undefined && { num_replicas: this.replicas }),
     });
   }
 

@@ -1,4 +1,4 @@
-import type { JetStreamManager } from '@nats-io/jetstream';
+import type { JetStreamManager, StreamUpdateConfig } from '@nats-io/jetstream';
 import type { KV, KvEntry } from '@nats-io/kv';
 import { nanos } from '@nats-io/transport-node';
 import type { KeyValueMap } from './key-value-map';
@@ -9,15 +9,19 @@ function value<T>(e: KvEntry | null): T | undefined {
 }
 
 /**
- * A bucket created before it had a maximum age (or with another) gets this one: its stream's max age, and a
- * duplicate window no longer than it (JetStream refuses a longer one).
+ * A bucket created before it had a maximum age (or with another), or with another number of copies, gets these:
+ * its stream's max age with a duplicate window no longer than it (JetStream refuses a longer one), its replicas.
  */
-export async function alignMaxAge(kv: KV, jsm: JetStreamManager, maxAgeMs: number): Promise<void> {
+export async function alignBucket(kv: KV, jsm: JetStreamManager, o: { maxAgeMs?: number; replicas?: number }): Promise<void> {
   const { streamInfo } = await kv.status();
   const config = streamInfo.config;
-  const maxAge = nanos(maxAgeMs);
-  if (config.max_age === maxAge) return;
-  await jsm.streams.update(config.name, { max_age: maxAge, duplicate_window: Math.min(config.duplicate_window || maxAge, maxAge) });
+  const update: Partial<StreamUpdateConfig> = {};
+  if (o.maxAgeMs !== undefined && config.max_age !== nanos(o.maxAgeMs)) {
+    const maxAge = nanos(o.maxAgeMs);
+    Object.assign(update, { max_age: maxAge, duplicate_window: Math.min(config.duplicate_window || maxAge, maxAge) });
+  }
+  if (o.replicas !== undefined && config.num_replicas !== o.replicas) update.num_replicas = o.replicas;
+  if (Object.keys(update).length > 0) await jsm.streams.update(config.name, update);
 }
 
 /** A KV bucket holding JSON values (history 1). */

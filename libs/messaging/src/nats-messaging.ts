@@ -5,7 +5,7 @@ import type { EventStream } from './event-stream';
 import type { KeyValueMap, KeyValueOptions } from './key-value-map';
 import type { Health, Messaging } from './messaging';
 import { connectNats } from './nats-connect';
-import { alignMaxAge, NatsKeyValueMap } from './nats-key-value-map';
+import { alignBucket, NatsKeyValueMap } from './nats-key-value-map';
 import { NatsNames } from './nats-names';
 import { openNatsStream, type NatsStreamContext } from './open-nats-stream';
 import { errorMessage } from './subject-match';
@@ -24,6 +24,11 @@ export interface NatsMessagingOptions {
   prefix?: string;
   /** Addition: a publish or KV operation rejects after this long (default 5000). */
   requestTimeoutMs?: number;
+  /**
+   * Copies of each stream and bucket in a JetStream cluster (a publish is acknowledged once most of them stored
+   * it); existing ones are scaled to it. Unset: the server's default (1).
+   */
+  replicas?: number;
   /** Authentication: user + password, a token, or a credentials file (JWT + nkey seed). */
   user?: string;
   password?: string;
@@ -55,7 +60,15 @@ export async function connectNatsMessaging(opts: NatsMessagingOptions): Promise<
   };
   let kvm: Kvm | undefined;
   let closing: Promise<void> | undefined;
-  const c: NatsStreamContext = { js, jsm, names, timeoutMs, track, closed: () => closing !== undefined || nc.isClosed() };
+  const c: NatsStreamContext = {
+    js,
+    jsm,
+    names,
+    timeoutMs,
+    replicas: opts.replicas,
+    track,
+    closed: () => closing !== undefined || nc.isClosed(),
+  };
 
   return {
     connection: nc,
@@ -117,11 +130,16 @@ function watchConnected(nc: NatsConnection): () => boolean {
 /** A key-value bucket (history 1; entries expire after maxAgeMs when given). */
 async function openKeyValue<T>(c: NatsStreamContext, kvm: Kvm, bucket: string, o: KeyValueOptions): Promise<KeyValueMap<T>> {
   const kv = await withTimeout(
-    kvm.create(c.names.name('bucket', bucket), { history: 1, ...(o.maxAgeMs !== undefined && { ttl: o.maxAgeMs }) }),
+    kvm.create(c.names.name('bucket', bucket), {
+      history: 1,
+      ...(o.maxAgeMs !== undefined && { ttl: o.maxAgeMs }),
+      ...(c.replicas !== undefined && { replicas: c.replicas }),
+    }),
     c.timeoutMs + 1000,
     'KV unavailable',
   );
-  if (o.maxAgeMs !== undefined) await withTimeout(alignMaxAge(kv, await c.jsm(), o.maxAgeMs), c.timeoutMs + 1000, 'KV unavailable');
+  if (o.maxAgeMs !== undefined || c.replicas !== undefined)
+    await withTimeout(alignBucket(kv, await c.jsm(), { maxAgeMs: o.maxAgeMs, replicas: c.replicas }), c.timeoutMs + 1000, 'KV unavailable');
   return new NatsKeyValueMap<T>(kv, c.track, c.closed);
 }
 

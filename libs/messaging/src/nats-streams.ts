@@ -8,7 +8,8 @@ export function isApiError(err: unknown, code: number): boolean {
 }
 
 /**
- * Creates the stream, or checks the existing one: same retention, and any missing subjects are added.
+ * Creates the stream, or checks the existing one: same retention; missing subjects, a new max age or number of
+ * copies are applied.
  * Safe when several processes ensure the same stream at once.
  */
 export async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamConfig> & Pick<StreamConfig, 'name' | 'subjects' | 'retention'>): Promise<void> {
@@ -19,10 +20,12 @@ export async function ensureStream(jsm: JetStreamManager, cfg: Partial<StreamCon
         throw new Error(`stream ${cfg.name} exists with ${info.config.retention} retention, expected ${cfg.retention}`);
       const missing = cfg.subjects.filter((s) => !info.config.subjects.includes(s));
       const ageChanged = cfg.max_age !== undefined && cfg.max_age !== info.config.max_age;
-      if (missing.length > 0 || ageChanged)
+      const replicasChanged = cfg.num_replicas !== undefined && cfg.num_replicas !== info.config.num_replicas;
+      if (missing.length > 0 || ageChanged || replicasChanged)
         await jsm.streams.update(cfg.name, {
           subjects: [...info.config.subjects, ...missing],
           ...(ageChanged ? { max_age: cfg.max_age } : {}),
+          ...(replicasChanged ? { num_replicas: cfg.num_replicas } : {}),
         });
       return;
     } catch (err) {

@@ -21,6 +21,8 @@ export interface NatsStreamContext {
   jsm: () => Promise<JetStreamManager>;
   names: NatsNames;
   timeoutMs: number;
+  /** Copies of each stream in a cluster; undefined: the server's default. */
+  replicas?: number;
   /** Registers a subscription (stopped on close); returns its removal. */
   track: (s: Subscription) => () => void;
   /** True once the messaging is closing or its connection is closed. */
@@ -45,9 +47,10 @@ export async function openNatsStream(c: NatsStreamContext, name: string, retenti
     retention,
     storage: StorageType.File,
     duplicate_window: duplicateWindowNs,
+    ...(c.replicas !== undefined && { num_replicas: c.replicas }),
     ...(retention === RetentionPolicy.Limits && so.maxAgeMs ? { max_age: nanos(so.maxAgeMs) } : {}),
   });
-  const deadLetters = new NatsDeadLetters(c.js, m, c.names, name, c.timeoutMs);
+  const deadLetters = new NatsDeadLetters(c.js, m, c.names, name, c.timeoutMs, c.replicas);
   await deadLetters.ensure();
   const ctx: NatsConsumeContext = { js: c.js, jsm: m, names: c.names, stream, deadLetters };
   const consume = async <T>(co: ConsumeOptions<T>): Promise<Subscription> => {

@@ -9,6 +9,7 @@ export { parsePrismaSchema, expectedUdt, diffDatabaseAgainstPrismaSchema } from 
 export type { PrismaColumn, PrismaTable } from './prisma-schema';
 export { testTokens, type TestTokens, type SignOptions } from './token-factory';
 export { natsServerBinary, startOwnNatsServer, type OwnNatsServer } from './nats-server';
+export { startOwnNatsCluster, type OwnNatsCluster, type OwnNatsNode } from './nats-cluster';
 export { rawHttpExchange, rawKeepAliveExchange, parseRawResponse, hugeFilterRequest, hugeHeadersRequest } from './raw-http';
 export { silentLogger } from './silent-logger';
 export { errorCode, firstError, type WithBody } from './error-code';

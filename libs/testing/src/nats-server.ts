@@ -1,9 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { freePort } from '@vellum/http';
+import { natsProcess } from './nats-process';
 
 /** `nats-server` from PATH (or Debian's /usr/sbin), or undefined. */
 export function natsServerBinary(): string | undefined {
@@ -25,14 +24,6 @@ export interface OwnNatsServer {
   destroy(): Promise<void>;
 }
 
-function listening(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect({ port, host: '127.0.0.1' });
-    s.once('connect', () => (s.destroy(), resolve(true)));
-    s.once('error', () => resolve(false));
-  });
-}
-
 /**
  * A nats-server of the test's own (a free port, its own store directory) that the test may stop and start —
  * for outage tests, which must not touch the shared server. `jetstream: false` starts it without JetStream.
@@ -42,32 +33,14 @@ export async function startOwnNatsServer(opts: { jetstream?: boolean } = {}): Pr
   if (!binary) throw new Error('no nats-server on PATH');
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), 'vellum-own-nats-'));
-  let child: ChildProcess | undefined;
+  const proc = natsProcess(binary, port, ['-a', '127.0.0.1', '-p', String(port), ...(opts.jetstream === false ? [] : ['-js', '-sd', dir])]);
   const server: OwnNatsServer = {
     url: `nats://127.0.0.1:${port}`,
     port,
-    async start() {
-      const args = ['-a', '127.0.0.1', '-p', String(port), ...(opts.jetstream === false ? [] : ['-js', '-sd', dir])];
-      const c = spawn(binary, args, { stdio: 'ignore' });
-      child = c;
-      const deadline = Date.now() + 10_000;
-      while (!(await listening(port))) {
-        if (c.exitCode !== null) throw new Error(`nats-server exited (${c.exitCode}) on port ${port}`);
-        if (Date.now() > deadline) throw new Error(`nats-server did not listen on port ${port} within 10 s`);
-        await new Promise((r) => setTimeout(r, 50));
-      }
-    },
-    async stop() {
-      const c = child;
-      child = undefined;
-      if (!c || c.exitCode !== null || c.signalCode !== null) return;
-      await new Promise<void>((resolve) => {
-        c.once('exit', () => resolve());
-        c.kill('SIGKILL');
-      });
-    },
+    start: proc.start,
+    stop: proc.stop,
     async destroy() {
-      await server.stop();
+      await proc.stop();
       rmSync(dir, { recursive: true, force: true });
     },
   };
