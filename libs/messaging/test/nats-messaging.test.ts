@@ -154,10 +154,10 @@ if (natsUrl && !nats) console.warn('######## SKIPPED: NATS outage test — no na
     try {
       const q = await m.workQueue('MAIL', { subjects: ['mail.>'] });
       const got: string[] = [];
-      // nats-server 2.9 may come back from SIGKILL with the consumer's delivered sequence saved but the stream's
-      // last message not (stream last_seq 0, consumer delivered 1): it then counts 'after', which takes sequence 1
-      // again, as delivered and hands it out only when the ack wait ends (seen 1 in 10 restarts). A short ack
-      // wait keeps that case inside the test's bound.
+      // nats-server 2.9 may come back from SIGKILL with the consumer's delivered sequence saved but the emptied
+      // queue's last sequence not (stream last_seq 0, consumer delivered 1): it then counts 'after', which takes
+      // sequence 1 again, as delivered and hands it out only when the ack wait ends (seen 3 in 25 restarts). A
+      // short ack wait keeps that case inside the test's bound.
       const sub = await q.consume({ durable: 'mailer', ackWaitMs: 5_000, handler: async (d) => void got.push(d.id) });
       await q.publish('mail.send', {}, { id: 'before' });
       await waitUntil(() => got.includes('before'));
