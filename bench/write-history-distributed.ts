@@ -100,6 +100,8 @@ const ROOT = path.resolve(__dirname, '..');
     const target: WriteTarget = {
       name: 'distributed',
       itemsUrl: `${url}/items/bench_items`,
+      versionsUrl: `${url}/versions`,
+      versionIds: [], // PATCH only here
       pid: child.pid!,
       headers: { authorization: `Bearer ${token}` },
       databases: [],

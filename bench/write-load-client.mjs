@@ -4,15 +4,17 @@
 //   one:    PATCH <url>/<id> {"n": k}
 //   many:   PATCH <url> {"keys": [<batch> ids of the slice], "data": {"n": k}}
 //   create: POST <url> {"title": "…", "n": k}
+//   nested: POST <url> {"title": "…", "n": k, "notes": [<batch − 1> × {"text": "…"}]}  (an item and its notes)
+//   version: POST <url>/<id>/save {"n": k}  (url: the versions; the ids: `ids`, each connection its own slice)
 // Prints one JSON line: requests answered by status, writes acknowledged (2xx × items per request), p50/p99/max ms.
-//   node bench/write-load-client.mjs '{"url","mode","connections","seconds","idFrom","idTo","batch"?,"rate"?,"headers"}'
+//   node bench/write-load-client.mjs '{"url","mode","connections","seconds","idFrom","idTo","batch"?,"ids"?,"rate"?,"headers"}'
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 
 const o = JSON.parse(process.argv[2]);
 const agent = new http.Agent({ keepAlive: true, maxSockets: o.rate ? 64 : o.connections });
-const perRequest = o.mode === 'many' ? o.batch : 1;
-const sliceSize = Math.floor((o.idTo - o.idFrom) / o.connections);
+const perRequest = o.mode === 'many' || o.mode === 'nested' ? o.batch : 1;
+const sliceSize = Math.floor((o.ids ? o.ids.length : o.idTo - o.idFrom) / o.connections);
 const latencies = [];
 const status = {};
 let errors = 0;
@@ -26,6 +28,11 @@ function nextRequest(slice, turn) {
   const first = o.idFrom + slice * sliceSize;
   const k = ++counter;
   if (o.mode === 'create') return { method: 'POST', path: o.url, body: { title: `created ${k}`, n: k } };
+  if (o.mode === 'nested') {
+    const notes = Array.from({ length: perRequest - 1 }, (_, i) => ({ text: `note ${i} of ${k}` }));
+    return { method: 'POST', path: o.url, body: { title: `created ${k}`, n: k, notes } };
+  }
+  if (o.mode === 'version') return { method: 'POST', path: `${o.url}/${o.ids[slice * sliceSize + (turn % sliceSize)]}/save`, body: { n: k } };
   if (o.mode === 'many') {
     const start = first + ((turn * perRequest) % Math.max(perRequest, sliceSize - perRequest + 1));
     return { method: 'PATCH', path: o.url, body: { keys: Array.from({ length: perRequest }, (_, i) => start + i), data: { n: k } } };

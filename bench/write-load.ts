@@ -3,13 +3,15 @@ import path from 'node:path';
 
 export interface WriteLoad {
   url: string;
-  mode: 'one' | 'many' | 'create';
+  mode: 'one' | 'many' | 'create' | 'nested' | 'version';
   connections: number;
   seconds: number;
   idFrom: number;
   idTo: number;
-  /** Items per request (mode `many`). */
+  /** Items per request: mode `many`, and `nested` (the item and batch − 1 nested notes). */
   batch?: number;
+  /** Mode `version`: the versions saved (each connection its own slice), instead of the item ids. */
+  ids?: string[];
   /** Open loop: requests started per second (default: closed loop, each connection as fast as it is answered). */
   rate?: number;
   headers?: Record<string, string>;

@@ -7,6 +7,9 @@ export interface WriteTarget {
   name: string;
   /** Base URL of the bench collection's items: `<gateway>/items/bench_items`. */
   itemsUrl: string;
+  /** `<gateway>/versions`, and the ids of the versions the version scenario saves (one per draft item). */
+  versionsUrl: string;
+  versionIds: string[];
   pid: number;
   headers: Record<string, string>;
   /** The databases whose backends do its work. */
@@ -43,10 +46,13 @@ export async function startPlatformTarget(name: string, tree: string): Promise<W
   // WB_NODE_FLAGS_NEW / WB_NODE_FLAGS_BASE: Node's own flags for that platform's process (e.g. one runtime setting against none)
   const flags = (process.env[`WB_NODE_FLAGS_${name.toUpperCase()}`] ?? '').split(' ').filter(Boolean);
   const c = await spawnReady([...flags, '--import', 'tsx', path.join(__dirname, 'serve-writes.ts'), tree, name], tree);
-  const ready = JSON.parse(c.line) as { url: string; token: string; databaseUrls: { items: string; revisions: string; auth: string } };
+  const ready = JSON.parse(c.line) as { url: string; token: string; versionIds?: string[]; databaseUrls: { items: string; revisions: string; auth: string } };
   return {
     name,
     itemsUrl: `${ready.url}/items/bench_items`,
+    versionsUrl: `${ready.url}/versions`,
+    // a checkout from before the nested and version scenarios has none (those scenarios then fail for it)
+    versionIds: ready.versionIds ?? [],
     pid: c.pid,
     headers: { authorization: `Bearer ${ready.token}` },
     databases: Object.values(ready.databaseUrls).map((u) => new URL(u).pathname.slice(1)),
@@ -56,7 +62,7 @@ export async function startPlatformTarget(name: string, tree: string): Promise<W
 }
 
 /** The floor (bench/floor-writes.mjs) in its own process, over a fresh database of its own on `server`. */
-export async function startFloorTarget(server: string, items: number): Promise<WriteTarget> {
+export async function startFloorTarget(server: string, items: number, drafts: number): Promise<WriteTarget> {
   const database = 'vellum_floor_writes';
   const admin = new Client({ connectionString: server });
   await admin.connect();
@@ -66,7 +72,17 @@ export async function startFloorTarget(server: string, items: number): Promise<W
   const url = new URL(server);
   url.pathname = `/${database}`;
   const c = await spawnReady([path.join(__dirname, 'floor-writes.mjs'), url.toString(), String(items)], process.cwd());
-  return { name: 'floor', itemsUrl: `http://127.0.0.1:${c.line.trim()}/items/bench_items`, pid: c.pid, headers: {}, databases: [database], stop: c.stop };
+  const base = `http://127.0.0.1:${c.line.trim()}`;
+  return {
+    name: 'floor',
+    itemsUrl: `${base}/items/bench_items`,
+    versionsUrl: `${base}/versions`,
+    versionIds: Array.from({ length: drafts }, (_, k) => String(k + 1)),
+    pid: c.pid,
+    headers: {},
+    databases: [database],
+    stop: c.stop,
+  };
 }
 
 /** Items whose revision is not recorded yet: the items outbox's unpublished rows (embedded: marked once recorded). */

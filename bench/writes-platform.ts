@@ -15,6 +15,28 @@ export const BENCH_COLLECTION = {
   ],
 };
 
+/** Nested writes (41.5): notes of a bench item, written inside its POST (`notes` is the one-to-many alias). */
+const NOTES_COLLECTION = {
+  collection: 'bench_notes',
+  meta: null,
+  schema: {},
+  fields: [
+    { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+    { field: 'text', type: 'string' },
+    { field: 'item', type: 'integer' },
+  ],
+};
+const NOTES_RELATION = {
+  collection: 'bench_notes',
+  field: 'item',
+  related_collection: 'bench_items',
+  meta: { one_field: 'notes', one_deselect_action: 'delete' },
+  schema: { on_delete: 'CASCADE' },
+};
+/** Version saves (41.5): a versioned collection of its own (bench_items stays unversioned), one version per item. */
+const DRAFTS_COLLECTION = { ...BENCH_COLLECTION, collection: 'bench_drafts', meta: { versioning: true } };
+export const DRAFTS = 200;
+
 export async function call(base: string, method: string, url: string, token: string | undefined, body?: unknown) {
   const r = await fetch(base + url, {
     method,
@@ -29,6 +51,8 @@ export async function call(base: string, method: string, url: string, token: str
 export interface WritesPlatform {
   url: string;
   token: string;
+  /** The ids of the versions of bench_drafts' items, one per item. */
+  versionIds: string[];
   databaseUrls: { auth: string; items: string; revisions: string };
   stop(): Promise<void>;
 }
@@ -68,5 +92,12 @@ export async function startWritesPlatform(tree: string, name: string, server: st
     const batch = Array.from({ length: Math.min(500, items - i) }, (_, k) => ({ title: `item ${i + k + 1}`, n: 0 }));
     await call(platform.url, 'POST', '/items/bench_items', token, batch);
   }
-  return { url: platform.url, token, databaseUrls: platform.databaseUrls, stop: () => platform.stop() };
+  await call(platform.url, 'POST', '/collections', token, NOTES_COLLECTION);
+  await call(platform.url, 'POST', '/relations', token, NOTES_RELATION);
+  await call(platform.url, 'POST', '/collections', token, DRAFTS_COLLECTION);
+  const drafts = Array.from({ length: DRAFTS }, (_, k) => ({ title: `draft ${k + 1}`, n: 0 }));
+  const draftIds = ((await call(platform.url, 'POST', '/items/bench_drafts', token, drafts)).data as { id: number }[]).map((d) => d.id);
+  const versions = draftIds.map((item) => ({ key: 'draft', name: 'bench', collection: 'bench_drafts', item }));
+  const versionIds = ((await call(platform.url, 'POST', '/versions', token, versions)).data as { id: string }[]).map((v) => v.id);
+  return { url: platform.url, token, versionIds, databaseUrls: platform.databaseUrls, stop: () => platform.stop() };
 }

@@ -4,6 +4,8 @@
 // WB_CONNECTIONS (8) connections, each writing its own items:
 //   PATCH  PATCH /items/bench_items/:id            POST  POST /items/bench_items
 //   batch  PATCH /items/bench_items {keys: 100 ids, data}  (ratio: items/s ÷ the same round's PATCH items/s)
+//   nested POST /items/bench_items {…, notes: [2 notes]}  (41.5: 3 items per request, each with its revision)
+//   version POST /versions/:id/save {n}                    (41.5: a content version's save and its revision)
 // CPU per write = the serving process + its PostgreSQL backends, from the load's start until every acknowledged
 // write has its revision (the history's work counts). WB_BASE=<checkout> adds that checkout's platform (e.g. the
 // previous commit, with its own node_modules) to every round. Then, unless WB_HISTORY=0, the history under load:
@@ -15,6 +17,7 @@ import { cpuUs } from './proc-cpu';
 import { historyUnderLoad } from './write-history';
 import { writeLoad, type WriteLoad } from './write-load';
 import { startFloorTarget, startPlatformTarget, waitForHistory, type WriteTarget } from './write-targets';
+import { DRAFTS } from './writes-platform';
 
 const SERVER = process.env.BENCH_DATABASE_URL ?? 'postgres://root@127.0.0.1:5432/postgres';
 const ROUNDS = Number(process.env.WB_ROUNDS ?? 3);
@@ -27,7 +30,7 @@ const OVER = Number(process.env.WB_HISTORY_OVER ?? 2);
 const half = Math.floor(ITEMS / 2);
 
 interface Scenario {
-  name: 'PATCH' | 'POST' | 'batch';
+  name: 'PATCH' | 'POST' | 'batch' | 'nested' | 'version';
   load: Omit<WriteLoad, 'url' | 'seconds' | 'headers'>;
 }
 const SCENARIOS: Scenario[] = (
@@ -35,6 +38,8 @@ const SCENARIOS: Scenario[] = (
     { name: 'PATCH', load: { mode: 'one', connections: CONNECTIONS, idFrom: 1, idTo: half } },
     { name: 'POST', load: { mode: 'create', connections: CONNECTIONS, idFrom: 1, idTo: half } },
     { name: 'batch', load: { mode: 'many', connections: CONNECTIONS, idFrom: half, idTo: ITEMS, batch: BATCH } },
+    { name: 'nested', load: { mode: 'nested', connections: CONNECTIONS, idFrom: 1, idTo: half, batch: 3 } },
+    { name: 'version', load: { mode: 'version', connections: CONNECTIONS, idFrom: 1, idTo: half } },
   ] as Scenario[]
 ).filter((s) => !process.env.WB_ONLY || process.env.WB_ONLY.split(',').includes(s.name));
 
@@ -59,7 +64,8 @@ const median = (xs: number[]) => {
 async function measure(admin: Client, t: WriteTarget, s: Scenario, seconds: number, items?: Client): Promise<Measured> {
   const pg0 = await backendCpu(admin, t.databases);
   const node0 = cpuUs(t.pid);
-  const x = await writeLoad({ ...s.load, url: t.itemsUrl, seconds, headers: t.headers });
+  const target = s.load.mode === 'version' ? { url: t.versionsUrl, ids: t.versionIds } : { url: t.itemsUrl };
+  const x = await writeLoad({ ...s.load, ...target, seconds, headers: t.headers });
   const drainMs = items ? await waitForHistory(items) : 0;
   const nodeUs = cpuUs(t.pid) - node0;
   const pgUs = backendCpuBetween(pg0, await backendCpu(admin, t.databases));
@@ -79,7 +85,7 @@ const fmt = (m: Measured) =>
   await admin.connect();
   const platforms = [await startPlatformTarget('new', process.env.WB_NEW ?? process.cwd())];
   if (process.env.WB_BASE) platforms.push(await startPlatformTarget('base', process.env.WB_BASE));
-  const floor = await startFloorTarget(SERVER, ITEMS);
+  const floor = await startFloorTarget(SERVER, ITEMS, DRAFTS);
   const targets = [floor, ...platforms];
   const itemsDb = new Map<WriteTarget, Client>();
   for (const p of platforms) {
@@ -132,16 +138,15 @@ const fmt = (m: Measured) =>
         console.log(`  ${s.name} ${p.name}: ÷floor w/s ${w.toFixed(2)}, CPU per write ÷floor ${c.toFixed(2)}${extra}`);
       }
     }
-    // every acknowledged write has exactly one revision (the seed's creates included)
+    // every acknowledged write has exactly one revision (the seed's creates included; a nested POST writes 3 items,
+    // a version save records one revision of its draft)
     for (const p of platforms) {
       const rev = new Client({ connectionString: p.databaseUrls!.revisions });
       await rev.connect();
-      const { rows } = await rev.query<{ n: string }>(`SELECT count(*) AS n FROM revisions WHERE collection = 'bench_items'`);
+      const { rows } = await rev.query<{ n: string }>(`SELECT count(*) AS n FROM revisions WHERE collection IN ('bench_items', 'bench_notes', 'bench_drafts')`);
       await rev.end();
-      const expected = ITEMS + acked.get(p)!;
-      console.log(
-        `  ${p.name}: ${rows[0]!.n} revisions of bench_items for ${expected} acknowledged writes${Number(rows[0]!.n) === expected ? '' : '  !!! MISMATCH'}`,
-      );
+      const expected = ITEMS + DRAFTS + acked.get(p)!;
+      console.log(`  ${p.name}: ${rows[0]!.n} revisions for ${expected} acknowledged writes${Number(rows[0]!.n) === expected ? '' : '  !!! MISMATCH'}`);
     }
     if (process.env.WB_HISTORY !== '0' && results.PATCH) {
       for (const p of platforms) {
