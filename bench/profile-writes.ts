@@ -1,7 +1,7 @@
 // Where a write's time goes (issue 41): the embedded platform of this checkout IN THIS PROCESS (run it under
 // `node --cpu-prof --cpu-prof-dir=.cache/profiles --import tsx bench/profile-writes.ts` for a CPU profile, then
 // `bench/profile-summary.ts <file> 60 <from> <to>`), PROFILE_MODE (one: PATCH /items/:c/:id, create: POST, many:
-// batch PATCH of 100) from 8 connections for PROFILE_SECONDS (10) after 2 s of warm-up; every statement any pool
+// batch PATCH of 100, nested: POST with 2 notes, version: POST /versions/:id/save) from 8 connections for PROFILE_SECONDS (10) after 2 s of warm-up; every statement any pool
 // sends is counted (pg's Client#query wrapped, bench only) from the load's start until the history caught up, and
 // printed per write by database and statement, with the process's CPU per write and each database's shared buffers
 // per write (pages visited: unlike CPU time, the same on a loaded machine as on a quiet one).
@@ -96,12 +96,13 @@ async function buffersByDatabase(admin: Client, databases: string[]): Promise<Ma
   const items = new Client({ connectionString: p.databaseUrls.items });
   await items.connect();
   const load = {
-    url: `${p.url}/items/bench_items`,
+    url: MODE === 'version' ? `${p.url}/versions` : `${p.url}/items/bench_items`,
+    ids: p.versionIds,
     mode: MODE,
     connections: 8,
     idFrom: MODE === 'many' ? 1000 : 1,
     idTo: MODE === 'many' ? 2000 : 1000,
-    batch: 100,
+    batch: MODE === 'nested' ? 3 : 100,
     headers: { authorization: `Bearer ${p.token}` },
   };
   await writeLoad({ ...load, seconds: 2 });

@@ -144,22 +144,24 @@ export class VersionsUseCase {
    */
   async save(ctx: ChangeContext, id: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
     const a = ctx.accountability;
-    const found = await this.version(this.deps.pool, a, id, 'update');
-    const allowed = this.deps.rules.fields(a, found.collection, 'update')!;
-    const def = await loadCollection(this.deps.pool, found.collection);
-    if (!def) throw errors.forbidden();
-    // the checks of an item update (fields, rights, value types); nested relational data: fields and rights only
-    if (!isNested(def, data)) validateWrite(def, data, allowed, 'update');
-    for (const [f, value] of Object.entries(data)) {
-      // an alias field (one-to-many, many-to-many, many-to-any) takes Directus's list or {create, update, delete}
-      const alias = !fieldOf(def, f) && def.relations.length > 0 && oneToMany(def, f);
-      if (!fieldOf(def, f) && !alias) throw errors.invalidPayload(`Field "${f}" does not exist in collection "${found.collection}"`);
-      if (alias) childChanges(f, value);
-      if (!permits(allowed, f)) throw errors.forbidden();
-    }
+    if (!isUuid(id)) throw versionNotFound(id);
     await this.deps.history?.admit();
+    // one read of the version (locked: saves of one version merge one after the other) and the checks on it; the
+    // collection's definition from memory, as a read's (the save writes only the version's delta)
     const saved = await withTransaction(this.deps.pool, async (db) => {
       const v = await this.version(db, a, id, 'update', true);
+      const allowed = this.deps.rules.fields(a, v.collection, 'update')!;
+      const def = await collectionDef(this.deps, v.collection);
+      if (!def) throw errors.forbidden();
+      // the checks of an item update (fields, rights, value types); nested relational data: fields and rights only
+      if (!isNested(def, data)) validateWrite(def, data, allowed, 'update');
+      for (const [f, value] of Object.entries(data)) {
+        // an alias field (one-to-many, many-to-many, many-to-any) takes Directus's list or {create, update, delete}
+        const alias = !fieldOf(def, f) && def.relations.length > 0 && oneToMany(def, f);
+        if (!fieldOf(def, f) && !alias) throw errors.invalidPayload(`Field "${f}" does not exist in collection "${v.collection}"`);
+        if (alias) childChanges(f, value);
+        if (!permits(allowed, f)) throw errors.forbidden();
+      }
       const delta = await mergeSave(def, v.delta ?? {}, data, (c) => collectionDef(this.deps, c));
       const row = (await versionsRepository.update(db, id, { delta }, a?.user ?? null, ctx.now))!;
       const m = itemChangeMessage(ctx, v.collection, 'update', v.item, data, data);
