@@ -103,8 +103,10 @@ function saveVersion(id, data) {
 }
 
 function answer(req, body) {
-  const [, kind, collection, id] = req.url.split('?')[0].split('/');
-  if (kind === 'versions' && req.method === 'POST' && id === 'save') return saveVersion(collection, body).then((rows) => ({ data: rows[0].delta }));
+  const path = req.url.split('?')[0].split('/');
+  // POST /versions/:version/save
+  if (path[1] === 'versions' && req.method === 'POST' && path[3] === 'save') return saveVersion(path[2], body).then((rows) => ({ data: rows[0].delta }));
+  const [, , collection, id] = path;
   if (collection !== 'bench_items') return undefined;
   if (req.method === 'PATCH' && id) return update([Number(id)], body).then((rows) => ({ data: rows[0] ?? null }));
   if (req.method === 'PATCH') return update(body.keys, body.data).then((rows) => ({ data: rows }));

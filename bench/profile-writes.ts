@@ -1,10 +1,11 @@
 // Where a write's time goes (issue 41): the embedded platform of this checkout IN THIS PROCESS (run it under
 // `node --cpu-prof --cpu-prof-dir=.cache/profiles --import tsx bench/profile-writes.ts` for a CPU profile, then
 // `bench/profile-summary.ts <file> 60 <from> <to>`), PROFILE_MODE (one: PATCH /items/:c/:id, create: POST, many:
-// batch PATCH of 100, nested: POST with 2 notes, version: POST /versions/:id/save) from 8 connections for PROFILE_SECONDS (10) after 2 s of warm-up; every statement any pool
-// sends is counted (pg's Client#query wrapped, bench only) from the load's start until the history caught up, and
-// printed per write by database and statement, with the process's CPU per write and each database's shared buffers
-// per write (pages visited: unlike CPU time, the same on a loaded machine as on a quiet one).
+// batch PATCH of 100, nested: POST with 2 notes, version: POST /versions/:id/save) from 8 connections for
+// PROFILE_SECONDS (10) after 2 s of warm-up; every statement any pool sends is counted (pg's Client#query wrapped,
+// bench only) from the load's start until the history caught up, and printed per write by database and statement,
+// with the process's CPU per write and each database's shared buffers per write (pages visited: unlike CPU time,
+// the same on a loaded machine as on a quiet one).
 import pg from 'pg';
 import { Client } from 'pg';
 import { cpuUs, procSwitches, procSyscalls } from './proc-cpu';
