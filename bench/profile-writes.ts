@@ -98,7 +98,8 @@ async function buffersByDatabase(admin: Client, databases: string[]): Promise<Ma
   await items.connect();
   const load = {
     url: MODE === 'version' ? `${p.url}/versions` : `${p.url}/items/bench_items`,
-    ids: p.versionIds,
+    // the versions only for their mode: a list of ids sets every mode's slices (200 ids / 8 would overlap batches of 100)
+    ids: MODE === 'version' ? p.versionIds : undefined,
     mode: MODE,
     connections: 8,
     idFrom: MODE === 'many' ? 1000 : 1,

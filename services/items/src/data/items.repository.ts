@@ -49,6 +49,17 @@ function shapeOf(def: CollectionDef): string {
 }
 
 /**
+ * A condition that holds once it has locked the rows `match` selects, in key order (a subquery run once, before the
+ * write locks a row it passed): a write of several rows otherwise locks them in the order its scan meets them
+ * (physical order, which each update changes), and two writes over the same rows could each hold one the other
+ * waits for — a deadlock PostgreSQL breaks by aborting one after a second. The write's own scan is unchanged.
+ */
+function lockedInKeyOrder(def: CollectionDef, match: string): string {
+  const pk = q(def.primaryKey);
+  return `(SELECT count(*) FROM (SELECT 1 FROM ${tableName(def.collection)} WHERE ${match} ORDER BY ${pk} FOR UPDATE) AS l) >= 0`;
+}
+
+/**
  * A statement matching `keys` (keysMatch): prepared once per connection for one key; for several, planned with its
  * keys each time, since a generic plan of `= ANY($n)` cannot know how many there are (it scanned a new
  * collection's whole table). Planning is a few µs per row of a batch.
@@ -96,7 +107,8 @@ export const itemsRepository = {
     const sets = cols.map((c, i) => `${q(c)} = $${i + 4}`).join(', ');
     const differs = `ROW(${cols.map(q).join(', ')}) IS DISTINCT FROM ROW(${cols.map((_, i) => `$${i + 4}`).join(', ')})`;
     const match = keysMatch(def, q(def.primaryKey), 2, keys);
-    const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${match.sql} AND ${differs} RETURNING *`;
+    const where = keys.length === 1 ? match.sql : `${match.sql} AND ${lockedInKeyOrder(def, match.sql)}`;
+    const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${where} AND ${differs} RETURNING *`;
     const params = [def.collection, match.value, ifMatch, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
     const r = await db.query<Row>(keyed(versioned(def, update, true, '', e?.text), params, def, keys));
     return written(r.rows);
@@ -107,16 +119,23 @@ export const itemsRepository = {
     const pk = q(def.primaryKey);
     const match = keysMatch(def, `s.${pk}`, 1, keys);
     const text = `SELECT s.*, (SELECT version FROM item_versions WHERE collection = $2 AND item = s.${pk}::text)::text AS "${VERSION}", true AS "${UNCHANGED}"
-FROM ${tableName(def.collection)} s WHERE ${match.sql} FOR UPDATE OF s`;
+FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR UPDATE OF s`;
     const r = await db.query<Row>(keyed(text, [match.value, def.collection], def, keys));
     return written(r.rows);
+  },
+
+  /** Locks the rows with these keys in key order (before a write that touches them one statement each, in another order). */
+  async lock(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<void> {
+    const pk = q(def.primaryKey);
+    const match = keysMatch(def, pk, 1, keys);
+    await db.query(keyed(`SELECT 1 FROM ${tableName(def.collection)} WHERE ${match.sql} ORDER BY ${pk} FOR UPDATE`, [match.value], def, keys));
   },
 
   /** Deletes the rows with these keys; returns the keys that existed (as `row[primaryKey]`) and their versions (NaN: `ifMatch` missed). */
   async delete(db: Queryable, def: CollectionDef, keys: unknown[], ifMatch: number[] | null = null): Promise<Written[]> {
     const pk = q(def.primaryKey);
     const match = keysMatch(def, pk, 2, keys);
-    const del = `DELETE FROM ${tableName(def.collection)} WHERE ${match.sql} RETURNING ${pk}`;
+    const del = `DELETE FROM ${tableName(def.collection)} WHERE ${match.sql}${keys.length === 1 ? '' : ` AND ${lockedInKeyOrder(def, match.sql)}`} RETURNING ${pk}`;
     const r = await db.query<Row>(keyed(versioned(def, del, true), [def.collection, match.value, ifMatch], def, keys));
     return written(r.rows);
   },

@@ -21,15 +21,21 @@ export async function retryOnSchemaChange<T>(run: () => Promise<T>): Promise<T> 
   }
 }
 
+/** A transaction PostgreSQL aborted to break a deadlock (40P01): nothing of it was written, and a second run may pass. */
+export const isDeadlock = (e: unknown) => (e as { code?: string } | null)?.code === '40P01';
+
 /**
  * A write over a definition kept in memory (`cached`: no catalogue statement, no catalogue row lock — the write's own
  * statement locks its table, which a schema change's DDL waits for), run again once with `cached` false, its
- * definition read FOR SHARE in the transaction, when a concurrent schema change made the kept one stale.
+ * definition read FOR SHARE in the transaction, when a concurrent schema change made the kept one stale; and run
+ * again once as it was when PostgreSQL aborted it to break a deadlock (batches lock their rows in key order, so
+ * only writes of several collections at once, nested ones, can still meet in a cycle).
  */
 export async function retryWrite<T>(run: (cached: boolean) => Promise<T>): Promise<T> {
   try {
     return await run(true);
   } catch (e) {
+    if (isDeadlock(e)) return run(true);
     if (!isStale(e)) throw e;
     return run(false);
   }

@@ -109,8 +109,13 @@ async function updateAll(db: Queryable, def: CollectionDef, keys: (string | numb
   return keys.map((k) => byKey.get(String(k)) ?? forbidden());
 }
 
-/** One statement per change, in order (an item changed twice gets two versions, in the order of the payload). */
+/**
+ * One statement per change, in order (an item changed twice gets two versions, in the order of the payload), the
+ * rows locked first in key order: two lists over the same items in other orders wait for each other, never deadlock.
+ */
 async function updateEach(db: Queryable, def: CollectionDef, planned: PlannedUpdate[], ifMatch: IfMatch): Promise<Written[]> {
+  const distinct = [...new Map(planned.map((p) => [String(p.key), p.key])).values()];
+  if (distinct.length > 1) await itemsRepository.lock(db, def, distinct);
   const out: Written[] = [];
   for (const { key, values } of planned) out.push(...(await updateAll(db, def, [key], values, ifMatch)));
   return out;

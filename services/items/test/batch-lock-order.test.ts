@@ -1,0 +1,97 @@
+import request from 'supertest';
+import { Client } from 'pg';
+import { harness, type Harness } from './helpers';
+
+// A write of several items locks their rows in key order, whatever the order of the request or of the rows on disk.
+// Otherwise two batches over the same items can each hold a row the other waits for: PostgreSQL breaks the
+// deadlock after a second by aborting one (40P01, a 500 to its client). Each test holds item 1 from outside, starts
+// a write of items 1 and 2 (stored 2 first: a scan meets 2 before 1), and checks the write has not taken item 2
+// while it waits for item 1.
+let h: Harness;
+let other: Client;
+const auth = () => ({ Authorization: `Bearer ${h.admin}` });
+
+beforeAll(async () => {
+  h = await harness();
+  other = new Client({ connectionString: h.db.url });
+  await other.connect();
+  await request(h.app)
+    .post('/collections')
+    .set(auth())
+    .send({ collection: 'tallies', fields: [{ field: 'n', type: 'integer' }] })
+    .expect(200);
+});
+afterAll(async () => {
+  await other.end();
+  await h.close();
+});
+
+/** Items `ids` stored in this order (the table emptied first). */
+async function seed(ids: number[]) {
+  await h.pool.query('DELETE FROM content.tallies');
+  await request(h.app)
+    .post('/items/tallies')
+    .set(auth())
+    .send(ids.map((id) => ({ id, n: 0 })))
+    .expect(200);
+}
+
+/** Until one backend of the database waits for a row lock (the write, behind `other`'s lock on item 1). */
+async function writeIsWaiting() {
+  for (let i = 0; i < 500; i++) {
+    const { rows } = await h.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    if (rows[0].n > 0) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error('the write never waited for item 1');
+}
+
+/** Holds item 1, runs `write`, takes item 2 without waiting while the write waits, then lets the write finish. */
+async function lockOrderOf(write: () => request.Test): Promise<request.Response> {
+  await seed([2, 1, 3]);
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM content.tallies WHERE id = 1 FOR UPDATE');
+  const pending = write().then((r) => r);
+  try {
+    await writeIsWaiting();
+    // NOWAIT fails at once (55P03) if the write took item 2 before waiting for item 1
+    await other.query('SELECT 1 FROM content.tallies WHERE id = 2 FOR UPDATE NOWAIT');
+  } finally {
+    await other.query('ROLLBACK');
+  }
+  return pending;
+}
+
+it('PATCH {keys, data} locks its rows in key order', async () => {
+  const r = await lockOrderOf(() =>
+    request(h.app)
+      .patch('/items/tallies')
+      .set(auth())
+      .send({ keys: [2, 1], data: { n: 5 } }),
+  );
+  expect(r.status).toBe(200);
+  const { body } = await request(h.app).get('/items/tallies?sort=id').set(auth()).expect(200);
+  expect(body.data.map((i: { n: number }) => i.n)).toEqual([5, 5, 0]);
+});
+
+it('PATCH with a list of different changes locks its rows in key order before the first change', async () => {
+  const r = await lockOrderOf(() =>
+    request(h.app)
+      .patch('/items/tallies')
+      .set(auth())
+      .send([
+        { id: 2, n: 20 },
+        { id: 1, n: 10 },
+      ]),
+  );
+  expect(r.status).toBe(200);
+  const { body } = await request(h.app).get('/items/tallies?sort=id').set(auth()).expect(200);
+  expect(body.data.map((i: { n: number }) => i.n)).toEqual([10, 20, 0]);
+});
+
+it('DELETE of several keys locks its rows in key order', async () => {
+  const r = await lockOrderOf(() => request(h.app).delete('/items/tallies').set(auth()).send([2, 1]));
+  expect(r.status).toBe(204);
+  const { body } = await request(h.app).get('/items/tallies').set(auth()).expect(200);
+  expect(body.data.map((i: { id: number }) => i.id)).toEqual([3]);
+});
