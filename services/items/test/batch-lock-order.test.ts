@@ -1,12 +1,13 @@
 import request from 'supertest';
 import { Client } from 'pg';
 import { harness, type Harness } from './helpers';
+import { createSchema } from './schema-fixtures';
 
 // A write of several items locks their rows in key order, whatever the order of the request or of the rows on disk.
 // Otherwise two batches over the same items can each hold a row the other waits for: PostgreSQL breaks the
 // deadlock after a second by aborting one (40P01, a 500 to its client). Each test holds item 1 from outside, starts
-// a write of items 1 and 2 (stored 2 first: a scan meets 2 before 1), and checks the write has not taken item 2
-// while it waits for item 1.
+// a write of items 1 and 2 (stored 2 first: a scan meets 2 before 1; named 2 first), and checks the write has not
+// taken item 2 while it waits for item 1. The same for the children a nested write updates or links.
 let h: Harness;
 let other: Client;
 const auth = () => ({ Authorization: `Bearer ${h.admin}` });
@@ -20,6 +21,9 @@ beforeAll(async () => {
     .set(auth())
     .send({ collection: 'tallies', fields: [{ field: 'n', type: 'integer' }] })
     .expect(200);
+  await createSchema(h, { boards: 'name:string', cards: 'text:string,board:integer' }, [
+    { collection: 'cards', field: 'board', related_collection: 'boards', meta: { one_field: 'cards' } },
+  ]);
 });
 afterAll(async () => {
   await other.end();
@@ -46,16 +50,16 @@ async function writeIsWaiting() {
   throw new Error('the write never waited for item 1');
 }
 
-/** Holds item 1, runs `write`, takes item 2 without waiting while the write waits, then lets the write finish. */
-async function lockOrderOf(write: () => request.Test): Promise<request.Response> {
-  await seed([2, 1, 3]);
+/** Holds row 1 of `table`, runs `write`, takes row 2 without waiting while the write waits, then lets the write finish. */
+async function lockOrderOf(write: () => request.Test, table = 'tallies'): Promise<request.Response> {
+  if (table === 'tallies') await seed([2, 1, 3]);
   await other.query('BEGIN');
-  await other.query('SELECT 1 FROM content.tallies WHERE id = 1 FOR UPDATE');
+  await other.query(`SELECT 1 FROM content.${table} WHERE id = 1 FOR UPDATE`);
   const pending = write().then((r) => r);
   try {
     await writeIsWaiting();
     // NOWAIT fails at once (55P03) if the write took item 2 before waiting for item 1
-    await other.query('SELECT 1 FROM content.tallies WHERE id = 2 FOR UPDATE NOWAIT');
+    await other.query(`SELECT 1 FROM content.${table} WHERE id = 2 FOR UPDATE NOWAIT`);
   } finally {
     await other.query('ROLLBACK');
   }
@@ -94,4 +98,55 @@ it('DELETE of several keys locks its rows in key order', async () => {
   expect(r.status).toBe(204);
   const { body } = await request(h.app).get('/items/tallies').set(auth()).expect(200);
   expect(body.data.map((i: { id: number }) => i.id)).toEqual([3]);
+});
+
+describe('nested writes', () => {
+  /** Boards 1 and 2; cards 1 and 2 on board 2. */
+  beforeEach(async () => {
+    await h.pool.query('DELETE FROM content.cards');
+    await h.pool.query('DELETE FROM content.boards');
+    await h.pool.query(`INSERT INTO content.boards (id, name) VALUES (1, 'one'), (2, 'two')`);
+    await h.pool.query(`INSERT INTO content.cards (id, text, board) VALUES (2, 'b', 2), (1, 'a', 2)`);
+  });
+
+  it('children updated through {update: [...]} are locked in key order before the first update', async () => {
+    const r = await lockOrderOf(
+      () =>
+        request(h.app)
+          .patch('/items/boards/2')
+          .set(auth())
+          .send({
+            cards: {
+              update: [
+                { id: 2, text: 'B' },
+                { id: 1, text: 'A' },
+              ],
+            },
+          }),
+      'cards',
+    );
+    expect(r.status).toBe(200);
+    const { rows } = await h.pool.query('SELECT id, text FROM content.cards ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, text: 'A' },
+      { id: 2, text: 'B' },
+    ]);
+  });
+
+  it('children linked from another parent by a list are locked in key order with the current ones', async () => {
+    const r = await lockOrderOf(
+      () =>
+        request(h.app)
+          .patch('/items/boards/1')
+          .set(auth())
+          .send({ cards: [2, 1] }),
+      'cards',
+    );
+    expect(r.status).toBe(200);
+    const { rows } = await h.pool.query('SELECT id, board FROM content.cards ORDER BY id');
+    expect(rows).toEqual([
+      { id: 1, board: 1 },
+      { id: 2, board: 1 },
+    ]);
+  });
 });

@@ -143,10 +143,18 @@ FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR UPDA
 
 /** Nested writes: a parent's current children, and a new version for a row whose own columns a write left as stored. */
 export const relatedRows = {
-  /** The rows whose `field` holds `key`, locked, in key order (one-to-many children of one parent). */
-  async childrenOf(db: Queryable, def: CollectionDef, field: string, key: unknown): Promise<Row[]> {
-    const text = `SELECT * FROM ${tableName(def.collection)} WHERE ${q(field)} = $1 ORDER BY ${q(def.primaryKey)} FOR UPDATE`;
-    return (await db.query<Row>(named(text, [key], shapeOf(def)))).rows;
+  /** The rows whose `field` holds `key`, locked, in key order with the rows of keys `also` (one-to-many children of one parent). */
+  async childrenOf(db: Queryable, def: CollectionDef, field: string, key: unknown, also: unknown[] = []): Promise<Row[]> {
+    const pk = q(def.primaryKey);
+    if (also.length === 0) {
+      const text = `SELECT * FROM ${tableName(def.collection)} WHERE ${q(field)} = $1 ORDER BY ${pk} FOR UPDATE`;
+      return (await db.query<Row>(named(text, [key], shapeOf(def)))).rows;
+    }
+    // `also`: rows the write will take next (linked from elsewhere), locked in the same key order
+    const match = keysMatch(def, pk, 2, also);
+    const text = `SELECT * FROM ${tableName(def.collection)} WHERE ${q(field)} = $1 OR ${match.sql} ORDER BY ${pk} FOR UPDATE`;
+    const rows = (await db.query<Row>({ text, values: [key, match.value] })).rows;
+    return rows.filter((row) => row[field] !== null && String(row[field]) === String(key));
   },
 
   /** Bumps the version of a row the caller holds locked (its children changed, its own columns did not). */

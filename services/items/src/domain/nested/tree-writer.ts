@@ -171,16 +171,31 @@ export class TreeWriter {
       if (r.meta.one_deselect_action === 'delete') return this.remove(child, rows, id);
       for (const row of rows) await this.update(child, row[pk] as Key, { [r.field]: null }, id);
     };
+    // rows this write takes one by one are locked first, together, in key order: two writes over the same rows
+    // in other orders wait for each other instead of deadlocking
     if (changes.kind === 'list') {
-      const current = creating ? [] : await relatedRows.childrenOf(this.db, child, r.field, key);
+      const named = changes.items.map((item) => (isPlainObject(item) ? item[pk] : item)).filter((k) => k != null);
+      const current = creating ? [] : await relatedRows.childrenOf(this.db, child, r.field, key, keysOf(child, named));
       const kept = new Set<string>();
       for (const item of changes.items) kept.add(String(await this.child(child, r.field, key, item, id)));
       return deselect(current.filter((row) => !kept.has(String(row[pk]))));
     }
     for (const item of changes.create) await this.create(child, { ...item, [r.field]: key }, id);
-    for (const item of changes.update) {
+    const updates = changes.update.map((item) => {
       const k = item[pk] == null ? undefined : primaryKeyValue(child, item[pk]);
       if (k === undefined) throw errors.invalidPayload(`"${alias}.update" items need their primary key "${pk}"`);
+      return { k, item };
+    });
+    if (updates.length > 1)
+      await itemsRepository.lock(
+        this.db,
+        child,
+        keysOf(
+          child,
+          updates.map((u) => u.k),
+        ),
+      );
+    for (const { k, item } of updates) {
       const { [pk]: _k, ...rest } = item;
       await this.update(child, k, { ...rest, [r.field]: key }, id);
     }
@@ -208,6 +223,16 @@ export class TreeWriter {
     await this.update(def, k, { [fk]: parentKey }, id);
     return k;
   }
+}
+
+/** The distinct valid keys of `def` among `values` (others are left for the write to refuse). */
+function keysOf(def: CollectionDef, values: unknown[]): Key[] {
+  const keys = new Map<string, Key>();
+  for (const v of values) {
+    const k = primaryKeyValue(def, v);
+    if (k !== undefined) keys.set(String(k), k);
+  }
+  return [...keys.values()];
 }
 
 /** A many-to-any row names its related collection in `meta.one_collection_field`; it must be one of the allowed ones. */
