@@ -124,6 +124,23 @@ FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR UPDA
     return written(r.rows);
   },
 
+  /**
+   * After rows were inserted with keys of their own into an auto-increment key: its sequence moved past the largest,
+   * so the next generated key is not one of them (a unique violation otherwise, once the sequence got there).
+   * Creates that name keys in one table wait for each other here, so the sequence never goes back.
+   */
+  async advanceIdentity(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<void> {
+    const pk = def.fields.find((f) => f.field === def.primaryKey);
+    const top = Math.max(...keys.map(Number).filter(Number.isSafeInteger));
+    if (!pk?.schema.has_auto_increment || !(top > 0)) return;
+    await db.query({
+      name: 'vellum_advance_identity',
+      text: `SELECT setval(s, $3::bigint) FROM (SELECT pg_advisory_xact_lock(hashtext($1)), pg_get_serial_sequence($1, $2)::regclass AS s OFFSET 0) x
+              WHERE $3::bigint > COALESCE(pg_sequence_last_value(s), 0)`,
+      values: [tableName(def.collection), def.primaryKey, top],
+    });
+  },
+
   /** Locks the rows with these keys in key order (before a write that touches them one statement each, in another order). */
   async lock(db: Queryable, def: CollectionDef, keys: unknown[]): Promise<void> {
     const pk = q(def.primaryKey);

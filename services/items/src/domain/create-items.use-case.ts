@@ -45,6 +45,8 @@ export async function createItems(
           result.versions.push(version);
           changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
         }
+        const named = all.filter((values) => values[def.primaryKey] !== undefined).map((values) => values[def.primaryKey]);
+        if (named.length) await itemsRepository.advanceIdentity(db, def, named);
         await enqueueItemChanges(db, changes);
         return result;
       }),

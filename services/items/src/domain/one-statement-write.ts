@@ -96,6 +96,8 @@ export async function createOneInStatement(
   const def = await keptDef(deps, collection);
   if (!def || isNested(def, body)) return undefined;
   const values = validateWrite(def, body, allowed, 'create');
+  // a key of its own for an auto-increment key moves the sequence too: the general path's second statement
+  if (values[def.primaryKey] !== undefined) return undefined;
   const done = await onOwnConnection(deps, (db) =>
     itemsRepository.insert(db, def, values, eventOf(ctx, def, 'create', Object.keys(values))).catch(mapWriteError),
   );

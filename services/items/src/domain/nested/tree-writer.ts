@@ -87,6 +87,7 @@ export class TreeWriter {
     const values = validateWrite(def, own, allowed, 'create');
     const w = await itemsRepository.insert(this.db, def, values).catch(mapWriteError);
     const key = w.row[def.primaryKey] as Key;
+    if (values[def.primaryKey] !== undefined) await itemsRepository.advanceIdentity(this.db, def, [key]);
     this.event(def, 'create', key, w.row, pick(w.row, Object.keys(values)), w.version, id, parent);
     for (const c of split.children) await this.children(def, key, c.relation, c.alias, c.value, id, true);
     return { ...w, key };
