@@ -33,8 +33,15 @@ export const deviceRepository = {
     const { rowCount } = await pg.query({ name: 'auth_device_rotate', text: ROTATE, values: [d.id, d.userId, d.oldHash, d.newHash, d.now, d.ip, d.userAgent] });
     return (rowCount ?? 0) > 0;
   },
-  async create(pg: Pick<Pool, 'query'>, d: NewDevice): Promise<void> {
-    await pg.query({ name: 'auth_device_create', text: CREATE, values: [d.id, d.userId, d.secretHash, d.ip, d.userAgent, d.trustedBy, d.now] });
+  /** False when the user is gone (deleted while logging in: the foreign key refuses the row). */
+  async create(pg: Pick<Pool, 'query'>, d: NewDevice): Promise<boolean> {
+    try {
+      await pg.query({ name: 'auth_device_create', text: CREATE, values: [d.id, d.userId, d.secretHash, d.ip, d.userAgent, d.trustedBy, d.now] });
+      return true;
+    } catch (e) {
+      if ((e as { code?: string }).code === '23503') return false;
+      throw e;
+    }
   },
   list(db: Db, userId: string): Promise<Device[]> {
     return db.device.findMany({ where: { user_id: userId }, orderBy: { last_used_at: 'desc' } });

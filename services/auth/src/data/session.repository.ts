@@ -56,6 +56,14 @@ export const sessionRepository = {
     return [...rows.map((r) => r.id), familyId];
   },
 
+  /**
+   * Locks every session row of the user, in key order. A transaction that writes a user and their sessions takes
+   * them before the user's row, as a refresh does (its session, then the user): the other order deadlocked.
+   */
+  async lockForUser(tx: Tx, userId: string): Promise<void> {
+    await tx.$queryRaw`SELECT 1 FROM "sessions" WHERE "user_id" = ${userId}::uuid ORDER BY "id" FOR UPDATE`;
+  },
+
   /** Delete the user's sessions (all, or all but the family `keep`); returns the ids to revoke as deleteFamily does. */
   async deleteForUser(tx: Tx, userId: string, keep: string | null = null): Promise<string[]> {
     const rows = await tx.$queryRaw<{ id: string; family_id: string }[]>`

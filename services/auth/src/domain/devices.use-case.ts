@@ -70,7 +70,7 @@ export async function trustDevice(
     if (rotated) return { credential: next };
   }
   const fresh = ctx.devices.issue(userId);
-  await deviceRepository.create(ctx.pg, {
+  const created = await deviceRepository.create(ctx.pg, {
     id: fresh.deviceId,
     userId,
     secretHash: deviceSecretHash(fresh.secret),
@@ -79,6 +79,8 @@ export async function trustDevice(
     trustedBy: how,
     now,
   });
+  // the user was deleted meanwhile (with the session this login just wrote): as for a user who never was
+  if (!created) throw errors.invalidCredentials();
   const actor: Actor = { user: userId, ip: client.ip, userAgent: client.userAgent, origin: client.origin };
   await enqueueOutbox(ctx.pg, audit('device_trusted', deviceAuditItem(userId, fresh.deviceId), actor, now, 'vellum_devices'));
   return { credential: fresh };

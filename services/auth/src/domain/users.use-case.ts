@@ -48,6 +48,19 @@ async function write<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * An administrator's write of a user: the user's sessions locked, then the user's row (sessionRepository.lockForUser
+ * says why), read under its lock; null when there is no such user (a concurrent delete included).
+ */
+async function lockUser(tx: Tx, id: string, strength: 'UPDATE' | 'NO KEY UPDATE'): Promise<User | null> {
+  await sessionRepository.lockForUser(tx, id);
+  const locked =
+    strength === 'UPDATE'
+      ? await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "users" WHERE "id" = ${id}::uuid FOR UPDATE`
+      : await tx.$queryRaw<{ id: string }[]>`SELECT "id" FROM "users" WHERE "id" = ${id}::uuid FOR NO KEY UPDATE`;
+  return locked.length ? tx.user.findUnique({ where: { id } }) : null;
+}
+
 async function revokeAll(tx: Tx, userId: string, now: Date) {
   const ids = await sessionRepository.deleteForUser(tx, userId);
   await enqueue(tx, revokedSessions(ids, now));
@@ -76,7 +89,8 @@ export const usersUseCase = {
     const now = ctx.clock.now();
     return write(() =>
       ctx.db.$transaction(async (tx) => {
-        const before = await tx.user.findUnique({ where: { id } });
+        // one's own write never revokes sessions: the user's row alone; an administrator's may: sessions first
+        const before = self ? await tx.user.findUnique({ where: { id } }) : await lockUser(tx, id, 'NO KEY UPDATE');
         if (!before) throw errors.forbidden();
         const u: User = await tx.user.update({ where: { id }, data });
         // a user who can no longer log in, or whose password changed, loses every session at once
@@ -94,8 +108,8 @@ export const usersUseCase = {
     if (!isUuid(id)) throw errors.forbidden();
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
-      const before = await tx.user.findUnique({ where: { id } });
-      if (!before) throw errors.forbidden();
+      // a second concurrent delete finds no user under the lock: 403, as for any missing user
+      if (!(await lockUser(tx, id, 'UPDATE'))) throw errors.forbidden();
       await revokeAll(tx, id, now);
       await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { user_id: id } }), actor, now); // rows cascade
       await tx.user.delete({ where: { id } });

@@ -1,0 +1,117 @@
+import request from 'supertest';
+import { Client } from 'pg';
+import { randomUUID } from 'node:crypto';
+import { trustDevice } from '../src/domain/devices.use-case';
+import { adminHarness, loginAs, type Harness } from './helpers';
+
+// An administrator's write of a user (suspend, password, delete) locks the user's sessions before the user's row,
+// the order a refresh takes them (its session, then the user). It took the user first: a refresh and a suspend of
+// the same user deadlocked every time (PostgreSQL aborts one after a second: a 500), and of two deletes of one user
+// the second answered 500 (its row gone under it) instead of 403. And a login whose user is deleted just after its
+// session was written answered 500 (its device's row refused by the foreign key) instead of 401.
+let h: Harness;
+let admin: string;
+let other: Client;
+let n = 0;
+const auth = () => ({ Authorization: `Bearer ${admin}` });
+
+beforeAll(async () => {
+  ({ h, admin } = await adminHarness());
+  other = new Client({ connectionString: h.db.url });
+  await other.connect();
+});
+afterAll(async () => {
+  await other.end();
+  await h.close();
+});
+
+/** A user with one session (logged in once). */
+async function userWithSession(): Promise<string> {
+  const email = `user${++n}@example.com`;
+  const r = await request(h.app).post('/users').set(auth()).send({ email, password: 'password-123456' }).expect(200);
+  await loginAs(h.app, email, 'password-123456');
+  return r.body.data.id;
+}
+
+/** Until `count` backends of the database wait for a lock. */
+async function waiting(count: number) {
+  for (let i = 0; i < 500; i++) {
+    const [row] = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+    if (row!.n >= count) return;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`fewer than ${count} writes waited`);
+}
+
+/** Holds the user's sessions as a refresh does (its first step), runs `writes`, then lets them go on. */
+async function withSessionsHeld<T>(id: string, writers: number, writes: () => Promise<T>, meanwhile: () => Promise<void> = async () => {}): Promise<T> {
+  await other.query('BEGIN');
+  await other.query('SELECT 1 FROM sessions WHERE user_id = $1 FOR UPDATE', [id]);
+  const pending = writes();
+  try {
+    await waiting(writers);
+    await meanwhile();
+  } finally {
+    await other.query('ROLLBACK');
+  }
+  return pending;
+}
+
+it('a suspend waits for a refresh’s session without holding the user’s row (which the refresh takes next)', async () => {
+  const id = await userWithSession();
+  const r = await withSessionsHeld(
+    id,
+    1,
+    () =>
+      request(h.app)
+        .patch(`/users/${id}`)
+        .set(auth())
+        .send({ status: 'suspended' })
+        .then((x) => x),
+    async () => {
+      // NOWAIT fails at once (55P03) if the suspend took the user's row before the sessions
+      await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
+    },
+  );
+  expect(r.status).toBe(200);
+  expect(await h.sql('SELECT id FROM sessions WHERE user_id = $1', [id])).toEqual([]);
+});
+
+it('a password change by an administrator takes the same order', async () => {
+  const id = await userWithSession();
+  const r = await withSessionsHeld(
+    id,
+    1,
+    () =>
+      request(h.app)
+        .patch(`/users/${id}`)
+        .set(auth())
+        .send({ password: 'password-654321' })
+        .then((x) => x),
+    async () => {
+      await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
+    },
+  );
+  expect(r.status).toBe(200);
+});
+
+it('of two concurrent deletes of one user, one answers 204 and the other 403', async () => {
+  const id = await userWithSession();
+  const answers = await withSessionsHeld(id, 2, () =>
+    Promise.all(
+      [0, 1].map(() =>
+        request(h.app)
+          .delete(`/users/${id}`)
+          .set(auth())
+          .then((x) => x),
+      ),
+    ),
+  );
+  expect(answers.map((a) => a.status).sort()).toEqual([204, 403]);
+  expect(await h.sql('SELECT id FROM users WHERE id = $1', [id])).toEqual([]);
+});
+
+it('a login whose user was deleted before its device was trusted is refused as invalid credentials, not a 500', async () => {
+  const client = { ip: '127.0.0.1', userAgent: 'test', origin: null };
+  await expect(trustDevice(h.built.ctx, randomUUID(), undefined, 'login', client, new Date())).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+});
