@@ -131,7 +131,8 @@ export const devicesUseCase = {
     const user = await ctx.db.user.findUnique({ where: { id: userId }, select: { id: true, email: true } });
     if (!user) throw errors.forbidden();
     await ctx.buckets.clear(accountKey(user.email ?? ''), await deviceRepository.ids(ctx.db, userId));
-    await ctx.db.user.update({ where: { id: userId }, data: { failed_login_attempts: 0 } });
+    // deleted meanwhile: as for a missing user
+    if ((await ctx.db.user.updateMany({ where: { id: userId }, data: { failed_login_attempts: 0 } })).count === 0) throw errors.forbidden();
     await enqueueOutbox(ctx.pg, audit('unlock', `${userId}:all`, actor, ctx.clock.now(), 'vellum_devices'));
   },
 };

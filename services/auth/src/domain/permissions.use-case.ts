@@ -6,6 +6,7 @@ import { publishRoleAccess } from './access-rules';
 import type { AuthContext } from './context';
 import { presentPermission } from './presenters';
 import { authReads } from './read-auth-list.use-case';
+import { rowLocks } from '../data/row-locks';
 
 /** A validated payload (`permissionSchema` / `permissionUpdateSchema`) → Prisma data; `fields` may be a comma list. */
 function toData(data: PermissionInput | PermissionUpdateInput) {
@@ -66,7 +67,7 @@ export const permissionsUseCase = {
     const now = ctx.clock.now();
     return guard(() =>
       ctx.db.$transaction(async (tx) => {
-        const before = await tx.permission.findUnique({ where: { id: pid } });
+        const before = (await rowLocks.permission(tx, pid)) && (await tx.permission.findUnique({ where: { id: pid } }));
         if (!before) throw errors.forbidden();
         const p = await tx.permission.update({ where: { id: pid }, data });
         await enqueue(tx, itemChange('vellum_permissions', 'update', String(p.id), presentPermission(p), actor, now));
@@ -81,7 +82,7 @@ export const permissionsUseCase = {
     const pid = parseId(id);
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
-      const before = await tx.permission.findUnique({ where: { id: pid } });
+      const before = (await rowLocks.permission(tx, pid)) && (await tx.permission.findUnique({ where: { id: pid } }));
       if (!before) throw errors.forbidden();
       await tx.permission.delete({ where: { id: pid } });
       await enqueue(tx, itemChange('vellum_permissions', 'delete', String(pid), null, actor, now));

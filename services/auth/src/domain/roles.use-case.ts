@@ -6,6 +6,7 @@ import { enqueue } from '../data/outbox.repository';
 import { publishRoleAccess } from './access-rules';
 import { dropApiTokenEntries, syncApiTokens } from './api-tokens.use-case';
 import { isUniqueViolation, type Tx } from '../data/prisma';
+import { rowLocks } from '../data/row-locks';
 import type { AuthContext } from './context';
 import { isUuid } from './payload';
 import { presentRole, presentUser } from './presenters';
@@ -54,7 +55,7 @@ export const rolesUseCase = {
     const now = ctx.clock.now();
     return uniqueName(data.name, () =>
       ctx.db.$transaction(async (tx) => {
-        if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+        if (!(await rowLocks.role(tx, id))) throw errors.forbidden();
         await refuseTakenName(tx, data.name, id);
         const r = await tx.role.update({ where: { id }, data });
         await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
@@ -73,7 +74,7 @@ export const rolesUseCase = {
       throw errors.invalidPayload('"move_users_to" must be the id of another role');
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
-      if (!(await tx.role.findUnique({ where: { id } }))) throw errors.forbidden();
+      if (!(await rowLocks.role(tx, id))) throw errors.forbidden();
       const users = (await tx.user.findMany({ where: { role_id: id }, select: { id: true } })).map((u) => u.id);
       if (moveTo) {
         if (!(await tx.role.findUnique({ where: { id: moveTo } }))) throw errors.invalidPayload('"move_users_to" must be the id of another role');

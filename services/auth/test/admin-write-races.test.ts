@@ -8,7 +8,8 @@ import { adminHarness, loginAs, type Harness } from './helpers';
 // the order a refresh takes them (its session, then the user). It took the user first: a refresh and a suspend of
 // the same user deadlocked every time (PostgreSQL aborts one after a second: a 500), and of two deletes of one user
 // the second answered 500 (its row gone under it) instead of 403. And a login whose user is deleted just after its
-// session was written answered 500 (its device's row refused by the foreign key) instead of 401.
+// session was written answered 500 (its device's row refused by the foreign key) instead of 401; a role or
+// permission deleted while an administrator changed or deleted it (or unlocked a user) answered 500 instead of 403.
 let h: Harness;
 let admin: string;
 let other: Client;
@@ -114,4 +115,89 @@ it('of two concurrent deletes of one user, one answers 204 and the other 403', a
 it('a login whose user was deleted before its device was trusted is refused as invalid credentials, not a 500', async () => {
   const client = { ip: '127.0.0.1', userAgent: 'test', origin: null };
   await expect(trustDevice(h.built.ctx, randomUUID(), undefined, 'login', client, new Date())).rejects.toMatchObject({ code: 'INVALID_CREDENTIALS' });
+});
+
+describe('a user, role or permission deleted while an administrator writes it', () => {
+  /** Deletes `table`'s row `id` in a transaction of its own, runs `write` (which waits for the row), then commits. */
+  async function deletedUnder(table: string, id: string | number, write: () => Promise<request.Response>) {
+    await other.query('BEGIN');
+    await other.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
+    const pending = write();
+    try {
+      await waiting(1);
+    } finally {
+      await other.query('COMMIT');
+    }
+    return pending;
+  }
+  const newRole = async (name: string) => (await request(h.app).post('/roles').set(auth()).send({ name }).expect(200)).body.data.id as string;
+
+  it('a role’s change or delete answers 403, as for a missing role', async () => {
+    const a = await newRole('gone-a');
+    expect(
+      (
+        await deletedUnder('roles', a, () =>
+          request(h.app)
+            .patch(`/roles/${a}`)
+            .set(auth())
+            .send({ name: 'renamed' })
+            .then((x) => x),
+        )
+      ).status,
+    ).toBe(403);
+    const b = await newRole('gone-b');
+    expect(
+      (
+        await deletedUnder('roles', b, () =>
+          request(h.app)
+            .delete(`/roles/${b}`)
+            .set(auth())
+            .then((x) => x),
+        )
+      ).status,
+    ).toBe(403);
+  });
+
+  it('a permission’s change or delete answers 403, as for a missing permission', async () => {
+    const role = await newRole('perms');
+    const grant = () =>
+      request(h.app)
+        .post('/permissions')
+        .set(auth())
+        .send({ role, collection: 'articles', action: 'read', fields: ['*'] });
+    const p1 = (await grant().expect(200)).body.data.id as number;
+    const changed = await deletedUnder('permissions', p1, () =>
+      request(h.app)
+        .patch(`/permissions/${p1}`)
+        .set(auth())
+        .send({ fields: ['id'] })
+        .then((x) => x),
+    );
+    expect(changed.status).toBe(403);
+    const p2 = (await grant().expect(200)).body.data.id as number;
+    expect(
+      (
+        await deletedUnder('permissions', p2, () =>
+          request(h.app)
+            .delete(`/permissions/${p2}`)
+            .set(auth())
+            .then((x) => x),
+        )
+      ).status,
+    ).toBe(403);
+  });
+
+  it('an unlock answers 403, as for a missing user', async () => {
+    const id = await userWithSession();
+    expect(
+      (
+        await deletedUnder('users', id, () =>
+          request(h.app)
+            .post(`/users/${id}/unlock`)
+            .set(auth())
+            .then((x) => x),
+        )
+      ).status,
+    ).toBe(403);
+  });
 });
