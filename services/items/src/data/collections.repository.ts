@@ -4,13 +4,13 @@ import type { CollectionDef } from '../domain/collection';
 import { createTableSql, dropTableSql } from './content-schema';
 import { toCollectionDef, type RelationRow } from './catalogue.repository';
 import { Prisma, type Db } from './prisma';
+import { ddlTransaction } from './ddl-transaction';
 
 const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 /**
  * Schema changes are rare admin operations that take table locks: they may wait for a pool connection and run
  * longer than Prisma's defaults (2 s / 5 s, after which the request would end in a 503) on a busy server.
  */
-const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
 
 const INCLUDE = { fields: { orderBy: [{ sort: 'asc' as const }, { field: 'asc' as const }] }, many: true, one: true };
 
@@ -37,7 +37,7 @@ export class CollectionsRepository {
 
   async create(def: CollectionDef, record: OutboxMessage[] = []): Promise<CollectionDef> {
     try {
-      await this.prisma.$transaction(async (tx) => {
+      await ddlTransaction(this.prisma, async (tx) => {
         await tx.collection.create({
           data: {
             name: def.collection,
@@ -57,7 +57,7 @@ export class CollectionsRepository {
         });
         for (const statement of createTableSql(def)) await tx.$executeRawUnsafe(statement);
         if (record.length) await enqueueOutbox(tx, record);
-      }, DDL_TRANSACTION);
+      });
     } catch (e) {
       const code = (e as { code?: string }).code;
       if (code === 'P2002' || code === '23505' || code === '42P07') {
@@ -105,7 +105,7 @@ export class CollectionsRepository {
   }
 
   private deleteInTransaction(name: string, record: OutboxMessage[]): Promise<boolean> {
-    return this.prisma.$transaction(async (tx) => {
+    return ddlTransaction(this.prisma, async (tx) => {
       // FOR UPDATE waits for in-flight item writes (they hold the row FOR SHARE).
       const found = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "collections" WHERE "name" = ${name} FOR UPDATE`;
       if (found.length === 0) return false;
@@ -114,6 +114,6 @@ export class CollectionsRepository {
       await tx.$executeRawUnsafe(dropTableSql(name));
       if (record.length) await enqueueOutbox(tx, record);
       return true;
-    }, DDL_TRANSACTION);
+    });
   }
 }

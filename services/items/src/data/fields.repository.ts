@@ -5,8 +5,8 @@ import type { SchemaChange } from '../domain/schema-change';
 import type { CollectionsRepository } from './collections.repository';
 import { fieldChangeSql } from './field-ddl';
 import { Prisma, type Db } from './prisma';
+import { ddlTransaction } from './ddl-transaction';
 
-const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
 /**
  * How long an ALTER waits for the table's lock: while it waits, every read and write of the collection queues behind
  * it, so a long-running reader makes the change fail (503, try again) instead of stalling the collection.
@@ -46,7 +46,7 @@ export class FieldsRepository {
   ): Promise<CollectionDef | undefined> {
     let change: SchemaChange | undefined;
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await ddlTransaction(this.prisma, async (tx) => {
         const found = await tx.$queryRaw<{ name: string }[]>`SELECT "name" FROM "collections" WHERE "name" = ${collection} FOR UPDATE`;
         if (found.length === 0) return undefined;
         const def = (await this.collections.get(collection, tx))!;
@@ -69,7 +69,7 @@ export class FieldsRepository {
         const after = (await this.collections.get(collection, tx))!;
         await enqueueOutbox(tx, record(change, after));
         return after;
-      }, DDL_TRANSACTION);
+      });
     } catch (e) {
       if (change) mapDdlError(e, change);
       throw e;

@@ -7,8 +7,8 @@ import { toRelationDef } from './catalogue.repository';
 import type { CollectionsRepository } from './collections.repository';
 import { relationChangeSql } from './relation-ddl';
 import { Prisma, type Db } from './prisma';
+import { ddlTransaction } from './ddl-transaction';
 
-const DDL_TRANSACTION = { maxWait: 10_000, timeout: 30_000 };
 const LOCK_TIMEOUT = '5s';
 const json = (v: Record<string, unknown> | null) => (v === null ? Prisma.DbNull : (v as Prisma.InputJsonValue));
 
@@ -46,7 +46,7 @@ export class RelationsRepository {
   ): Promise<RelationChange> {
     let change: RelationChange | undefined;
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await ddlTransaction(this.prisma, async (tx) => {
         const sorted = [...new Set(names)].sort();
         await tx.$queryRaw`SELECT "name" FROM "collections" WHERE "name" = ANY(${sorted}) ORDER BY "name" FOR UPDATE`;
         const defs = new Map<string, CollectionDef>();
@@ -70,7 +70,7 @@ export class RelationsRepository {
         }
         await enqueueOutbox(tx, record(change));
         return change;
-      }, DDL_TRANSACTION);
+      });
     } catch (e) {
       mapDdlError(e, change?.relation);
     } finally {

@@ -1,4 +1,5 @@
-import { AppError } from '@vellum/errors';
+import { AppError, errors } from '@vellum/errors';
+import { isDeadlock } from '../data/ddl-transaction';
 import type { ItemsDeps } from './items-deps';
 
 /**
@@ -20,9 +21,6 @@ export async function retryOnSchemaChange<T>(run: () => Promise<T>): Promise<T> 
     return run();
   }
 }
-
-/** A transaction PostgreSQL aborted to break a deadlock (40P01): nothing of it was written, and a second run may pass. */
-export const isDeadlock = (e: unknown) => (e as { code?: string } | null)?.code === '40P01';
 
 /**
  * A write over a definition kept in memory (`cached`: no catalogue statement, no catalogue row lock — the write's own
@@ -52,6 +50,15 @@ export async function readWithFreshCatalogue<T>(deps: ItemsDeps, run: (deps: Ite
   } catch (e) {
     const planned = e instanceof AppError && (e.status === 400 || e.status === 403);
     if (!isStale(e) && !(planned && deps.catalogue)) throw e;
-    return run(deps.catalogue?.fresh ? { ...deps, catalogue: deps.catalogue.fresh() } : deps);
+    return run(deps.catalogue?.fresh ? { ...deps, catalogue: deps.catalogue.fresh() } : deps).catch(droppedUnder);
   }
+}
+
+/**
+ * A read's second try that met a dropped table (42P01): the collection was deleted while it ran — its definition
+ * read a moment before the drop committed, its statement waiting for the drop's lock — answered as a missing one.
+ */
+function droppedUnder(e: unknown): never {
+  if ((e as { code?: string } | null)?.code === '42P01') throw errors.forbidden();
+  throw e;
 }
