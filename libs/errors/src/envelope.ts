@@ -65,5 +65,15 @@ export function normalizeError(err: unknown): AppError {
   if (e?.type === 'entity.parse.failed') return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
   if (e?.type === 'encoding.unsupported' || e?.type === 'charset.unsupported')
     return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });
+  // the client closed the connection before its body arrived: nobody reads the answer, and nothing is logged
+  if (e?.type === 'request.aborted') return new AppError('INVALID_PAYLOAD', 'Invalid payload. The request was aborted.', { reason: 'request aborted' });
+  // a body whose Content-Encoding (gzip, deflate, br) does not decode: zlib's own error, without a status
+  if (typeof (err as { code?: unknown } | undefined)?.code === 'string' && /^Z_/.test((err as { code: string }).code)) {
+    const reason = `the body does not decode as its Content-Encoding says (${e?.message ?? 'zlib'})`;
+    return new AppError('INVALID_PAYLOAD', `Invalid payload. ${reason}`, { reason });
+  }
+  // express's router: a path segment whose percent-encoding is malformed (`%E0%A4%A`)
+  if (err instanceof URIError && e?.status === 400)
+    return new AppError('INVALID_QUERY', `Invalid query. ${e.message}`, { reason: e.message ?? 'malformed URL' });
   return new AppError('INTERNAL_SERVER_ERROR');
 }

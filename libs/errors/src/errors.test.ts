@@ -44,6 +44,11 @@ describe('error catalogue', () => {
   it('normalises body-parser errors and hides unknown ones', () => {
     expect(normalizeError(Object.assign(new Error('x'), { type: 'entity.too.large' })).code).toBe('CONTENT_TOO_LARGE');
     expect(normalizeError(Object.assign(new Error('Unexpected end'), { type: 'entity.parse.failed' })).code).toBe('INVALID_PAYLOAD');
+    // what a client's bad request makes node, zlib or the router throw: 400s, not 500s
+    expect(normalizeError(Object.assign(new Error('request aborted'), { type: 'request.aborted', status: 400 })).status).toBe(400);
+    const gzip = normalizeError(Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR', errno: -3 }));
+    expect([gzip.code, gzip.extensions.reason]).toEqual(['INVALID_PAYLOAD', expect.stringContaining('Content-Encoding')]);
+    expect(normalizeError(Object.assign(new URIError("Failed to decode param '%E0%A4%A'"), { status: 400 })).code).toBe('INVALID_QUERY');
     const hidden = normalizeError(new Error('db password is hunter2'));
     expect(hidden.code).toBe('INTERNAL_SERVER_ERROR');
     expect(hidden.message).not.toMatch(/hunter2/);
