@@ -96,6 +96,25 @@ it('a password change by an administrator takes the same order', async () => {
   expect(r.status).toBe(200);
 });
 
+it('a password reset takes the same order', async () => {
+  const id = await userWithSession();
+  const [user] = await h.sql<{ email: string; password: string }>('SELECT email, password FROM users WHERE id = $1', [id]);
+  const token = h.built.ctx.tokens.signReset({ id, email: user!.email, password: user!.password }, 60_000, new Date());
+  const r = await withSessionsHeld(
+    id,
+    1,
+    () =>
+      request(h.app)
+        .post('/auth/password/reset')
+        .send({ token, password: 'password-reset-1' })
+        .then((x) => x),
+    async () => {
+      await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
+    },
+  );
+  expect(r.status).toBe(204);
+});
+
 it('of two concurrent deletes of one user, one answers 204 and the other 403', async () => {
   const id = await userWithSession();
   const answers = await withSessionsHeld(id, 2, () =>

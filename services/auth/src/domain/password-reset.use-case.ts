@@ -17,6 +17,8 @@ export async function resetPassword(ctx: AuthContext, token: string, password: s
   const hash = await ctx.hasher.hash(password);
   const actor = { user: user.id, ip: client.ip, userAgent: client.userAgent, origin: client.origin };
   await ctx.db.$transaction(async (tx) => {
+    // the user's sessions before the user's row, as a refresh takes them (the other order deadlocked with one)
+    await sessionRepository.lockForUser(tx, user.id);
     // compare-and-set on the old hash: two concurrent uses of one token cannot both succeed
     const { count } = await tx.user.updateMany({
       where: { id: user.id, password: user.password },
