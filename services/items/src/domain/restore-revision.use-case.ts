@@ -6,6 +6,7 @@ import type { ChangeContext } from './item-change';
 import type { ItemsDeps } from './items-deps';
 import { checkRights, isPlan, planRow, type RestoreOutcome } from './restore-plan';
 import { descendants, restoreTree } from './restore-tree';
+import { retryOnSchemaChange } from './retry-on-schema-change';
 import { updateItems } from './update-items.use-case';
 
 /** Where a restore reads its revision and its tree (the revisions service, with the caller's credentials). */
@@ -34,7 +35,8 @@ export async function restoreRevision(
   const nodes = await descendants(revisions, rev, who, deps.maxBatchMutation ?? 1000);
   if (nodes.length > 0) return restoreTree(deps, ctx, rev, nodes, dryRun);
 
-  const plan = await withTransaction(deps.pool, (db) => planRow(db, deps, ctx.accountability, rev, false));
+  // planned on the definition kept in memory; again on a fresh one when a field change made it stale meanwhile
+  const plan = await retryOnSchemaChange(() => withTransaction(deps.pool, (db) => planRow(db, deps, ctx.accountability, rev, false)));
   if (!isPlan(plan)) throw errors.forbidden();
   const { outcome, def, key, values, current } = plan;
   checkRights(deps, ctx.accountability, outcome);
