@@ -16,3 +16,4 @@ export { errorCode, firstError, type WithBody } from './error-code';
 export { ROOT, startNpmStart, startNpmStartLogged, waitForPing, exited, processesUsing, killProcessesUsing, stopProcessGroup } from './npm-start-process';
 export { waitForMailFiles } from './mail-files';
 export { followSse, openSse, type SseEvent, type SseFollower, type SseStream } from './sse-client';
+export { untilLockWaiters } from './lock-waiters';

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Client } from 'pg';
+import { untilLockWaiters } from '@vellum/testing';
 import { randomUUID } from 'node:crypto';
 import { trustDevice } from '../src/domain/devices.use-case';
 import { adminHarness, loginAs, type Harness } from './helpers';
@@ -34,23 +35,13 @@ async function userWithSession(): Promise<string> {
   return r.body.data.id;
 }
 
-/** Until `count` backends of the database wait for a lock. */
-async function waiting(count: number) {
-  for (let i = 0; i < 500; i++) {
-    const [row] = await h.sql<{ n: number }>(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-    if (row!.n >= count) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error(`fewer than ${count} writes waited`);
-}
-
 /** Holds the user's sessions as a refresh does (its first step), runs `writes`, then lets them go on. */
 async function withSessionsHeld<T>(id: string, writers: number, writes: () => Promise<T>, meanwhile: () => Promise<void> = async () => {}): Promise<T> {
   await other.query('BEGIN');
   await other.query('SELECT 1 FROM sessions WHERE user_id = $1 FOR UPDATE', [id]);
   const pending = writes();
   try {
-    await waiting(writers);
+    await untilLockWaiters(async (t) => ({ rows: await h.sql(t) }), writers);
     await meanwhile();
   } finally {
     await other.query('ROLLBACK');
@@ -58,60 +49,31 @@ async function withSessionsHeld<T>(id: string, writers: number, writes: () => Pr
   return pending;
 }
 
+/** `write` of user `id` waits for its sessions (held) without holding the user's row, which a refresh takes next. */
+async function sessionsFirst(id: string, write: () => Promise<request.Response>): Promise<request.Response> {
+  return withSessionsHeld(id, 1, write, async () => {
+    // NOWAIT fails at once (55P03) if the write took the user's row before the sessions
+    await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
+  });
+}
+
 it('a suspend waits for a refresh’s session without holding the user’s row (which the refresh takes next)', async () => {
   const id = await userWithSession();
-  const r = await withSessionsHeld(
-    id,
-    1,
-    () =>
-      request(h.app)
-        .patch(`/users/${id}`)
-        .set(auth())
-        .send({ status: 'suspended' })
-        .then((x) => x),
-    async () => {
-      // NOWAIT fails at once (55P03) if the suspend took the user's row before the sessions
-      await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
-    },
-  );
+  const r = await sessionsFirst(id, async () => request(h.app).patch(`/users/${id}`).set(auth()).send({ status: 'suspended' }));
   expect(r.status).toBe(200);
   expect(await h.sql('SELECT id FROM sessions WHERE user_id = $1', [id])).toEqual([]);
 });
 
 it('a password change by an administrator takes the same order', async () => {
   const id = await userWithSession();
-  const r = await withSessionsHeld(
-    id,
-    1,
-    () =>
-      request(h.app)
-        .patch(`/users/${id}`)
-        .set(auth())
-        .send({ password: 'password-654321' })
-        .then((x) => x),
-    async () => {
-      await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
-    },
-  );
-  expect(r.status).toBe(200);
+  expect((await sessionsFirst(id, async () => request(h.app).patch(`/users/${id}`).set(auth()).send({ password: 'password-654321' }))).status).toBe(200);
 });
 
 it('a password reset takes the same order', async () => {
   const id = await userWithSession();
   const [user] = await h.sql<{ email: string; password: string }>('SELECT email, password FROM users WHERE id = $1', [id]);
   const token = h.built.ctx.tokens.signReset({ id, email: user!.email, password: user!.password }, 60_000, new Date());
-  const r = await withSessionsHeld(
-    id,
-    1,
-    () =>
-      request(h.app)
-        .post('/auth/password/reset')
-        .send({ token, password: 'password-reset-1' })
-        .then((x) => x),
-    async () => {
-      await other.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE NOWAIT', [id]);
-    },
-  );
+  const r = await sessionsFirst(id, async () => request(h.app).post('/auth/password/reset').send({ token, password: 'password-reset-1' }));
   expect(r.status).toBe(204);
 });
 
@@ -143,7 +105,7 @@ describe('a user, role or permission deleted while an administrator writes it', 
     await other.query(`DELETE FROM ${table} WHERE id = $1`, [id]);
     const pending = write();
     try {
-      await waiting(1);
+      await untilLockWaiters(async (t) => ({ rows: await h.sql(t) }));
     } finally {
       await other.query('COMMIT');
     }

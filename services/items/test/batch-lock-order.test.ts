@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Client } from 'pg';
+import { untilLockWaiters } from '@vellum/testing';
 import { harness, type Harness } from './helpers';
 import { createSchema } from './schema-fixtures';
 
@@ -40,16 +41,6 @@ async function seed(ids: number[]) {
     .expect(200);
 }
 
-/** Until one backend of the database waits for a row lock (the write, behind `other`'s lock on item 1). */
-async function writeIsWaiting() {
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await h.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-    if (rows[0].n > 0) return;
-    await new Promise((r) => setTimeout(r, 10));
-  }
-  throw new Error('the write never waited for item 1');
-}
-
 /** Holds row 1 of `table`, runs `write`, takes row 2 without waiting while the write waits, then lets the write finish. */
 async function lockOrderOf(write: () => request.Test, table = 'tallies'): Promise<request.Response> {
   if (table === 'tallies') await seed([2, 1, 3]);
@@ -57,7 +48,7 @@ async function lockOrderOf(write: () => request.Test, table = 'tallies'): Promis
   await other.query(`SELECT 1 FROM content.${table} WHERE id = 1 FOR UPDATE`);
   const pending = write().then((r) => r);
   try {
-    await writeIsWaiting();
+    await untilLockWaiters((t) => h.pool.query(t));
     // NOWAIT fails at once (55P03) if the write took item 2 before waiting for item 1
     await other.query(`SELECT 1 FROM content.${table} WHERE id = 2 FOR UPDATE NOWAIT`);
   } finally {

@@ -1,5 +1,6 @@
 import request from 'supertest';
 import { Client } from 'pg';
+import { untilLockWaiters } from '@vellum/testing';
 import type { ReadRevision } from '../src/data/revisions-client';
 import { createItemsPool } from '../src/data/items-pool';
 import type { ItemsDeps } from '../src/domain/items-deps';
@@ -46,11 +47,7 @@ it('a field dropped while a restore is planned: planned again on the new definit
   await other.query(`DELETE FROM fields WHERE collection = 'memos' AND field = 'note'`);
   await other.query('ALTER TABLE content.memos DROP COLUMN note');
   const pending = restore(false);
-  for (let i = 0; i < 500; i++) {
-    const { rows } = await h.pool.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
-    if (rows[0].n > 0) break;
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await untilLockWaiters((t) => h.pool.query(t));
   await other.query('COMMIT');
   const outcome = await pending;
   expect(outcome).toMatchObject({ action: 'update', changed_fields: ['title'], applied: true, skipped: [{ field: 'note', reason: 'dropped' }] });
