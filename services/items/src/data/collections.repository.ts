@@ -82,10 +82,18 @@ export class CollectionsRepository {
     );
   }
 
-  /** One collection's definition (inside a transaction when `db` is its client). */
-  async get(name: string, db: Pick<Db, 'collection' | 'relation'> = this.prisma): Promise<CollectionDef | undefined> {
-    const r = await db.collection.findUnique({ where: { name }, include: INCLUDE });
-    if (!r) return undefined;
+  /**
+   * One collection's definition (inside a transaction when `db` is its client). Its fields and relations are read one
+   * statement after the other: Prisma sends an `include`'s queries at once, which on a transaction's one connection
+   * queues them in pg (deprecated: pg 9 refuses it; pg 8 printed a DeprecationWarning at the first schema change).
+   */
+  async get(name: string, db: Pick<Db, 'collection' | 'field' | 'relation'> = this.prisma): Promise<CollectionDef | undefined> {
+    const c = await db.collection.findUnique({ where: { name } });
+    if (!c) return undefined;
+    const fields = await db.field.findMany({ where: { collection: name }, orderBy: INCLUDE.fields.orderBy });
+    const many = await db.relation.findMany({ where: { many_collection: name } });
+    const one = await db.relation.findMany({ where: { one_collection: name } });
+    const r = { ...c, fields, many, one };
     const junctions = [...new Set(r.one.filter((x) => (x.meta as { junction_field?: string } | null)?.junction_field).map((x) => x.many_collection))];
     const all = junctions.length ? await db.relation.findMany({ where: { many_collection: { in: junctions } } }) : [];
     return toCollectionDef(
