@@ -36,6 +36,11 @@ it('one item, then a list, with their own keys: the generated keys come after th
   expect(ids(await create('imports', { title: 'after' }).expect(200))).toEqual([22]);
 });
 
+it('a list naming a key after an item without one: the generated key is not the named one', async () => {
+  await createSchema(h, { mixed: 'title:string' });
+  expect(ids(await create('mixed', [{ title: 'generated' }, { id: 1, title: 'named' }]).expect(200))).toEqual([2, 1]);
+});
+
 it('a nested create with keys of its own moves each collection’s sequence', async () => {
   const r = await create('shelves', { id: 50, name: 'top', books: [{ id: 70, title: 'one' }, { title: 'two' }] }).expect(200);
   expect(r.body.data.id).toBe(50);

@@ -35,6 +35,9 @@ export async function createItems(
         if (!def) throw errors.forbidden();
         if (payloads.some((p) => isNested(def, p))) return createTrees(db, deps, ctx, await lockedForTree(db, def, cached), payloads);
         const all = payloads.map((p) => validateWrite(def, p, allowed, 'create'));
+        // keys named by the list: the sequence moves past them first, so no key it generates below is one of them
+        const named = all.filter((values) => values[def.primaryKey] !== undefined).map((values) => values[def.primaryKey]);
+        if (named.length) await itemsRepository.advanceIdentity(db, def, named);
         const result: WriteResult = { def, keys: [], rows: [], versions: [] };
         const changes: VersionedChange[] = [];
         for (const values of all) {
@@ -45,8 +48,6 @@ export async function createItems(
           result.versions.push(version);
           changes.push({ message: itemChangeMessage(ctx, collection, 'create', key, row, pick(row, Object.keys(values))), version });
         }
-        const named = all.filter((values) => values[def.primaryKey] !== undefined).map((values) => values[def.primaryKey]);
-        if (named.length) await itemsRepository.advanceIdentity(db, def, named);
         await enqueueItemChanges(db, changes);
         return result;
       }),
