@@ -41,6 +41,15 @@ it('a list naming a key after an item without one: the generated key is not the 
   expect(ids(await create('mixed', [{ title: 'generated' }, { id: 1, title: 'named' }]).expect(200))).toEqual([2, 1]);
 });
 
+it('a nested list naming a key after a child without one: the generated key is not the named one', async () => {
+  const r = await create('shelves', { name: 'mixed', books: [{ title: 'generated' }, { id: 1, title: 'named' }] }).expect(200);
+  const { rows } = await h.pool.query('SELECT id, title FROM content.books WHERE shelf = $1 ORDER BY title', [r.body.data.id]);
+  expect(rows).toEqual([
+    { id: 2, title: 'generated' },
+    { id: 1, title: 'named' },
+  ]);
+});
+
 it('a nested create with keys of its own moves each collection’s sequence', async () => {
   const r = await create('shelves', { id: 50, name: 'top', books: [{ id: 70, title: 'one' }, { title: 'two' }] }).expect(200);
   expect(r.body.data.id).toBe(50);

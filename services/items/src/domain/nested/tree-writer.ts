@@ -74,6 +74,13 @@ export class TreeWriter {
     return [...s.parents.map((p) => p.field), ...s.children.map((c) => c.alias)];
   }
 
+  /** Before creating a list's rows: the key's sequence moved past the keys they name (none it generates is one). */
+  async namedKeysFirst(def: CollectionDef, items: unknown[]): Promise<void> {
+    const named = items.filter(isPlainObject).map((item) => item[def.primaryKey]);
+    const keys = keysOf(def, named);
+    if (keys.length) await itemsRepository.advanceIdentity(this.db, def, keys);
+  }
+
   /**
    * Creates a row: its many-to-one rows first (their keys go in its columns), then its children. `id`: its event's id
    * when the caller names it ahead (a restore writes the rows under it itself).
@@ -177,10 +184,12 @@ export class TreeWriter {
     if (changes.kind === 'list') {
       const named = changes.items.map((item) => (isPlainObject(item) ? item[pk] : item)).filter((k) => k != null);
       const current = creating ? [] : await relatedRows.childrenOf(this.db, child, r.field, key, keysOf(child, named));
+      await this.namedKeysFirst(child, changes.items);
       const kept = new Set<string>();
       for (const item of changes.items) kept.add(String(await this.child(child, r.field, key, item, id)));
       return deselect(current.filter((row) => !kept.has(String(row[pk]))));
     }
+    await this.namedKeysFirst(child, changes.create);
     for (const item of changes.create) await this.create(child, { ...item, [r.field]: key }, id);
     const updates = changes.update.map((item) => {
       const k = item[pk] == null ? undefined : primaryKeyValue(child, item[pk]);

@@ -26,6 +26,7 @@ export async function createTrees(
 ): Promise<TreeResult> {
   const tree = new TreeWriter(db, deps, ctx);
   const result: TreeResult = { def, keys: [], rows: [], versions: [] };
+  await tree.namedKeysFirst(def, payloads);
   for (const p of payloads) {
     const w = await tree.create(def, p, null);
     result.keys.push(w.key);
