@@ -86,7 +86,18 @@ describeBrowser('admin app: content versions of an item', () => {
     await see(status('Promoted title from version Draft (draft) to the live item.'));
     expect((await a.get(`/items/articles/${id}`)).body.data).toMatchObject({ title: 'Draft title', body: 'The live body of the article.' });
 
-    // back on Main: the live item in the form, its history (created + the promote)
+    // back on Main: the live item in the form, its history (created + the promote). Every frame is sampled: once
+    // the form is busy reading the live item, no frame may show it ready with the version's values
+    await page.evaluate(() => {
+      const frames: [boolean, string][] = [];
+      (window as unknown as { frames_: typeof frames }).frames_ = frames;
+      const tick = () => {
+        const busy = document.querySelector('form.item-form')?.getAttribute('aria-busy') === 'true';
+        frames.push([busy, document.querySelector<HTMLTextAreaElement>('#item-articles-body')?.value ?? '']);
+        if (frames.length < 2000) requestAnimationFrame(tick);
+      };
+      requestAnimationFrame(tick);
+    });
     await page.getByLabel('Version', { exact: true }).selectOption({ label: 'Main (the live item)' });
     await see(page.getByRole('button', { name: 'Save item' }));
     await see(page.getByRole('heading', { name: 'History', exact: true }));
@@ -95,6 +106,9 @@ describeBrowser('admin app: content versions of an item', () => {
     // the form keeps the version's values (disabled, busy) until the live item's arrive
     await settled(page);
     expect(await page.locator('#item-articles-body').inputValue()).toBe('The live body of the article.');
+    const frames = await page.evaluate(() => (window as unknown as { frames_: [boolean, string][] }).frames_);
+    const afterBusy = frames.slice(frames.findIndex(([busy]) => busy));
+    expect(afterBusy.filter(([busy, body]) => !busy && body === 'The draft body of the article.')).toEqual([]);
   }, 90_000);
 
   it('a live item changed after the compare: promote says so, nothing is applied, compare again and promote', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import type { Collection, CollectionField } from '../../data/collections';
 import type { RelationalField } from '../../data/relations';
 import { placeError } from '../../ui/field-errors';
@@ -55,9 +55,10 @@ export function ItemForm({
     .map((f) => ({ f, targets: f.allowed.map(def).filter((c): c is Collection => !!c) }))
     .filter((a) => a.targets.length > 0);
   // a different item (re-read after a save or restore) replaces the values; not on mount, where it would overwrite
-  // what was typed between the first paint and the effect
+  // what was typed between the first paint and the effect. Before the browser paints (a layout effect): after a
+  // plain effect the form showed, for a frame, the old values no longer busy — a version's on the live item.
   const shown = useRef(item);
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (shown.current === item) return;
     shown.current = item;
     setValues(initial());
