@@ -196,15 +196,11 @@ export class TreeWriter {
       if (k === undefined) throw errors.invalidPayload(`"${alias}.update" items need their primary key "${pk}"`);
       return { k, item };
     });
-    if (updates.length > 1)
-      await itemsRepository.lock(
-        this.db,
-        child,
-        keysOf(
-          child,
-          updates.map((u) => u.k),
-        ),
-      );
+    const locked = keysOf(
+      child,
+      updates.map((u) => u.k),
+    );
+    if (locked.length > 1) await itemsRepository.lock(this.db, child, locked);
     for (const { k, item } of updates) {
       const { [pk]: _k, ...rest } = item;
       await this.update(child, k, { ...rest, [r.field]: key }, id);
