@@ -97,6 +97,22 @@ describe('federation on /graphql/system', () => {
     expect(unknown.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION');
   });
 
+  it('answers a document with no runnable operation 400 GRAPHQL_VALIDATION, not 500', async () => {
+    const post = (body: object) => request(base).post('/graphql/system').send(body);
+    const cases = [
+      { body: { query: '{ revisions { id } }', operationName: 'nope' }, message: 'Unknown operation named "nope".' },
+      { body: { query: 'query A { revisions { id } } query B { revisions { id } }' }, message: /multiple operations/ },
+      { body: { query: 'subscription { revisions { id } }' }, message: 'This API has no subscriptions.' },
+    ];
+    for (const c of cases) {
+      const r = await post(c.body);
+      expect(r.status).toBe(400);
+      expect(r.body.errors).toEqual([{ message: expect.stringMatching(c.message), extensions: { code: 'GRAPHQL_VALIDATION' } }]);
+    }
+    const named = await post({ query: 'query A { revisions { id } } query B { nope }', operationName: 'A' });
+    expect(named.status).toBe(400); // B is still validated (an unknown field), as graphql-js validates the whole document
+  });
+
   it('serves GET queries (with a non-simple header, CSRF prevention) ', async () => {
     const q = encodeURIComponent('{ revisions { id } }');
     const r = await request(base).get(`/graphql/system?query=${q}`).set('Authorization', `Bearer ${kit.sign()}`);

@@ -16,7 +16,7 @@ import { currentRequestContext } from '@vellum/logger';
 import { forwardedRequestHeaders } from '../proxy/forward-headers';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import { clientProtocol, encodeBody, extendedQueryParser, type LocalServices, type TrustFn } from '@vellum/http';
-import { apolloOnNode, noStore, plainOperation, type NodeHandler } from '@vellum/subgraph';
+import { apolloOnNode, noStore, operationRequired, plainOperation, type NodeHandler } from '@vellum/subgraph';
 import { singleFetchPath, type SingleFetch, type SingleFetchAnswer } from './single-fetch-path';
 import { subgraphHeaders } from './subgraph-headers';
 import { subgraphFetcher } from './subgraph-fetcher';
@@ -154,6 +154,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
       ApolloServerPluginSchemaReportingDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       noStore,
+      operationRequired,
     ],
   });
   await server.start();

@@ -35,6 +35,9 @@ describe('createSubgraph', () => {
     const bad = await request(app).post('/graphql').send({ query: '{ nope }' });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION');
+    const unnamed = await request(app).post('/graphql').send({ query: '{ hello }', operationName: 'nope' });
+    expect(unnamed.status).toBe(400);
+    expect(unnamed.body.errors).toEqual([{ message: 'Unknown operation named "nope".', extensions: { code: 'GRAPHQL_VALIDATION' } }]);
   });
 
   it('answers with Cache-Control: no-store, and leaves the resolvers unwrapped (no per-field plugin hook)', async () => {

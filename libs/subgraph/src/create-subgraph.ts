@@ -7,6 +7,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { formatGraphQLError } from '@vellum/errors';
 import { noStore } from './no-store';
+import { operationRequired } from './operation-required';
 import { compiledOperations, type OperationCounts } from './compiled-operations';
 import type { TextField } from './text-fields';
 
@@ -48,7 +49,7 @@ export function createSubgraph(sdl: string, resolvers: object, opts: SubgraphOpt
     schema,
     formatError: formatGraphQLError,
     introspection: true,
-    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), noStore],
+    plugins: [ApolloServerPluginInlineTraceDisabled(), ApolloServerPluginCacheControlDisabled(), noStore, operationRequired],
     // JSON values a resolver hands out as the database's text (RawJson) go into the response as is
     stringifyResult: stringifyJson,
   });

@@ -1,4 +1,5 @@
 export { noStore } from './no-store';
+export { operationRequired } from './operation-required';
 export { createSubgraph, graphqlRoutes, type Subgraph, type SubgraphContext, type SubgraphOptions } from './create-subgraph';
 export { type OperationCounts } from './compiled-operations';
 export { plainOperation, type PlainOperation } from './plain-operation';
