@@ -39,14 +39,21 @@ const UNAVAILABLE_CODES = new Set([
   'EPIPE',
 ]);
 
-function dependencyCode(err: unknown): string | undefined {
+/**
+ * PostgreSQL refused a value's text: a NUL character, which neither `text` nor `jsonb` can hold (22021, 22P05), from a
+ * request body a schema let through. The caller's input, not a bug: 400, and its transaction rolled back.
+ */
+const UNSTORABLE_TEXT_CODES = new Set(['22021', '22P05']);
+
+/** The first of an error's codes (its own, Prisma's driver-adapter cause, its cause's) that `codes` holds. */
+function codeIn(err: unknown, codes: Set<string>): string | undefined {
   const e = err as {
     code?: unknown;
     meta?: { driverAdapterError?: { cause?: { originalCode?: unknown } } };
     cause?: unknown;
   };
   for (const c of [e?.code, e?.meta?.driverAdapterError?.cause?.originalCode, (e?.cause as { code?: unknown })?.code]) {
-    if (typeof c === 'string' && UNAVAILABLE_CODES.has(c)) return c;
+    if (typeof c === 'string' && codes.has(c)) return c;
   }
   return undefined;
 }
@@ -54,12 +61,16 @@ function dependencyCode(err: unknown): string | undefined {
 /** Maps anything thrown to an AppError: known errors as they are, body-parser errors, a database that is down → 503, everything else → 500. */
 export function normalizeError(err: unknown): AppError {
   if (err instanceof AppError) return err;
-  const unavailable = dependencyCode(err);
+  const unavailable = codeIn(err, UNAVAILABLE_CODES);
   if (unavailable)
     return new AppError('SERVICE_UNAVAILABLE', 'A dependency is unavailable, retry later.', {
       service: 'database',
       reason: unavailable,
     });
+  if (codeIn(err, UNSTORABLE_TEXT_CODES)) {
+    const reason = 'text cannot contain NUL characters (\\u0000)';
+    return new AppError('INVALID_PAYLOAD', `Invalid payload. ${reason}`, { reason });
+  }
   const e = err as { type?: string; status?: number; message?: string; expose?: boolean } | undefined;
   if (e?.type === 'entity.too.large') return new AppError('CONTENT_TOO_LARGE');
   if (e?.type === 'entity.parse.failed') return new AppError('INVALID_PAYLOAD', `Invalid payload. ${e.message}`, { reason: e.message });

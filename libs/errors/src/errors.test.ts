@@ -86,3 +86,13 @@ describe('a database that is down or saturated', () => {
     expect(normalizeError(Object.assign(new Error('unique violation'), { code: '23505' })).code).toBe('INTERNAL_SERVER_ERROR');
   });
 });
+
+describe('text the database cannot store', () => {
+  it('answers 400 INVALID_PAYLOAD for a NUL character, from pg or through Prisma’s driver adapter', () => {
+    const reason = 'text cannot contain NUL characters (\\u0000)';
+    const pg = Object.assign(new Error('invalid byte sequence for encoding "UTF8": 0x00'), { code: '22021' });
+    expect(normalizeError(pg)).toMatchObject({ code: 'INVALID_PAYLOAD', status: 400, extensions: { reason } });
+    const prisma = Object.assign(new Error('Database error'), { code: 'P2039', meta: { driverAdapterError: { cause: { originalCode: '22P05' } } } });
+    expect(normalizeError(prisma)).toMatchObject({ code: 'INVALID_PAYLOAD', extensions: { reason } });
+  });
+});

@@ -131,6 +131,37 @@ describe('users, roles, permissions (admin)', () => {
     for (const r of all.filter((x) => x.status === 400)) expect([code(r), r.body.errors[0].extensions.field]).toEqual(['FAILED_VALIDATION', 'name']);
   });
 
+  it('refuses item rules (permissions, validation, presets): they are not enforced, so storing one would widen access', async () => {
+    const base = { role: null, collection: 'ruled', action: 'read' };
+    for (const key of ['permissions', 'validation', 'presets']) {
+      for (const rule of [{ owner: { _eq: '$CURRENT_USER' } }, 'x', [1]]) {
+        const r = await as(admin).post('/permissions', { ...base, [key]: rule });
+        expect([key, r.status, r.body.errors?.[0]?.extensions]).toEqual([
+          key,
+          400,
+          {
+            code: 'INVALID_PAYLOAD',
+            reason: `"${key}" must be null or {}: item rules are not supported (a permission applies to every item of its collection)`,
+          },
+        ]);
+      }
+    }
+    expect((await h.sql(`SELECT 1 FROM permissions WHERE collection = 'ruled'`)).length).toBe(0);
+    const plain = await as(admin).post('/permissions', { ...base, permissions: {}, validation: null, presets: {} });
+    expect(plain.status).toBe(200);
+    const patched = await as(admin).patch(`/permissions/${plain.body.data.id}`, { permissions: { id: { _gt: 1 } } });
+    expect([patched.status, patched.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
+  });
+
+  it('text with a NUL character (PostgreSQL cannot store one) is 400 INVALID_PAYLOAD, and nothing is written', async () => {
+    const role = await as(admin).post('/roles', { name: 'a\u0000b' });
+    expect([role.status, role.body.errors[0].extensions]).toEqual([400, { code: 'INVALID_PAYLOAD', reason: 'text cannot contain NUL characters (\\u0000)' }]);
+    expect((await as(admin).patch('/users/me', { first_name: 'Ann' })).status).toBe(200);
+    const me = await as(admin).patch('/users/me', { first_name: 'x\u0000', last_name: 'Lee' });
+    expect([me.status, me.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect((await as(admin).get('/users/me')).body.data).toMatchObject({ first_name: 'Ann', last_name: null });
+  });
+
   it('declares an access rule for every route', () => {
     for (const r of h.built.routes) expect(['public', 'authenticated', 'admin']).toContain(r.access);
     expect(h.built.routes).toContainEqual({ method: 'get', path: '/users', access: 'admin' });

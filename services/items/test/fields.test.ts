@@ -217,6 +217,9 @@ describe('the schema API of fields', () => {
     // NOT NULL where items hold null, with meta changed in the same request
     const nn = await api().patch('/fields/posts/price', { schema: { is_nullable: false }, meta: { note: 'never stored' } });
     expect([nn.status, nn.body.errors[0].message]).toEqual([400, expect.stringContaining('field "price"')]);
+    // a meta text PostgreSQL cannot store (NUL): refused by the database inside the change's transaction (was a 500)
+    const nul = await api().post('/fields/posts', { field: 'noted', type: 'string', meta: { note: 'a\u0000b' } });
+    expect([nul.status, nul.body.errors[0].extensions]).toEqual([400, { code: 'INVALID_PAYLOAD', reason: 'text cannot contain NUL characters (\\u0000)' }]);
     expect(await columns()).toEqual(cols);
     expect((await api().get('/fields/posts')).body.data).toEqual(fields);
     expect((await h.outbox()).length).toBe(outbox);

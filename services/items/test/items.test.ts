@@ -142,6 +142,7 @@ describe('items CRUD', () => {
       [{ title: null }, 'FAILED_VALIDATION', 'title'],
       [{ body: 'no title' }, 'FAILED_VALIDATION', 'title'],
       [{ title: 'x', price: '123456789.5' }, 'FAILED_VALIDATION'],
+      [{ title: 'x', extra: { note: 'a\u0000b' } }, 'FAILED_VALIDATION', 'extra'], // jsonb cannot hold NUL (was a 500)
     ];
     for (const [body, expected, field] of cases) {
       const r = await request(h.app).post('/items/articles').set(auth()).send(body);

@@ -64,6 +64,19 @@ export const rolesCreateSchema = oneOrMany(roleSchema);
 export const roleUpdateSchema = z.strictObject({ ...roleFields, name: roleFields.name.optional() });
 export type RoleUpdateInput = z.output<typeof roleUpdateSchema>;
 
+/**
+ * Directus's item rules (`permissions` a row filter, `validation` a check on writes, `presets` default values) are not
+ * enforced here: a permission grants its fields on every item of the collection. A rule given would be stored and
+ * ignored — access wider than its author meant — so only "no rule" is taken: null, absent or `{}`.
+ */
+const noItemRule = (name: string) =>
+  z
+    .unknown()
+    .refine((v) => v === undefined || v === null || (typeof v === 'object' && !Array.isArray(v) && Object.keys(v).length === 0), {
+      error: `"${name}" must be null or {}: item rules are not supported (a permission applies to every item of its collection)`,
+    })
+    .optional();
+
 const permissionFields = {
   collection: z.string({ error: '"collection" must be a string' }),
   action: z.enum(ACTIONS, {
@@ -77,9 +90,9 @@ const permissionFields = {
     })
     .nullable()
     .optional(),
-  permissions: z.unknown().optional(),
-  validation: z.unknown().optional(),
-  presets: z.unknown().optional(),
+  permissions: noItemRule('permissions'),
+  validation: noItemRule('validation'),
+  presets: noItemRule('presets'),
 };
 /** `POST /permissions`: `collection` and `action` required. */
 export const permissionSchema = z.strictObject({

@@ -56,6 +56,13 @@ describe('coerceValue', () => {
     expect(failure('string', 5).extensions.type).toBe('string');
   });
 
+  it('json: NUL refused in any string or key (jsonb cannot hold it); the text "\\u0000" is kept', () => {
+    for (const bad of [{ k: 'a\u0000b' }, { 'k\u0000': 1 }, ['x', ['\u0000']], '\\\u0000']) {
+      expect(failure('json', bad).extensions).toEqual({ field: 'f', type: 'json' });
+    }
+    for (const good of [{ k: '\\u0000' }, { k: '\\\\u0000' }, 'u0000', { k: 'a' }]) expect(JSON.parse(coerce('json', good) as string)).toEqual(good);
+  });
+
   it('boolean: only true and false', () => {
     expect(coerce('boolean', false)).toBe(false);
     for (const bad of ['true', 1, 0]) expect(failure('boolean', bad).extensions.type).toBe('boolean');

@@ -6,6 +6,8 @@ const NUMERIC = /^-?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?$/;
 const DECIMAL = /^-?(\d+(\.\d*)?|\.\d+)$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+/** A NUL escape in JSON text: `\u0000` after an even number of backslashes (an odd run is an escaped backslash). */
+const NUL_ESCAPE = /(?<!\\)(?:\\\\)*\\u0000/;
 const DATE_TIME = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2})(:\d{2}(\.\d{1,6})?)?(Z|[+-]\d{2}(:?\d{2})?)?$/i;
 const INT8_MIN = -(2n ** 63n);
 const INT8_MAX = 2n ** 63n - 1n;
@@ -78,9 +80,13 @@ export function coerceValue(field: FieldDef, value: unknown): unknown {
     case 'uuid':
       if (typeof value !== 'string' || !UUID.test(value)) throw fail();
       return value.toLowerCase();
-    case 'json':
+    case 'json': {
       // Serialised here: pg would turn a JS array into a PostgreSQL array literal.
-      return JSON.stringify(value);
+      const text = JSON.stringify(value);
+      // jsonb cannot hold NUL, which JSON.stringify writes as \u0000 (a backslash of the text itself doubles)
+      if (text.includes('u0000') && NUL_ESCAPE.test(text)) throw fail(field.type, 'must not contain NUL characters');
+      return text;
+    }
     case 'date': {
       const m = typeof value === 'string' ? DATE.exec(value) : null;
       if (!m || !validDate(Number(m[1]), Number(m[2]), Number(m[3]))) throw fail();
