@@ -198,6 +198,23 @@ describe('saving to a version', () => {
     expect((await events()).length).toBe(before);
     expect((await get(`/versions/${v.id}`)).body.data.delta).toBeNull();
   });
+
+  it('refuses a changed primary key (400) and an item deleted since (403), nothing saved — both were stored before', async () => {
+    const doomed = (await post('/items/articles', { title: 'doomed' }).expect(200)).body.data.id;
+    const v = (await post('/versions', { key: 'gone', collection: 'articles', item: doomed }).expect(200)).body.data;
+    const before = (await events()).length;
+    const key = await post(`/versions/${v.id}/save`, { id: doomed + 1000, title: 'x' });
+    expect([key.status, key.body.errors[0].message]).toEqual([400, 'Invalid payload. The primary key "id" can\'t be changed']);
+    expect((await post(`/versions/${v.id}/save`, { id: doomed, title: 'own key' })).status).toBe(200);
+    const saved = (await events()).length;
+    expect(saved).toBe(before + 1);
+    await del(`/items/articles/${doomed}`).expect(204);
+    const after = (await events()).length;
+    const gone = await post(`/versions/${v.id}/save`, { title: 'after the delete' });
+    expect([gone.status, errorCode(gone)]).toEqual([403, 'FORBIDDEN']);
+    expect((await events()).length).toBe(after);
+    expect((await get(`/versions/${v.id}`)).body.data.delta).toEqual({ id: doomed, title: 'own key' });
+  });
 });
 
 describe('comparing and promoting', () => {

@@ -148,6 +148,13 @@ FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR UPDA
     await db.query(keyed(`SELECT 1 FROM ${tableName(def.collection)} WHERE ${match.sql} ORDER BY ${pk} FOR UPDATE`, [match.value], def, keys));
   },
 
+  /** Whether the row with this key exists, held against a delete until the transaction ends (FOR KEY SHARE: updates pass). */
+  async holdKey(db: Queryable, def: CollectionDef, key: unknown): Promise<boolean> {
+    const match = keysMatch(def, q(def.primaryKey), 1, [key]);
+    const r = await db.query(keyed(`SELECT 1 FROM ${tableName(def.collection)} WHERE ${match.sql} FOR KEY SHARE`, [match.value], def, [key]));
+    return r.rowCount === 1;
+  },
+
   /** Deletes the rows with these keys; returns the keys that existed (as `row[primaryKey]`) and their versions (NaN: `ifMatch` missed). */
   async delete(db: Queryable, def: CollectionDef, keys: unknown[], ifMatch: number[] | null = null): Promise<Written[]> {
     const pk = q(def.primaryKey);

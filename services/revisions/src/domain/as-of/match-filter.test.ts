@@ -41,5 +41,7 @@ describe('pastPointOf', () => {
     expect(() => pastPointOf({ at: 'monday' })).toThrow('ISO 8601');
     expect(() => pastPointOf({ at_revision: 'x' })).toThrow('revision id');
     expect(() => pastPointOf({ at: '2026-12-01', at_revision: '1' })).toThrow('not both');
+    expect(() => pastPointOf({ at: '2026-12-01', version: 'draft' })).toThrow('"version" cannot go with "at"');
+    expect(pastPointOf({ at_revision: '3', version: 'main' })).toEqual({ revision: '3' });
   });
 });
