@@ -24,7 +24,8 @@ export function pastPointOf(query: Record<string, unknown>): PastPoint | undefin
   if (at === undefined && rev === undefined) return undefined;
   if (at !== undefined && rev !== undefined) throw errors.invalidQuery('Use "at" or "at_revision", not both.');
   // a past state is the item's own (its revisions without a version, `main`): a content version's is not kept by time
-  if (query.version !== undefined && query.version !== 'main') throw errors.invalidQuery('"version" cannot go with "at" or "at_revision": a past state is the item\'s own.');
+  if (query.version !== undefined && query.version !== 'main')
+    throw errors.invalidQuery('"version" cannot go with "at" or "at_revision": a past state is the item\'s own.');
   if (rev !== undefined) {
     if (typeof rev !== 'string' || !/^\d{1,18}$/.test(rev)) throw errors.invalidQuery('"at_revision" must be a revision id.');
     return { revision: rev };
