@@ -139,6 +139,28 @@ describe('a user, role or permission deleted while an administrator writes it', 
     ).toBe(403);
   });
 
+  it('an invitation, a user or a permission naming a role deleted meanwhile answers 400 "role does not exist"', async () => {
+    const writes = [
+      (role: string) =>
+        request(h.app)
+          .post('/users/invite')
+          .set(auth())
+          .send({ email: `inv-${role}@example.com`, role }),
+      (role: string) =>
+        request(h.app)
+          .post('/users')
+          .set(auth())
+          .send({ email: `u-${role}@example.com`, password: 'password-123456', role }),
+      (role: string) => request(h.app).post('/permissions').set(auth()).send({ role, collection: 'c', action: 'read' }),
+    ];
+    for (const [i, write] of writes.entries()) {
+      const role = await newRole(`doomed-${i}`);
+      const r = await deletedUnder('roles', role, () => write(role).then((x) => x));
+      expect([i, r.status, r.body.errors?.[0]?.message]).toEqual([i, 400, 'Invalid payload. "role" does not exist']); // the invitation's was a 500
+    }
+    expect((await h.sql(`SELECT 1 FROM users WHERE email LIKE 'inv-%' OR email LIKE 'u-%'`)).length).toBe(0);
+  });
+
   it('a permission’s change or delete answers 403, as for a missing permission', async () => {
     const role = await newRole('perms');
     const grant = () =>

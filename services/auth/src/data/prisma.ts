@@ -40,3 +40,6 @@ export function pgPoolOf(db: PrismaClient): Pool {
 
 /** Prisma's unique-violation code. */
 export const isUniqueViolation = (e: unknown) => (e as { code?: string })?.code === 'P2002' || (e as { code?: string })?.code === '23505';
+
+/** Prisma's foreign-key-violation code: the only foreign key a write names is its role (deleted meanwhile). */
+export const isMissingReference = (e: unknown) => (e as { code?: string })?.code === 'P2003' || (e as { code?: string })?.code === '23503';

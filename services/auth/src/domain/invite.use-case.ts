@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { errors } from '@vellum/errors';
 import type { InviteRequest } from '@vellum/contracts';
-import { isUniqueViolation, type Tx } from '../data/prisma';
+import { isMissingReference, isUniqueViolation, type Tx } from '../data/prisma';
 import { itemChange, tokenLinkMail, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import type { AuthContext, ClientInfo } from './context';
@@ -35,12 +35,13 @@ export async function inviteUsers(ctx: AuthContext, input: InviteInput, actor: A
   if (!role) throw errors.invalidPayload('"role" does not exist');
   const now = ctx.clock.now();
   for (const email of input.emails) {
+    const once = () => ctx.db.$transaction((tx) => inviteOne(ctx, tx, email, input, actor, now));
     try {
-      await ctx.db.$transaction((tx) => inviteOne(ctx, tx, email, input, actor, now));
-    } catch (e) {
       // a concurrent invite/creation of the same address won: invite again (now the user exists)
-      if (!isUniqueViolation(e)) throw e;
-      await ctx.db.$transaction((tx) => inviteOne(ctx, tx, email, input, actor, now));
+      await once().catch((e: unknown) => (isUniqueViolation(e) ? once() : Promise.reject(e)));
+    } catch (e) {
+      // the role was deleted since it was read: as if it never existed (nothing of this address written)
+      throw isMissingReference(e) ? errors.invalidPayload('"role" does not exist') : e;
     }
   }
 }

@@ -7,6 +7,7 @@ import type { AuthContext } from './context';
 import { presentPermission } from './presenters';
 import { authReads } from './read-auth-list.use-case';
 import { rowLocks } from '../data/row-locks';
+import { isMissingReference } from '../data/prisma';
 
 /** A validated payload (`permissionSchema` / `permissionUpdateSchema`) → Prisma data; `fields` may be a comma list. */
 function toData(data: PermissionInput | PermissionUpdateInput) {
@@ -34,7 +35,7 @@ async function guard<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (e) {
-    if ((e as { code?: string }).code === 'P2003') throw errors.invalidPayload('"role" does not exist');
+    if (isMissingReference(e)) throw errors.invalidPayload('"role" does not exist');
     throw e;
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { UserInput, UserSelfInput } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
-import { isUniqueViolation, type Tx, type User } from '../data/prisma';
+import { isMissingReference, isUniqueViolation, type Tx, type User } from '../data/prisma';
 import { sessionRepository } from '../data/session.repository';
 import { itemChange, revokedSessions, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
@@ -43,7 +43,7 @@ async function write<T>(fn: () => Promise<T>): Promise<T> {
     return await fn();
   } catch (e) {
     if (isUniqueViolation(e)) throw errors.failedValidation('email', 'unique', 'Value for field "email" has to be unique.');
-    if ((e as { code?: string }).code === 'P2003') throw errors.invalidPayload('"role" does not exist');
+    if (isMissingReference(e)) throw errors.invalidPayload('"role" does not exist');
     throw e;
   }
 }
