@@ -153,6 +153,16 @@ describe('users, roles, permissions (admin)', () => {
     expect([patched.status, patched.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
   });
 
+  it('a role needs a name that is not blank (creating and renaming)', async () => {
+    for (const name of ['', '   ']) {
+      const r = await as(admin).post('/roles', { name });
+      expect([r.status, r.body.errors[0].extensions]).toEqual([400, { code: 'INVALID_PAYLOAD', reason: '"name" must not be empty' }]);
+    }
+    const id = (await as(admin).post('/roles', { name: 'Named' })).body.data.id;
+    expect((await as(admin).patch(`/roles/${id}`, { name: ' ' })).status).toBe(400);
+    expect((await as(admin).get(`/roles/${id}`)).body.data.name).toBe('Named');
+  });
+
   it('text with a NUL character (PostgreSQL cannot store one) is 400 INVALID_PAYLOAD, and nothing is written', async () => {
     const role = await as(admin).post('/roles', { name: 'a\u0000b' });
     expect([role.status, role.body.errors[0].extensions]).toEqual([400, { code: 'INVALID_PAYLOAD', reason: 'text cannot contain NUL characters (\\u0000)' }]);

@@ -48,8 +48,11 @@ export const userSelfSchema = z.strictObject({
 });
 export type UserSelfInput = z.output<typeof userSelfSchema>;
 
+/** A role's name is how people pick it (the app's lists and menus): not empty, not only spaces. */
+const notBlank = (name: string) => (s: z.ZodString) => s.refine((v) => v.trim() !== '', { error: `"${name}" must not be empty` });
+
 const roleFields = {
-  name: z.string({ error: '"name" must be a string' }),
+  name: notBlank('name')(z.string({ error: '"name" must be a string' })),
   icon: z.string({ error: '"icon" must be a string' }).optional(),
   description: nullableString('description'),
   admin_access: optionalBoolean('admin_access'),
@@ -57,7 +60,7 @@ const roleFields = {
   enforce_tfa: optionalBoolean('enforce_tfa'),
 };
 /** `POST /roles`: `name` required. */
-export const roleSchema = z.strictObject({ ...roleFields, name: requiredString('name') });
+export const roleSchema = z.strictObject({ ...roleFields, name: notBlank('name')(requiredString('name')) });
 export type RoleInput = z.output<typeof roleSchema>;
 export const rolesCreateSchema = oneOrMany(roleSchema);
 /** `PATCH /roles/:id`. */
