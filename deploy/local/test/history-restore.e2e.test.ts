@@ -134,6 +134,12 @@ describe('compare and restore revisions', () => {
       { op: 'replace', path: '/body', value: 'a long body' },
     ]);
     expect((await api().get(`/items/pages/${id}`).set(as(admin))).body.data).toEqual({ id, title: null, body: 'a longer body' });
+    // a dry run asked for otherwise is refused, never taken for the restore itself (both were applied before)
+    const unclear = await api().post(`/revisions/${first.id}/restore`).query({ dry_run: 'yes' }).set(as(admin));
+    expect([unclear.status, unclear.body.errors[0].extensions.code]).toEqual([400, 'INVALID_QUERY']);
+    const inBody = await api().post(`/revisions/${first.id}/restore`).send({ dry_run: true }).set(as(admin));
+    expect([inBody.status, inBody.body.errors[0].extensions.code]).toEqual([400, 'INVALID_PAYLOAD']);
+    expect((await api().get(`/items/pages/${id}`).set(as(admin))).body.data).toEqual({ id, title: null, body: 'a longer body' });
 
     const done = await api().post(`/revisions/${first.id}/restore`).set(as(admin)).expect(200);
     expect(done.body.data).toMatchObject({ action: 'update', applied: true });
