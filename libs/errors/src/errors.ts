@@ -23,6 +23,9 @@ export const errors = {
   notFound: (what: string) => new AppError('NOT_FOUND', `${what} not found.`),
   /** `If-Match` named another version than the item's own (`current`: its version now, when it exists). */
   preconditionFailed: (current?: number) => new AppError('PRECONDITION_FAILED', undefined, current === undefined ? {} : { version: current }),
+  /** `If-Match` with entity tags on a write of several items: a list has no version, so no tag matches it (RFC 9110). */
+  listHasNoVersion: () =>
+    new AppError('PRECONDITION_FAILED', 'A list of items has no version: If-Match applies to one item (PATCH or DELETE /items/:collection/:id).'),
   /** A promote named another `mainHash` than the item's current one (`mainHash`): nothing was applied. */
   versionHashMismatch: (mainHash: string) => new AppError('VERSION_HASH_MISMATCH', undefined, { mainHash }),
   /** The `Accept`ed media type cannot express this answer (`reason` says why). */

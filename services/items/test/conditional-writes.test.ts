@@ -65,6 +65,24 @@ describe('ETag and If-Match', () => {
     await request(h.app).get(`/items/notes/${id}`).set(auth()).expect(403);
   });
 
+  it('a write of several items with If-Match is 412 and writes nothing (a list has no version); If-Match: * passes', async () => {
+    const a = await create({ title: 'list a' });
+    const b = await create({ title: 'list b' });
+    const events = await outboxCount();
+    const writes = [
+      () => request(h.app).patch('/items/notes').send({ keys: [a, b], data: { title: 'x' } }),
+      () => request(h.app).patch('/items/notes').send([{ id: a, title: 'y' }]),
+      () => request(h.app).delete('/items/notes').send([a, b]),
+    ];
+    for (const write of writes) {
+      const r = await write().set(auth()).set('If-Match', '"1"'); // each item is at version 1: it was ignored before
+      expect([r.status, errorCode(r), r.body.errors[0].message]).toEqual([412, 'PRECONDITION_FAILED', expect.stringContaining('list of items has no version')]);
+    }
+    expect(await outboxCount()).toBe(events);
+    expect((await read(a)).body.data.title).toBe('list a');
+    await writes[0]!().set(auth()).set('If-Match', '*').expect(200);
+  });
+
   it('two concurrent PATCHes with the same If-Match: exactly one 200, one 412', async () => {
     const id = await create({ title: 'c0', body: 'b0' });
     const lock = new Client({ connectionString: h.db.url });

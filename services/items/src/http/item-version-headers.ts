@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { errors } from '@vellum/errors';
 
 /**
  * `If-Match` → the item versions it names (`"6"`, also a bare `6`; a list matches any), null when absent or `*`
@@ -12,6 +13,11 @@ export function ifMatchOf(req: IncomingMessage): number[] | null {
     .map((t) => /^\s*"?(\d{1,15})"?\s*$/.exec(t)?.[1])
     .filter((v): v is string => v !== undefined)
     .map(Number);
+}
+
+/** A write of several items under `If-Match` with tags → 412, nothing written (it was ignored: no lost-update guard); `*` passes. */
+export function refuseListPrecondition(req: IncomingMessage): void {
+  if (ifMatchOf(req) !== null) throw errors.listHasNoVersion();
 }
 
 /**

@@ -10,7 +10,7 @@ import type { ItemsDeps } from '../domain/items-deps';
 import { readBack, readItem, readItemsText } from '../domain/read-items.use-case';
 import { updateItems, type ItemUpdate } from '../domain/update-items.use-case';
 import { isPlainObject } from '../domain/validate-write';
-import { ifMatchOf, setVersionHeaders } from './item-version-headers';
+import { ifMatchOf, refuseListPrecondition, setVersionHeaders } from './item-version-headers';
 
 const ctxOf = (deps: ItemsDeps, req: LaneRequest): ChangeContext => ({ accountability: req.accountability, now: deps.now(), requestId: req.requestId });
 const collectionOf = (req: LaneRequest) => String(req.params.collection);
@@ -71,6 +71,7 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
 
   // `{keys, data}` (the same change to several items) or an array of items that carry their primary key.
   fastRoute(lane.app, { ...route('patch', '/items/:collection'), body: itemsUpdateSchema }, async (req, res) => {
+    refuseListPrecondition(req);
     const body = req.body;
     const updates: ItemUpdate[] = Array.isArray(body)
       ? body.map((data) => ({ data })) // each item names itself by its primary key
@@ -94,6 +95,7 @@ export function itemsRoutes(router: Router & Partial<RouteTable>, deps: ItemsDep
     const body: unknown = req.body;
     const keys = Array.isArray(body) ? body : isPlainObject(body) && Array.isArray(body.keys) ? body.keys : undefined;
     if (!keys) throw errors.invalidPayload('The body must be an array of keys or {"keys": [...]}');
+    refuseListPrecondition(req);
     await deleteItems(deps, ctxOf(deps, req), collectionOf(req), keys);
     noContent(res);
   });
