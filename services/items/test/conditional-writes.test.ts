@@ -70,8 +70,14 @@ describe('ETag and If-Match', () => {
     const b = await create({ title: 'list b' });
     const events = await outboxCount();
     const writes = [
-      () => request(h.app).patch('/items/notes').send({ keys: [a, b], data: { title: 'x' } }),
-      () => request(h.app).patch('/items/notes').send([{ id: a, title: 'y' }]),
+      () =>
+        request(h.app)
+          .patch('/items/notes')
+          .send({ keys: [a, b], data: { title: 'x' } }),
+      () =>
+        request(h.app)
+          .patch('/items/notes')
+          .send([{ id: a, title: 'y' }]),
       () => request(h.app).delete('/items/notes').send([a, b]),
     ];
     for (const write of writes) {
