@@ -205,6 +205,12 @@ describe('API tokens', () => {
     await as(admin).patch(`/users/${u.id}`, { token: replaced });
     expect(code(await as(secret).get('/users/me'))).toBe('INVALID_CREDENTIALS');
     expect((await as(replaced).get('/users/me')).status).toBe(200);
+    // another user's static token: refused as a taken token (it was reported as a taken e-mail), nothing changed
+    const other = await user('static-other@x.io', null);
+    const taken = await as(admin).patch(`/users/${other.id}`, { token: replaced, first_name: 'Otto' });
+    expect([taken.status, taken.body.errors[0].extensions]).toEqual([400, { code: 'FAILED_VALIDATION', field: 'token', type: 'unique' }]);
+    expect((await as(admin).get(`/users/${other.id}`)).body.data.first_name).toBeNull();
+    expect((await as(replaced).get('/users/me')).body.data.email).toBe('static@x.io');
     await as(admin).patch(`/users/${u.id}`, { token: null });
     expect(code(await as(replaced).get('/users/me'))).toBe('INVALID_CREDENTIALS');
   });

@@ -3,7 +3,7 @@ import type { ApiTokenCreateRequest } from '@vellum/contracts';
 import { errors } from '@vellum/errors';
 import { hashApiToken } from '@vellum/tokens';
 import { apiTokenRepository, entryOf, type TokenState } from '../data/api-token.repository';
-import type { ApiToken, Tx } from '../data/prisma';
+import { isUniqueViolation, type ApiToken, type Tx } from '../data/prisma';
 import { apiTokenEntry, audit, type Actor } from './auth-messages';
 import { enqueue } from '../data/outbox.repository';
 import type { AuthContext } from './context';
@@ -120,16 +120,12 @@ export const apiTokensUseCase = {
     await dropApiTokenEntries(tx, await apiTokenRepository.delete(tx, { userId, static: true }), actor, now);
     if (token === null) return;
     const hash = hashApiToken(token);
-    const row = await apiTokenRepository.create(tx, {
-      id: randomUUID(),
-      userId,
-      name: 'static token',
-      prefix: 'static',
-      tokenHash: hash,
-      roleId: null,
-      static: true,
-      expiresAt: null,
-    });
+    const row = await apiTokenRepository
+      .create(tx, { id: randomUUID(), userId, name: 'static token', prefix: 'static', tokenHash: hash, roleId: null, static: true, expiresAt: null })
+      .catch((e: unknown) => {
+        // another user's token already (it was reported as a taken e-mail address)
+        throw isUniqueViolation(e) ? errors.failedValidation('token', 'unique', 'Value for field "token" has to be unique.') : e;
+      });
     await publishOne(tx, hash, now);
     await enqueue(tx, tokenAudit('token_created', row.id, actor, now));
   },
