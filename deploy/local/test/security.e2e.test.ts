@@ -5,8 +5,11 @@ import { hugeFilterRequest, hugeHeadersRequest, parseRawResponse, rawHttpExchang
 import { ADMIN, sendInTurn, startTestPlatform, type TestPlatform } from './platform-harness';
 
 let p: TestPlatform;
+let auth: { authorization: string };
 beforeAll(async () => {
   p = await startTestPlatform({ overrides: { AUTH_LOGIN_FAILURES_PER_ADDRESS: '5', AUTH_LOGIN_FAILURES_PER_ACCOUNT: '3', AUTH_LOGIN_FAILURE_WINDOW: '1m' } });
+  // signed in before the first test spends this address's login budget
+  auth = { authorization: `Bearer ${(await p.login()).access_token}` };
 });
 afterAll(() => p?.close());
 
@@ -39,4 +42,42 @@ it('the gateway and every service answer a request line / headers too large in t
     });
     expect({ name, status: big.status, code: codeOf(big.body).extensions.code }).toEqual({ name, status: 431, code: 'HEADERS_TOO_LARGE' });
   }
+});
+
+it('a body nested more than 100 levels deep is 400 INVALID_PAYLOAD at the gateway and at every service (it was a 500)', async () => {
+  const fields = [
+    { field: 'id', type: 'integer', schema: { is_primary_key: true, has_auto_increment: true } },
+    { field: 'j', type: 'json' },
+  ];
+  await request(p.url).post('/collections').set(auth).send({ collection: 'deep', fields }).expect(200);
+  const nested = (depth: number, leaf: unknown): unknown => {
+    let v = leaf;
+    for (let i = 0; i < depth; i++) v = { _and: [v] };
+    return v;
+  };
+  const arrays = (depth: number): unknown => JSON.parse('['.repeat(depth) + ']'.repeat(depth));
+  const deepFilter = { query: { filter: nested(2000, { id: { _eq: 1 } }), limit: 1 } };
+  const gql = { query: 'query($f: vellum_revisions_filter) { revisions(filter: $f) { id } }', variables: { f: nested(2000, { id: { _eq: 1 } }) } };
+  // [method, path, body, where: the gateway, then the service that owns the path]
+  const cases: [string, string, unknown, string[]][] = [
+    ['search', '/items/deep', deepFilter, [p.url, p.services.items!.url]],
+    ['search', '/revisions', deepFilter, [p.url, p.services.revisions!.url]],
+    ['post', '/items/deep', { j: arrays(6000) }, [p.url, p.services.items!.url]],
+    ['post', '/graphql/system', gql, [p.url]],
+  ];
+  for (const [method, path, body, bases] of cases) {
+    for (const base of bases) {
+      const r = await request(base)
+        [method as 'post'](path)
+        .set(auth)
+        .send(body as object);
+      expect([path, base, r.status, r.body.errors?.[0]?.extensions?.code]).toEqual([path, base, 400, 'INVALID_PAYLOAD']);
+    }
+  }
+  // 100 levels are taken: a JSON field of 99 nested arrays in an item (the item's object is the first level)
+  const ok = await request(p.url)
+    .post('/items/deep')
+    .set(auth)
+    .send({ j: arrays(99) });
+  expect(ok.status).toBe(200);
 });

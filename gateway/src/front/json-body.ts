@@ -1,5 +1,6 @@
 import { IncomingMessage, type ServerResponse } from 'node:http';
 import type { Request, RequestHandler, Response } from 'express';
+import { refuseDeepJson } from '@vellum/http';
 
 /** The plain case: JSON in UTF-8 (the charset named or not). */
 const PLAIN_TYPE = /^application\/json\s*(;\s*charset="?utf-8"?\s*)?$/i;
@@ -32,7 +33,7 @@ export class JsonBody {
       Number.isSafeInteger(length) &&
       length <= this.limit &&
       PLAIN_TYPE.test(h['content-type'] ?? '');
-    if (!plain) return void this.parser(req as Request, res as Response, done);
+    if (!plain) return void this.parser(req as Request, res as Response, (err?: unknown) => (err ? done(err) : refuseDeepJson(req, res, done)));
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.once('error', (e: unknown) => done(e));
@@ -49,7 +50,7 @@ export class JsonBody {
     }
     if (body === undefined) return this.replay(req, res, bytes, done);
     (req as Request).body = body;
-    done();
+    refuseDeepJson(req, res, done);
   }
 
   /** `parser` over the same head and bytes: its error (or its body) exactly. */

@@ -2,7 +2,7 @@ import express, { type Express, type RequestHandler } from 'express';
 import { errors } from '@vellum/errors';
 import type { Logger } from '@vellum/logger';
 import type { TokenVerifier } from '@vellum/tokens';
-import type { LocalServices, TrustFn } from '@vellum/http';
+import { refuseDeepJson, type LocalServices, type TrustFn } from '@vellum/http';
 import type { GatewayConfig } from '../config';
 import type { UpstreamPool } from '../proxy/upstream-pool';
 import type { ServiceName } from '../proxy/service-routes';
@@ -29,7 +29,10 @@ interface FederationRoutesOptions {
 }
 
 /** The JSON body of a GraphQL request (the express stack's, and the front door's: front/graphql-door.ts). */
-export const graphqlBody = (limit: number): RequestHandler => express.json({ limit, type: ['application/json', 'application/graphql-response+json'] });
+export const graphqlBody = (limit: number): RequestHandler => {
+  const json = express.json({ limit, type: ['application/json', 'application/graphql-response+json'] });
+  return (req, res, next) => json(req, res, (err?: unknown) => (err ? next(err) : refuseDeepJson(req, res, next)));
+};
 
 /**
  * `/graphql/system` (the federated supergraph) and its SDL at `/server/specs/graphql/system`; without a supergraph

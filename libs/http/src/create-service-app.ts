@@ -7,6 +7,7 @@ import { compileTrust } from './client-address';
 import { accessLog, routeOf, type AccessLogger, type RequestObserver } from './access-log';
 import { fastLane, HandlerRun } from './fast-routes';
 import { cachedQueryParser } from './query-parser';
+import { refuseDeepJson } from './json-depth';
 
 export const BODY_LIMIT = '1mb';
 
@@ -109,7 +110,7 @@ export function createServiceApp(opts: ServiceAppOptions = {}): Express {
   app.set('trust proxy', compileTrust(opts.trustProxy ?? false));
   const common: RequestHandler[] = [ignoreFreshnessHeaders, requestContextMiddleware(opts.service)];
   if (opts.logger || opts.observe) common.push(accessLog(opts.logger, opts.observe));
-  common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }));
+  common.push(express.json({ limit: BODY_LIMIT, type: ['application/json', 'application/*+json'] }), refuseDeepJson);
   // middleware every request must pass goes above this line: the fast lane answers its routes from here
   (app as WithLane)[COMMON] = [...common];
   common.push(fastLane(app));

@@ -53,3 +53,4 @@ export type { ServiceApp, ServiceAppDeps } from './service-app';
 export { serviceListener } from './service-listener';
 export { clientIp, clientProtocol, compileTrust, memoisePeerTrust, type TrustFn } from './client-address';
 export { cachedQueryParser, extendedQueryParser, type QueryParser } from './query-parser';
+export { jsonTooDeep, refuseDeepJson, MAX_JSON_DEPTH } from './json-depth';
