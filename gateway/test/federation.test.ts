@@ -97,6 +97,22 @@ describe('federation on /graphql/system', () => {
     expect(unknown.body.errors[0].extensions.code).toBe('GRAPHQL_VALIDATION');
   });
 
+  it('refuses lists nested more than 16 deep before planning them (the planner is exponential in that nesting)', async () => {
+    const lists = (d: number) => '['.repeat(d) + '1' + ']'.repeat(d);
+    const started = Date.now();
+    const deep = await gql(`{ revisions(filter: {id: {_in: ${lists(500)}}}) { id } }`);
+    expect([deep.status, deep.body.errors[0]]).toEqual([
+      400,
+      expect.objectContaining({ message: 'Lists are nested more than 16 deep.', extensions: { code: 'GRAPHQL_VALIDATION' } }),
+    ]);
+    expect(Date.now() - started).toBeLessThan(2000); // it ran for minutes, the gateway's thread held
+    // a filter as deep as the services take (12 levels of _and) is planned and sent on
+    let f = '{id: {_eq: 1}}';
+    for (let i = 0; i < 12; i++) f = `{_and: [${f}]}`;
+    const ok = await gql(`{ revisions(filter: ${f}) { id } }`);
+    expect([ok.status, ok.body.errors?.[0]?.extensions?.code]).not.toEqual([400, 'GRAPHQL_VALIDATION']);
+  });
+
   it('answers a document with no runnable operation 400 GRAPHQL_VALIDATION, not 500', async () => {
     const post = (body: object) => request(base).post('/graphql/system').send(body);
     const cases = [

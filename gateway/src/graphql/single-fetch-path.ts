@@ -1,4 +1,5 @@
-import { Kind, parse, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { Kind, parse, specifiedRules, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
+import { listNestingLimit } from './list-nesting-rule';
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
 import { AppError } from '@vellum/errors';
@@ -149,7 +150,8 @@ function singleFetchService(
   } catch {
     return undefined;
   }
-  if (validate(graphqlSchema, document).length || selectsIntrospection(document)) return undefined;
+  // the full path answers what does not validate (its rules are these and listNestingLimit, checked before planning)
+  if (validate(graphqlSchema, document, [...specifiedRules, listNestingLimit]).length || selectsIntrospection(document)) return undefined;
   try {
     const plan = planner.buildQueryPlan(operationFromDocument(apiSchema, document, { operationName }));
     const node = plan.node;
