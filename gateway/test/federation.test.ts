@@ -113,6 +113,17 @@ describe('federation on /graphql/system', () => {
     expect([ok.status, ok.body.errors?.[0]?.extensions?.code]).not.toEqual([400, 'GRAPHQL_VALIDATION']);
   });
 
+  it('refuses a document of more than 20,000 tokens before parsing it whole', async () => {
+    const ids = (n: number) => Array.from({ length: n }, (_, i) => i).join(',');
+    const big = await gql(`{ revisions(filter: {id: {_in: [${ids(25_000)}]}}) { id } }`);
+    expect([big.status, big.body.errors[0].extensions.code, big.body.errors[0].message]).toEqual([
+      400,
+      'GRAPHQL_VALIDATION',
+      expect.stringContaining('20000 tokens'),
+    ]);
+    expect((await gql(`{ revisions(filter: {id: {_in: [${ids(1_000)}]}}) { id } }`)).status).toBe(200);
+  });
+
   it('answers a document with no runnable operation 400 GRAPHQL_VALIDATION, not 500', async () => {
     const post = (body: object) => request(base).post('/graphql/system').send(body);
     const cases = [

@@ -18,7 +18,7 @@ import type { UpstreamPool } from '../proxy/upstream-pool';
 import { clientProtocol, encodeBody, extendedQueryParser, type LocalServices, type TrustFn } from '@vellum/http';
 import { apolloOnNode, noStore, operationRequired, plainOperation, type NodeHandler } from '@vellum/subgraph';
 import { singleFetchPath, type SingleFetch, type SingleFetchAnswer } from './single-fetch-path';
-import { listNestingLimit } from './list-nesting-rule';
+import { listNestingLimit, MAX_DOCUMENT_TOKENS } from './document-limits';
 import { subgraphHeaders } from './subgraph-headers';
 import { subgraphFetcher } from './subgraph-fetcher';
 
@@ -142,6 +142,7 @@ export async function createFederation(opts: FederationOptions): Promise<Federat
     introspection: opts.introspection,
     includeStacktraceInErrorResponses: false,
     validationRules: [listNestingLimit],
+    parseOptions: { maxTokens: MAX_DOCUMENT_TOKENS },
     // GET is allowed for queries; a GET carrying only a cookie needs a header a browser form cannot set.
     csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'authorization'] },
     formatError: (formatted, error) => {

@@ -1,5 +1,5 @@
 import { Kind, parse, specifiedRules, validate, visit, type DocumentNode, type GraphQLSchema } from 'graphql';
-import { listNestingLimit } from './list-nesting-rule';
+import { listNestingLimit, MAX_DOCUMENT_TOKENS } from './document-limits';
 import { operationFromDocument, Supergraph, type Schema } from '@apollo/federation-internals';
 import { QueryPlanner } from '@apollo/query-planner';
 import { AppError } from '@vellum/errors';
@@ -146,7 +146,7 @@ function singleFetchService(
 ): string | undefined {
   let document: DocumentNode;
   try {
-    document = parse(query);
+    document = parse(query, { maxTokens: MAX_DOCUMENT_TOKENS });
   } catch {
     return undefined;
   }
