@@ -202,6 +202,7 @@ export const ROUTES: RouteDefinition[] = [
     body: 'ItemsUpdateRequest',
     responses: { '200': 'List:Item' },
   }),
+  r('delete', '/items/{collection}', 'items', 'public', 'Delete many items (the body: an array of keys, or {"keys": [...]})', none),
   r('get', '/items/{collection}/{id}', 'items', 'public', 'One item', { versioned: true, responses: { '200': 'One:Item' } }),
   r('patch', '/items/{collection}/{id}', 'items', 'public', 'Update an item', { body: 'ItemUpdateRequest', responses: { '200': 'One:Item' } }),
   r('delete', '/items/{collection}/{id}', 'items', 'public', 'Delete an item', none),
