@@ -23,9 +23,13 @@ export function jsonTooDeep(value: unknown, max = MAX_JSON_DEPTH): boolean {
  * code that walks it: a 500). A body too short to nest that deep is not walked.
  */
 export function refuseDeepJson(req: IncomingMessage & { body?: unknown }, _res: unknown, next: (err?: unknown) => void): void {
+  const body = req.body;
   const length = Number(req.headers['content-length']);
-  if (!(length < 2 * MAX_JSON_DEPTH) && jsonTooDeep(req.body)) {
-    return next(errors.invalidPayload(`The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`));
-  }
+  if (length < 2 * MAX_JSON_DEPTH || typeof body !== 'object' || body === null || checked.has(body)) return next();
+  if (jsonTooDeep(body)) return next(errors.invalidPayload(`The body nests objects and arrays more than ${MAX_JSON_DEPTH} levels deep.`));
+  checked.add(body);
   next();
 }
+
+/** Bodies already walked: the embedded gateway hands its parsed body to the service, whose stack would walk it again. */
+const checked = new WeakSet<object>();

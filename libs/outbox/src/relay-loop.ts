@@ -71,9 +71,8 @@ async function relayPass(o: RelayLoopOptions, drainingPass: boolean, idleAsked: 
   if (n > 0 || batch.tracker.backlog > 0) {
     // a timer counts from the event loop's cached time, which lags the clock after the process was descheduled (a
     // loaded machine): it can fire early, so what is left of the interval is waited for again
-    for (let rest = o.batchIntervalMs - (performance.now() - started); rest >= 1 && !state.stopping; rest = o.batchIntervalMs - (performance.now() - started)) {
-      await delay(rest);
-    }
+    const left = () => o.batchIntervalMs - (performance.now() - started);
+    while (left() >= 1 && !state.stopping) await delay(left());
     return 'next';
   }
   await o.wakeUp.wait(state.stopping ? Math.max(0, Math.min(o.pollMs, state.stopDeadline - Date.now())) : o.pollMs);

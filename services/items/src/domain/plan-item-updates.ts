@@ -1,6 +1,6 @@
 import { errors } from '@vellum/errors';
 import type { CollectionDef } from './collection';
-import { primaryKeyValue, validateWrite } from './validate-write';
+import { primaryKeyValue, refuseKeyChange, validateWrite } from './validate-write';
 
 /** One change: the item's key (or the primary key inside `data`) and the fields to set (validated by the route's schema). */
 export interface ItemUpdate {
@@ -25,11 +25,8 @@ export function planItemUpdates(def: CollectionDef, updates: ItemUpdate[], allow
     if (!('key' in u) && !Object.hasOwn(u.data, def.primaryKey)) throw errors.invalidPayload(`Every item needs its primary key "${def.primaryKey}"`);
     const key = primaryKeyValue(def, 'key' in u ? u.key : u.data[def.primaryKey]);
     if (key === undefined) throw errors.forbidden();
-    const data = { ...u.data };
-    if (Object.hasOwn(data, def.primaryKey)) {
-      if (primaryKeyValue(def, data[def.primaryKey]) !== key) throw errors.invalidPayload(`The primary key "${def.primaryKey}" can't be changed`);
-      delete data[def.primaryKey];
-    }
+    refuseKeyChange(def, u.data, key);
+    const { [def.primaryKey]: _key, ...data } = u.data;
     return { key, values: validateWrite(def, data, allowed, 'update') };
   });
 }

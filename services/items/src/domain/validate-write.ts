@@ -58,3 +58,10 @@ export function primaryKeyValue(def: CollectionDef, raw: unknown): string | numb
     return undefined;
   }
 }
+
+/** A write of the item `key` whose payload names another primary key → 400 (the item's own key sent back is harmless). */
+export function refuseKeyChange(def: CollectionDef, data: Record<string, unknown>, key: string | number): void {
+  if (Object.hasOwn(data, def.primaryKey) && String(primaryKeyValue(def, data[def.primaryKey])) !== String(key)) {
+    throw errors.invalidPayload(`The primary key "${def.primaryKey}" can't be changed`);
+  }
+}

@@ -19,7 +19,7 @@ import { isUuid, readableDelta, versionNotFound } from './read-versions';
 import { updateItems } from './update-items.use-case';
 import { childChanges, isNested } from './nested/nested-payload';
 import { oneToMany } from './relation';
-import { primaryKeyValue, validateWrite } from './validate-write';
+import { refuseKeyChange, validateWrite } from './validate-write';
 import { asHashMismatch } from './promote-hash';
 
 /** Keys a version may not take: they name the live item (Directus reserves `main`; `published` is ours). */
@@ -155,9 +155,7 @@ export class VersionsUseCase {
       const def = await collectionDef(this.deps, v.collection);
       if (!def) throw errors.forbidden();
       // a save is an edit of the item: never its key, never an item deleted since (the delete waits for this save)
-      if (Object.hasOwn(data, def.primaryKey) && String(primaryKeyValue(def, data[def.primaryKey])) !== v.item) {
-        throw errors.invalidPayload(`The primary key "${def.primaryKey}" can't be changed`);
-      }
+      refuseKeyChange(def, data, v.item);
       if (!(await itemsRepository.holdKey(db, def, v.item))) throw errors.forbidden();
       // the checks of an item update (fields, rights, value types); nested relational data: fields and rights only
       if (!isNested(def, data)) validateWrite(def, data, allowed, 'update');
