@@ -34,19 +34,27 @@ describe('API answers compressed for clients that accept it', () => {
       .set(auth)
       .send(Array.from({ length: 30 }, (_, i) => ({ body: `note ${i} `.repeat(8) })))
       .expect(200);
-    for (let i = 0; i < 8; i++)
-      await api
+    const readers: string[] = [];
+    for (let i = 0; i < 8; i++) {
+      const r = await api
         .post('/users')
         .set(auth)
         .send({ email: `reader-${i}@example.com`, first_name: 'Reader', last_name: `Number ${i}`, status: 'active' })
         .expect(200);
-    await eventually(async () => {
+      readers.push(r.body.data.id);
+    }
+    // The history arrives asynchronously: every call below compares two reads, so all of it must be in first.
+    const recorded = async (filter: object) => {
       const r = await api
         .get('/revisions')
-        .query({ filter: JSON.stringify({ collection: { _eq: 'notes' } }), meta: 'filter_count' })
+        .query({ filter: JSON.stringify(filter), meta: 'filter_count' })
         .set(auth);
-      return r.body.meta?.filter_count === 30;
-    });
+      return r.body.meta?.filter_count;
+    };
+    await eventually(
+      async () =>
+        (await recorded({ collection: { _eq: 'notes' } })) === 30 && (await recorded({ collection: { _eq: 'vellum_users' }, item: { _in: readers } })) === 8,
+    );
   }, 60_000);
   afterAll(() => p?.close());
 
