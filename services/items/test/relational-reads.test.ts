@@ -96,9 +96,20 @@ describe('reads across relations', () => {
       { title: 'A', comments: [{ body: 'a2' }, { body: 'a1' }] },
       { title: 'B', comments: [{ body: 'b1' }] },
     ]);
-    // the children under a child's many-to-one: comments.article.title
-    const back = await get('/items/articles/3', { fields: 'title,comments.body' });
-    expect(back.body.data).toEqual({ title: 'C', comments: [] });
+    const none = await get('/items/articles/3', { fields: 'title,comments.body' });
+    expect(none.body.data).toEqual({ title: 'C', comments: [] });
+  });
+
+  it("reads the children's many-to-one back to their parent: comments.article.title, comments.*.*", async () => {
+    const back = await get('/items/articles', { fields: 'title,comments.body,comments.article.title', 'filter[title][_in]': 'A,B' });
+    expect(back.body.data).toEqual([
+      { title: 'A', comments: ['a1', 'a2', 'a3'].map((body) => ({ body, article: { title: 'A' } })) },
+      { title: 'B', comments: [{ body: 'b1', article: { title: 'B' } }] },
+    ]);
+    const keyed = await get('/items/articles/2', { fields: 'comments.article.id,comments.article.author.name' });
+    expect(keyed.body.data).toEqual({ comments: [{ article: { id: 2, author: { name: 'Bob' } } }] });
+    const all = await get('/items/articles/2', { fields: 'comments.*.*' });
+    expect(all.body.data).toEqual({ comments: [{ id: 4, body: 'b1', votes: 5, article: { id: 2, title: 'B', author: 2 } }] });
   });
 
   it('costs a fixed number of statements whatever the number of rows: at most one per relation level', async () => {

@@ -59,6 +59,10 @@ export interface AliasRead {
   deep: Deep;
   /** `deep` keys for the children's own aliases. */
   nested: Deep;
+  /** The parent's key field: in the children's key field when a path expands it (`comments.article.title`). */
+  parentKey: string;
+  /** The path read only to place the children under an expanded key field, dropped after (`article.id`). */
+  addedKey?: string;
 }
 
 export function aliasRead(def: CollectionDef, alias: string, paths: string[], deep: Deep): AliasRead {
@@ -66,7 +70,12 @@ export function aliasRead(def: CollectionDef, alias: string, paths: string[], de
   const keysOnly = paths.every((p) => p === '');
   const d = isPlainObject(deep[alias]) ? (deep[alias] as Deep) : {};
   const nested = Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')));
-  return { alias, collection: r.collection, fk: r.field, keysOnly, asked: keysOnly ? [] : paths.filter((p) => p !== ''), deep: d, nested };
+  const asked = keysOnly ? [] : paths.filter((p) => p !== '');
+  // a path through the key field (`article.title`) turns it into an object, which must then hold the parent's key
+  const through = asked.filter((p) => p.startsWith(`${r.field}.`));
+  const addedKey = `${r.field}.${def.primaryKey}`;
+  const keyRead = through.length === 0 || asked.includes(addedKey) || asked.includes(`${r.field}.*`);
+  return { alias, collection: r.collection, fk: r.field, keysOnly, asked, deep: d, nested, parentKey: def.primaryKey, ...(keyRead ? {} : { addedKey }) };
 }
 
 /**
@@ -77,7 +86,12 @@ export function childQuery(a: AliasRead, child: CollectionDef, own: string[], ke
   const d = a.deep;
   const conds = [...(keys ? [{ [a.fk]: { _in: keys } }] : []), ...(isPlainObject(d._filter) ? [d._filter] : [])];
   return {
-    fields: [...(a.keysOnly ? [child.primaryKey] : own), a.fk, ...(keyed && !a.keysOnly && !own.includes(child.primaryKey) ? [child.primaryKey] : [])],
+    fields: [
+      ...(a.keysOnly ? [child.primaryKey] : own),
+      a.fk,
+      ...(a.addedKey ? [a.addedKey] : []),
+      ...(keyed && !a.keysOnly && !own.includes(child.primaryKey) ? [child.primaryKey] : []),
+    ],
     ...(conds.length ? { filter: { _and: conds } } : {}),
     limit: -1,
     deep: a.nested,
@@ -94,10 +108,13 @@ export const childrenWindow = (a: AliasRead) => ({
 /** Children read (in their order) put on their parent rows, cut per parent by `deep._limit`/`_offset`. */
 export function placeChildren(def: CollectionDef, rows: Item[], a: AliasRead, data: Item[], child: CollectionDef): void {
   const { limit, offset } = childrenWindow(a);
-  const hasFk = a.asked.includes('*') || a.asked.includes(a.fk);
+  const hasFk = a.asked.some((p) => p === '*' || p === a.fk || p.startsWith('*.') || p.startsWith(`${a.fk}.`));
   const groups = new Map<string, Item[]>();
   for (const c of data) {
-    const k = String(c[a.fk]);
+    // the key field as read, or the parent's row it was expanded to (`comments.article.title`, `comments.*.*`)
+    const fk = c[a.fk];
+    const k = String(isPlainObject(fk) ? fk[a.parentKey] : fk);
+    if (a.addedKey && isPlainObject(fk)) delete fk[a.parentKey];
     if (!hasFk) delete c[a.fk];
     groups.set(k, [...(groups.get(k) ?? []), c]);
   }
