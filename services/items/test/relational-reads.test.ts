@@ -28,7 +28,7 @@ beforeAll(async () => {
     },
     [
       { collection: 'authors', field: 'company', related_collection: 'companies' },
-      { collection: 'articles', field: 'author', related_collection: 'authors' },
+      { collection: 'articles', field: 'author', related_collection: 'authors', meta: { one_field: 'articles' } },
       { collection: 'comments', field: 'article', related_collection: 'articles', meta: { one_field: 'comments' } },
     ],
   );
@@ -112,6 +112,27 @@ describe('reads across relations', () => {
     expect(all.body.data).toEqual({ comments: [{ id: 4, body: 'b1', votes: 5, article: { id: 2, title: 'B', author: 2 } }] });
   });
 
+  it('reads alias fields behind many-to-one fields: article.comments, article.author.articles, with deep', async () => {
+    const r = await get('/items/comments', { fields: 'body,article.title,article.comments.body', 'filter[article][title][_eq]': 'B' });
+    expect(r.body.data).toEqual([{ body: 'b1', article: { title: 'B', comments: [{ body: 'b1' }] } }]);
+    const keys = await get('/items/comments/1', { fields: 'article.comments' });
+    expect(keys.body.data).toEqual({ article: { comments: [1, 2, 3] } });
+    const keyed = await get('/items/comments/1', { fields: 'article.id,article.comments.votes' });
+    expect(keyed.body.data).toEqual({ article: { id: 1, comments: [{ votes: 3 }, { votes: 9 }, { votes: 1 }] } });
+    const ranked = await get('/items/comments/3', {
+      fields: 'article.comments.body',
+      deep: JSON.stringify({ article: { comments: { _sort: '-votes', _limit: 2 } } }),
+    });
+    expect(ranked.body.data).toEqual({ article: { comments: [{ body: 'a2' }, { body: 'a1' }] } });
+    const deep = await get('/items/comments/4', {
+      fields: 'body,article.author.name,article.author.articles.title,article.author.articles.comments.body',
+      deep: JSON.stringify({ article: { author: { articles: { _sort: '-title', comments: { _limit: 1 } } } } }),
+    });
+    expect(deep.body.data).toEqual({ body: 'b1', article: { author: { name: 'Bob', articles: [{ title: 'B', comments: [{ body: 'b1' }] }] } } });
+    const none = await get('/items/articles/3', { fields: 'title,author.articles.title' });
+    expect(none.body.data).toEqual({ title: 'C', author: null });
+  });
+
   it('costs a fixed number of statements whatever the number of rows: at most one per relation level', async () => {
     statements = 0;
     await get('/items/articles', { fields: '*,author.*,comments.*' }).expect(200);
@@ -134,6 +155,8 @@ describe('reads across relations', () => {
     const children = await get('/items/articles/1', { fields: 'title,comments.*' }, reader);
     expect(children.body.data.comments[0]).toEqual({ id: 1, body: 'a1', article: 1 });
     expect((await get('/items/articles/1', { fields: 'comments.votes' }, reader)).status).toBe(403);
+    expect((await get('/items/comments/1', { fields: 'article.comments.votes' }, reader)).status).toBe(403);
+    expect((await get('/items/comments/4', { fields: 'article.comments.body' }, reader)).body.data).toEqual({ article: { comments: [{ body: 'b1' }] } });
     await h.grant('no-comments', { articles: { read: ['*'] } });
     expect((await get('/items/articles/1', { fields: 'comments.*' }, h.tokenFor('no-comments'))).status).toBe(403);
   });

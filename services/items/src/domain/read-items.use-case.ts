@@ -18,6 +18,7 @@ import { cacheKey, ReadPlanCache, serialOf } from './read-plan-cache';
 import { named as namedStatement } from '../data/items-pool';
 import type { QueryArrayConfig, QueryConfig } from 'pg';
 import { listText } from './list-text';
+import { attachThrough, dropAdded, splitThrough, type Through } from './read-through';
 
 type Item = Record<string, unknown>;
 /** MAX_RELATIONAL_DEPTH's default. */
@@ -50,6 +51,9 @@ export async function readPlan(
   const strip = keyed && !own.includes('*') && !own.includes(d.primaryKey);
   if (keyed) query.fields = strip ? [...own, d.primaryKey] : own;
   const reachable = followsManyToOne(d, query) ? await reachableCollections(deps, a, d, depth) : undefined;
+  // alias fields behind many-to-one fields (`article.comments.body`): read after the rows, on the related rows
+  let through: Through | undefined;
+  if (reachable && d.relations.length) ({ own: query.fields, through } = splitThrough(d, query.fields, reachable));
   const plan = planQuery(toQuerySchema(d, readable, reachable), collection, query, {
     now: deps.now(),
     user: a?.user ?? null,
@@ -58,8 +62,8 @@ export async function readPlan(
     ...(overlay ? { rootSource: overlaidSource(d, overlay) } : {}),
     ...extra,
   });
-  const deep = aliases.size ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
-  return { plan, def: d, children: { aliases, strip, deep }, versioned: overlay !== null, whole: overlay?.whole };
+  const deep = aliases.size || through ? parseDeep((rawQuery as Record<string, unknown> | undefined)?.deep) : {};
+  return { plan, def: d, children: { aliases, strip, deep, through }, versioned: overlay !== null, whole: overlay?.whole };
 }
 
 /** Whether a query may follow a many-to-one field (a path in `fields` or `sort`, the field as a key of `filter`): only then are related collections loaded. */
@@ -100,14 +104,18 @@ async function withChildren(
   depth: number,
   whole?: Map<string, Item>,
 ) {
-  if (c.aliases.size) {
+  if (c.aliases.size || c.through) {
     if (depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
     const read: ListRead = async (collection, build, next) => {
       const child = await collectionDef(deps, collection);
       if (!child) throw errors.forbidden();
       return { data: (await listItems(deps, a, collection, build(child), next, child)).data, def: child };
     };
-    await attachChildren(def, rows, c.aliases, c.deep as Deep, depth, read, !!whole?.size);
+    if (c.aliases.size) await attachChildren(def, rows, c.aliases, c.deep as Deep, depth, read, !!whole?.size);
+    if (c.through) {
+      await attachThrough(def, rows, c.through.paths, c.deep as Deep, depth + 1, (n) => collectionDef(deps, n), read);
+      dropAdded(rows, c.through.added);
+    }
   }
   if (whole?.size) await layVersions(deps, a, def, rows, c, whole);
   if (c.strip) for (const row of rows) delete row[def.primaryKey];
@@ -133,10 +141,12 @@ export async function readItemsText(deps: ItemsDeps, a: Accountability | undefin
 /** A list's plan: its rows' and, when they can be read in its statement, its children's (read-embedded.ts); its statement. */
 async function planList(deps: ItemsDeps, a: Accountability | undefined, collection: string, rawQuery: unknown, depth: number, def?: CollectionDef) {
   const p = await readPlan(deps, a, collection, rawQuery, def);
-  if (p.children.aliases.size && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
-  const embedded = p.children.aliases.size && !p.versioned ? await embeddedChildren(deps, a, p.def, p.children) : undefined;
+  const children = p.children.aliases.size + (p.children.through?.paths.size ?? 0);
+  if (children && depth >= (deps.maxRelationalDepth ?? RELATIONAL_DEPTH)) throw errors.invalidQuery('"fields" nests too deep.');
+  // children in the rows' statement only when every one can be: none behind a many-to-one
+  const embedded = p.children.aliases.size && !p.children.through && !p.versioned ? await embeddedChildren(deps, a, p.def, p.children) : undefined;
   const statement: QueryConfig = embedded ? listWithChildren(p.plan, embedded) : p.plan.list();
-  const text = p.versioned ? undefined : listText(p.plan, p.children.aliases.size, p.children.strip, embedded);
+  const text = p.versioned ? undefined : listText(p.plan, children, p.children.strip, embedded);
   return { ...p, embedded, statement, text: text && { raw: text.raw, statement: arrayRows(text.statement) } };
 }
 
