@@ -74,6 +74,12 @@ describe('reads across relations', () => {
     expect(await titles({ _or: [{ title: { _eq: 'C' } }, { comments: { _some: { body: { _eq: 'b1' } } } }] })).toEqual(['B', 'C']);
     expect(await titles({ comments: { _some: { body: { _eq: 'nothing' } } } })).toEqual([]);
     expect(await titles({ comments: { _none: { body: { _eq: 'nothing' } } } })).toEqual(['A', 'B', 'C']);
+    // behind a many-to-one: the comments whose article has a comment with 9 votes; whose author wrote B
+    const bodies = async (filter: object) =>
+      (await get('/items/comments', { filter: JSON.stringify(filter), fields: 'body' })).body.data.map((r: { body: string }) => r.body);
+    expect(await bodies({ article: { comments: { _some: { votes: { _gte: 9 } } } } })).toEqual(['a1', 'a2', 'a3']);
+    expect(await bodies({ article: { comments: { _none: { votes: { _gte: 9 } } } } })).toEqual(['b1']);
+    expect(await bodies({ article: { author: { articles: { title: { _eq: 'B' } } } } })).toEqual(['b1']);
   });
 
   it('reads one-to-many children: keys, rows, fields, and deep _filter/_sort/_limit', async () => {

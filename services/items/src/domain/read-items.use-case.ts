@@ -41,7 +41,8 @@ export async function readPlan(
   const d = def ?? (await collectionDef(deps, collection));
   if (!d) throw errors.forbidden();
   const query = parseQuery(rawQuery, deps.limits);
-  if (query.filter && d.relations.length) query.filter = (await resolveAliasFilters(d, query.filter, parentKeysOf(deps, a))) as Record<string, unknown>;
+  if (query.filter && d.relations.length)
+    query.filter = (await resolveAliasFilters(d, query.filter, parentKeysOf(deps, a), (n) => collectionDef(deps, n))) as Record<string, unknown>;
   const depth = deps.maxRelationalDepth ?? RELATIONAL_DEPTH;
   const { own, aliases } = d.relations.length ? splitAliasPaths(d, query.fields) : { own: query.fields, aliases: new Map<string, string[]>() };
   // `?version=<key>`: the statements read the versions' deltas laid over the stored rows (versioned-read.ts)
@@ -74,12 +75,14 @@ function followsManyToOne(def: CollectionDef, query: { fields: string[]; sort: {
   return followsInFilter(query.filter, new Set(m2o.map((r) => r.field)));
 }
 
-/** A filter names a related field (`{author: {name: {_eq}}}`), not only operators on the key (`{author: {_in: […]}}`). */
+/** A filter names a related field (`{author: {name: {_eq}}}`, or `_and`/`_or` of them), not only operators on the key (`{author: {_in: […]}}`). */
 function followsInFilter(f: unknown, m2o: Set<string>): boolean {
   if (Array.isArray(f)) return f.some((x) => followsInFilter(x, m2o));
   if (typeof f !== 'object' || f === null) return false;
   return Object.entries(f).some(([k, v]) =>
-    k.startsWith('_') ? followsInFilter(v, m2o) : m2o.has(k) && typeof v === 'object' && v !== null && Object.keys(v).some((x) => !x.startsWith('_')),
+    k.startsWith('_')
+      ? followsInFilter(v, m2o)
+      : m2o.has(k) && typeof v === 'object' && v !== null && Object.keys(v).some((x) => !x.startsWith('_') || x === '_and' || x === '_or'),
   );
 }
 
