@@ -95,8 +95,9 @@ export function createApp(deps: CreateAppDeps): ServiceApp {
   router.use(authenticated);
   const collections = new CollectionsRepository(deps.prisma, () => deps.catalogue?.invalidate());
   collectionsRoutes(router, new CollectionsUseCase(collections, deps.rules), itemsDeps.now);
-  fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections)), itemsDeps.now);
-  relationsRoutes(router, new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules), itemsDeps.now);
+  const relations = new RelationsUseCase(new RelationsRepository(deps.prisma, collections), deps.rules);
+  fieldsRoutes(router, new FieldsUseCase(collections, new FieldsRepository(deps.prisma, collections), relations), itemsDeps.now);
+  relationsRoutes(router, relations, itemsDeps.now);
   itemsRoutes(router, itemsDeps, { app, authenticate: authenticated });
   restoreRoutes(router, itemsDeps, new RevisionsClient(deps.revisionsUrl));
   versionsRoutes(router, itemsDeps, new VersionsUseCase(itemsDeps), () => deps.versionScheduler?.wake());

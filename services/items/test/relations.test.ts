@@ -135,6 +135,20 @@ describe('the relations API', () => {
     expect((await relationChanges()).filter((c) => c.item === 'articles.author').map((c) => c.action)).toEqual(['create', 'update', 'delete']);
   });
 
+  it('loses its alias when the alias field is removed (DELETE /fields), which PATCH /fields points to the relation', async () => {
+    await collection('shelves', [{ field: 'name', type: 'string' }]);
+    await collection('books', [{ field: 'shelf', type: 'integer' }]);
+    await post('/relations', { collection: 'books', field: 'shelf', related_collection: 'shelves', meta: { one_field: 'books' } }).expect(200);
+    const edit = await patch('/fields/shelves/books', { meta: { note: 'x' } });
+    expect([edit.status, edit.body.errors[0].message]).toEqual([400, expect.stringContaining('PATCH /relations/books/shelf')]);
+    expect((await del('/fields/shelves/books')).status).toBe(204);
+    expect((await get('/fields/shelves/books')).status).toBe(403);
+    expect((await get('/relations/books/shelf')).body.data).toMatchObject({ related_collection: 'shelves', meta: { one_field: null } });
+    expect((await get('/fields/books/shelf')).body.data.schema.foreign_key_table).toBe('shelves');
+    expect((await relationChanges()).filter((c) => c.item === 'books.shelf').map((c) => c.action)).toEqual(['create', 'update']);
+    expect((await del('/fields/shelves/books')).status).toBe(400);
+  });
+
   it('goes with its key field when the field is dropped (recorded)', async () => {
     await collection('owners2', [{ field: 'name', type: 'string' }]);
     await collection('cars', [{ field: 'owner', type: 'integer' }]);

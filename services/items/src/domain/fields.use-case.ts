@@ -7,6 +7,8 @@ import { presentAliasFields, presentCollection, presentField } from './collectio
 import { itemChangeMessage, type ChangeContext } from './item-change';
 import { planAddField, planCollectionMeta, planDropField, planUpdateField } from './plan-field-change';
 import type { SchemaChange } from './schema-change';
+import type { RelationsUseCase } from './relations.use-case';
+import { oneToMany } from './relation';
 
 /** A field's item in the activity and revisions: `vellum_fields`, item `<collection>.<field>`. */
 const fieldItem = (collection: string, field: string) => `${collection}.${field}`;
@@ -40,6 +42,8 @@ export class FieldsUseCase {
   constructor(
     private readonly collections: CollectionsRepository,
     private readonly fields: FieldsRepository,
+    /** An alias field is its relation's `meta.one_field`: removing it changes the relation (as Directus does). */
+    private readonly relations: Pick<RelationsUseCase, 'update'>,
   ) {}
 
   async list(collection?: string) {
@@ -76,6 +80,12 @@ export class FieldsUseCase {
   }
 
   async delete(ctx: ChangeContext, collection: string, field: string) {
+    const def = await this.collections.get(collection);
+    const alias = def && !fieldOf(def, field) ? oneToMany(def, field) : undefined;
+    if (alias) {
+      await this.relations.update(ctx, alias.collection, alias.field, { meta: { one_field: null } });
+      return;
+    }
     await this.apply(ctx, collection, (def) => planDropField(def, field));
   }
 

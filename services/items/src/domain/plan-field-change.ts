@@ -3,6 +3,7 @@ import { errors } from '@vellum/errors';
 import { fieldOf, type CollectionDef, type FieldDef, type FieldSchema } from './collection';
 import { coerceValue } from './coerce-value';
 import type { SchemaChange } from './schema-change';
+import { oneToMany } from './relation';
 import { sqlType as sqlTypeOf } from '../data/content-schema';
 
 /** PostgreSQL's system columns: a column of that name cannot be added. */
@@ -68,6 +69,11 @@ const FIXED = ['is_primary_key', 'has_auto_increment', 'is_unique'] as const;
 /** `PATCH /fields/:collection/:field` → the field as it will be (meta and schema merged into the stored ones). */
 export function planUpdateField(def: CollectionDef, name: string, body: FieldUpdateRequest): SchemaChange {
   const before = fieldOf(def, name);
+  const alias = before ? undefined : oneToMany(def, name);
+  if (alias) {
+    const relation = `${alias.collection}/${alias.field}`;
+    throw errors.invalidPayload(`field "${name}" is the alias of the relation ${relation}: change it with PATCH /relations/${relation}`);
+  }
   if (!before) throw errors.invalidPayload(`field "${name}" does not exist in "${def.collection}"`);
   if (body.field !== undefined && body.field !== name) throw errors.invalidPayload(`field "${name}" cannot be renamed`);
   const schema = { ...before.schema, ...(body.schema ?? {}) } as FieldSchema;
