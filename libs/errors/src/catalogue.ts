@@ -18,6 +18,7 @@ export const catalogue = {
   PRECONDITION_FAILED: { status: 412, message: 'The item changed since you read it (If-Match does not match its version).' },
   CONTENT_TOO_LARGE: { status: 413, message: 'Request body is too large.' },
   URI_TOO_LONG: { status: 414, message: 'URI too long.' },
+  UNPROCESSABLE_CONTENT: { status: 422, message: "Can't process content." },
   VERSION_HASH_MISMATCH: { status: 422, message: 'The item changed since this version was made (mainHash is not its current hash).' },
   REQUESTS_EXCEEDED: { status: 429, message: 'Too many requests, retry later.' },
   HEADERS_TOO_LARGE: { status: 431, message: 'Request header fields too large.' },

@@ -27,6 +27,7 @@ export const errors = {
   listHasNoVersion: () =>
     new AppError('PRECONDITION_FAILED', 'A list of items has no version: If-Match applies to one item (PATCH or DELETE /items/:collection/:id).'),
   /** A promote named another `mainHash` than the item's current one (`mainHash`): nothing was applied. */
+  unprocessableContent: (reason: string) => new AppError('UNPROCESSABLE_CONTENT', `Can't process content. ${reason}`, { reason }),
   versionHashMismatch: (mainHash: string) => new AppError('VERSION_HASH_MISMATCH', undefined, { mainHash }),
   /** The `Accept`ed media type cannot express this answer (`reason` says why). */
   notAcceptable: (reason: string) => new AppError('NOT_ACCEPTABLE', `The answer cannot be given in the requested media type. ${reason}`, { reason }),

@@ -11,6 +11,7 @@ import type { AuthContext } from './context';
 import { isUuid } from './payload';
 import { presentRole, presentUser } from './presenters';
 import { authReads } from './read-auth-list.use-case';
+import { guardLastAdmin } from './last-admin';
 
 const nameTaken = (name: string) => errors.failedValidation('name', 'unique', `A role named "${name}" exists already.`);
 
@@ -55,9 +56,11 @@ export const rolesUseCase = {
     const now = ctx.clock.now();
     return uniqueName(data.name, () =>
       ctx.db.$transaction(async (tx) => {
+        const guard = data.admin_access === false ? await guardLastAdmin(tx) : undefined;
         if (!(await rowLocks.role(tx, id))) throw errors.forbidden();
         await refuseTakenName(tx, data.name, id);
         const r = await tx.role.update({ where: { id }, data });
+        await guard?.();
         await enqueue(tx, itemChange('vellum_roles', 'update', id, presentRole(r), actor, now));
         await publishRoleAccess(tx, id, now);
         await syncApiTokens(tx, { roleId: id }, now, actor); // admin/app access travel in the tokens' entries
@@ -74,6 +77,7 @@ export const rolesUseCase = {
       throw errors.invalidPayload('"move_users_to" must be the id of another role');
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
+      const guard = await guardLastAdmin(tx);
       if (!(await rowLocks.role(tx, id))) throw errors.forbidden();
       const users = (await tx.user.findMany({ where: { role_id: id }, select: { id: true } })).map((u) => u.id);
       if (moveTo) {
@@ -83,6 +87,7 @@ export const rolesUseCase = {
       const perms = await tx.permission.findMany({ where: { role_id: id } });
       await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { role_id: id } }), actor, now); // rows cascade
       await tx.role.delete({ where: { id } }); // permissions cascade, users' role becomes null
+      await guard();
       for (const u of users) await syncApiTokens(tx, { userId: u }, now, actor);
       // each user's new role (another, or none) is a change of that user: its revision says so
       const changed = await tx.user.findMany({ where: { id: { in: users } } });

@@ -11,6 +11,7 @@ import { checkPasswordPolicy } from './password-policy';
 import { isUuid } from './payload';
 import { presentUser } from './presenters';
 import { authReads } from './read-auth-list.use-case';
+import { guardLastAdmin } from './last-admin';
 
 /**
  * A validated payload (`userSchema` / `userSelfSchema` of @vellum/contracts) → Prisma data, hashing the password
@@ -89,10 +90,12 @@ export const usersUseCase = {
     const now = ctx.clock.now();
     return write(() =>
       ctx.db.$transaction(async (tx) => {
+        const guard = 'role_id' in data || 'status' in data ? await guardLastAdmin(tx) : undefined;
         // one's own write never revokes sessions: the user's row alone; an administrator's may: sessions first
         const before = self ? await tx.user.findUnique({ where: { id } }) : await lockUser(tx, id, 'NO KEY UPDATE');
         if (!before) throw errors.forbidden();
         const u: User = await tx.user.update({ where: { id }, data });
+        await guard?.();
         // a user who can no longer log in, or whose password changed, loses every session at once
         if ((u.status !== 'active' && before.status === 'active') || (data.password && !self)) await revokeAll(tx, id, now);
         if ('token' in body && body.token !== undefined) await apiTokensUseCase.setStatic(tx, id, body.token, actor, now);
@@ -108,11 +111,13 @@ export const usersUseCase = {
     if (!isUuid(id)) throw errors.forbidden();
     const now = ctx.clock.now();
     await ctx.db.$transaction(async (tx) => {
+      const guard = await guardLastAdmin(tx);
       // a second concurrent delete finds no user under the lock: 403, as for any missing user
       if (!(await lockUser(tx, id, 'UPDATE'))) throw errors.forbidden();
       await revokeAll(tx, id, now);
       await dropApiTokenEntries(tx, await tx.apiToken.findMany({ where: { user_id: id } }), actor, now); // rows cascade
       await tx.user.delete({ where: { id } });
+      await guard();
       await enqueue(tx, itemChange('vellum_users', 'delete', id, null, actor, now));
     });
   },
