@@ -2,7 +2,7 @@ import { AppError } from '@vellum/errors';
 import { ddlTransaction } from '../src/data/ddl-transaction';
 import type { Db } from '../src/data/prisma';
 import type { ItemsDeps } from '../src/domain/items-deps';
-import { readWithFreshCatalogue, retryWrite } from '../src/domain/retry-on-schema-change';
+import { DEADLOCK_RETRIES, readWithFreshCatalogue, retryWrite } from '../src/domain/retry-on-schema-change';
 
 // Unit tests of the retry rules alone (the runs are stand-ins): which failures of a write's transaction, a schema
 // change's or a read run it again, and what a second failure answers.
@@ -20,15 +20,28 @@ describe('retryWrite', () => {
     expect(runs).toEqual([true, true]);
   });
 
-  it('a second deadlock is the caller’s', async () => {
+  it('runs it again after a growing random pause while it deadlocks, up to DEADLOCK_RETRIES times; then 503', async () => {
     let n = 0;
+    const pauses: number[] = [];
+    const written = await retryWrite(
+      async () => {
+        if (++n < 4) throw failing('40P01');
+        return 'written';
+      },
+      async (k) => void pauses.push(k),
+    );
+    expect([written, n, pauses]).toEqual(['written', 4, [1, 2, 3]]);
+    n = 0;
     await expect(
-      retryWrite(async () => {
-        n++;
-        throw failing('40P01');
-      }),
-    ).rejects.toMatchObject({ code: '40P01' });
-    expect(n).toBe(2);
+      retryWrite(
+        async () => {
+          n++;
+          throw failing('40P01');
+        },
+        async () => undefined,
+      ),
+    ).rejects.toMatchObject({ code: 'SERVICE_UNAVAILABLE', status: 503 });
+    expect(n).toBe(DEADLOCK_RETRIES + 1);
   });
 
   it('a stale definition runs again with the definition read afresh; any other failure is not run again', async () => {

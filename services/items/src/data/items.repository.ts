@@ -53,10 +53,11 @@ function shapeOf(def: CollectionDef): string {
  * write locks a row it passed): a write of several rows otherwise locks them in the order its scan meets them
  * (physical order, which each update changes), and two writes over the same rows could each hold one the other
  * waits for — a deadlock PostgreSQL breaks by aborting one after a second. The write's own scan is unchanged.
+ * `strength`: the lock the write itself takes (an update that keeps the key: NO KEY UPDATE; a delete: UPDATE).
  */
-function lockedInKeyOrder(def: CollectionDef, match: string): string {
+function lockedInKeyOrder(def: CollectionDef, match: string, strength: 'UPDATE' | 'NO KEY UPDATE'): string {
   const pk = q(def.primaryKey);
-  return `(SELECT count(*) FROM (SELECT 1 FROM ${tableName(def.collection)} WHERE ${match} ORDER BY ${pk} FOR UPDATE) AS l) >= 0`;
+  return `(SELECT count(*) FROM (SELECT 1 FROM ${tableName(def.collection)} WHERE ${match} ORDER BY ${pk} FOR ${strength}) AS l) >= 0`;
 }
 
 /**
@@ -107,7 +108,7 @@ export const itemsRepository = {
     const sets = cols.map((c, i) => `${q(c)} = $${i + 4}`).join(', ');
     const differs = `ROW(${cols.map(q).join(', ')}) IS DISTINCT FROM ROW(${cols.map((_, i) => `$${i + 4}`).join(', ')})`;
     const match = keysMatch(def, q(def.primaryKey), 2, keys);
-    const where = keys.length === 1 ? match.sql : `${match.sql} AND ${lockedInKeyOrder(def, match.sql)}`;
+    const where = keys.length === 1 ? match.sql : `${match.sql} AND ${lockedInKeyOrder(def, match.sql, 'NO KEY UPDATE')}`;
     const update = `UPDATE ${tableName(def.collection)} SET ${sets} WHERE ${where} AND ${differs} RETURNING *`;
     const params = [def.collection, match.value, ifMatch, ...cols.map((c) => values[c]), ...(e?.values ?? [])];
     const r = await db.query<Row>(keyed(versioned(def, update, true, '', e?.text), params, def, keys));
@@ -119,7 +120,7 @@ export const itemsRepository = {
     const pk = q(def.primaryKey);
     const match = keysMatch(def, `s.${pk}`, 1, keys);
     const text = `SELECT s.*, (SELECT version FROM item_versions WHERE collection = $2 AND item = s.${pk}::text)::text AS "${VERSION}", true AS "${UNCHANGED}"
-FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR UPDATE OF s`;
+FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR NO KEY UPDATE OF s`;
     const r = await db.query<Row>(keyed(text, [match.value, def.collection], def, keys));
     return written(r.rows);
   },
@@ -159,7 +160,7 @@ FROM ${tableName(def.collection)} s WHERE ${match.sql} ORDER BY s.${pk} FOR UPDA
   async delete(db: Queryable, def: CollectionDef, keys: unknown[], ifMatch: number[] | null = null): Promise<Written[]> {
     const pk = q(def.primaryKey);
     const match = keysMatch(def, pk, 2, keys);
-    const del = `DELETE FROM ${tableName(def.collection)} WHERE ${match.sql}${keys.length === 1 ? '' : ` AND ${lockedInKeyOrder(def, match.sql)}`} RETURNING ${pk}`;
+    const del = `DELETE FROM ${tableName(def.collection)} WHERE ${match.sql}${keys.length === 1 ? '' : ` AND ${lockedInKeyOrder(def, match.sql, 'UPDATE')}`} RETURNING ${pk}`;
     const r = await db.query<Row>(keyed(versioned(def, del, true), [def.collection, match.value, ifMatch], def, keys));
     return written(r.rows);
   },

@@ -22,20 +22,33 @@ export async function retryOnSchemaChange<T>(run: () => Promise<T>): Promise<T> 
   }
 }
 
+/** Runs of a write PostgreSQL aborted to break a deadlock, after the first; then 503 (the client may try again). */
+export const DEADLOCK_RETRIES = 5;
+
+/** A random pause before run `n` again (1-based), growing: 0–10 ms, 0–20 ms, … so the writers that met part ways. */
+const jitter = (n: number) => new Promise<void>((resolve) => setTimeout(resolve, Math.random() * 10 * 2 ** (n - 1)));
+
 /**
  * A write over a definition kept in memory (`cached`: no catalogue statement, no catalogue row lock — the write's own
  * statement locks its table, which a schema change's DDL waits for), run again once with `cached` false, its
  * definition read FOR SHARE in the transaction, when a concurrent schema change made the kept one stale; and run
- * again once as it was when PostgreSQL aborted it to break a deadlock (batches lock their rows in key order, so
- * only writes of several collections at once, nested ones, can still meet in a cycle).
+ * again as it was, up to DEADLOCK_RETRIES times after a random pause, when PostgreSQL aborted it to break a deadlock
+ * (batches lock their rows in key order, but nested writes of one tree from both ends — a parent with its children,
+ * a child with its parent — meet in a cycle): the writers it met have gone on by then. Still deadlocked: 503.
  */
-export async function retryWrite<T>(run: (cached: boolean) => Promise<T>): Promise<T> {
-  try {
-    return await run(true);
-  } catch (e) {
-    if (isDeadlock(e)) return run(true);
-    if (!isStale(e)) throw e;
-    return run(false);
+export async function retryWrite<T>(run: (cached: boolean) => Promise<T>, pause: (n: number) => Promise<void> = jitter): Promise<T> {
+  let cached = true;
+  for (let deadlocks = 0; ;) {
+    try {
+      return await run(cached);
+    } catch (e) {
+      if (isDeadlock(e)) {
+        if (++deadlocks > DEADLOCK_RETRIES)
+          throw errors.serviceUnavailable('items', 'the write kept meeting concurrent writes of the same items in a deadlock: try again');
+        await pause(deadlocks);
+      } else if (isStale(e) && cached) cached = false;
+      else throw e;
+    }
   }
 }
 
