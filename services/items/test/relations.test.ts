@@ -128,11 +128,16 @@ describe('the relations API', () => {
     expect(r.status).toBe(200);
     expect(r.body.data).toMatchObject({ schema: { on_delete: 'CASCADE' }, meta: { one_field: 'articles' } });
     expect((await foreignKeys()).find((k) => k.conname === 'articles_author_fkey')).toMatchObject({ confdeltype: 'c' });
+    // a relation with an alias changed again (its alias is its own, not a clash), sent whole as Directus's app does
+    const again = await patch('/relations/articles/author', { ...r.body.data, schema: { on_delete: 'SET NULL' } });
+    expect([again.status, again.body.data?.meta.one_field]).toEqual([200, 'articles']);
+    const moved = await patch('/relations/articles/author', { related_collection: 'tags' });
+    expect([moved.status, moved.body.errors?.[0].message]).toEqual([400, expect.stringContaining("a relation's ends cannot change")]);
     expect((await del('/relations/articles/author')).status).toBe(204);
     expect((await foreignKeys()).some((k) => k.conname === 'articles_author_fkey')).toBe(false);
     expect((await get('/relations/articles/author')).status).toBe(403);
     expect((await get('/fields/articles/author')).status).toBe(200);
-    expect((await relationChanges()).filter((c) => c.item === 'articles.author').map((c) => c.action)).toEqual(['create', 'update', 'delete']);
+    expect((await relationChanges()).filter((c) => c.item === 'articles.author').map((c) => c.action)).toEqual(['create', 'update', 'update', 'delete']);
   });
 
   it('loses its alias when the alias field is removed (DELETE /fields), which PATCH /fields points to the relation', async () => {

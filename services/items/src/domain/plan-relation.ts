@@ -33,7 +33,9 @@ function checkMeta(many: CollectionDef, field: FieldDef, one: CollectionDef | un
     else {
       if (!/^[a-z][a-z0-9_]*$/.test(meta.one_field)) fail(`meta.one_field "${meta.one_field}" must match [a-z][a-z0-9_]*`);
       if (fieldOf(one, meta.one_field)) fail(`meta.one_field: "${one.collection}" already has a field "${meta.one_field}"`);
-      const taken = one.relations.some((r) => r !== self && r.related_collection === one.collection && r.meta.one_field === meta.one_field);
+      // `self` by its ends: the one side's definition holds its own copy of the relation
+      const isSelf = (r: RelationDef) => r.collection === self?.collection && r.field === self.field;
+      const taken = one.relations.some((r) => !isSelf(r) && r.related_collection === one.collection && r.meta.one_field === meta.one_field);
       if (taken || (self === undefined && aliasFields(one).includes(meta.one_field)))
         fail(`meta.one_field: "${one.collection}.${meta.one_field}" is already an alias field`);
     }
@@ -91,6 +93,11 @@ export function planCreateRelation(
 
 /** `PATCH /relations/:collection/:field` → the relation with its meta and schema merged into the stored ones. */
 export function planUpdateRelation(body: RelationUpdateRequest, many: CollectionDef, before: RelationDef, one: CollectionDef | undefined): RelationChange {
+  // the whole relation may be sent back (as Directus's app does): its ends as they are, or 400
+  for (const end of ['collection', 'field', 'related_collection'] as const) {
+    const sent = (body as Record<string, unknown>)[end];
+    if (sent !== undefined && sent !== before[end]) fail(`${end}: a relation's ends cannot change (delete it and add another)`);
+  }
   const meta = { ...before.meta, ...(body.meta ?? {}) } as RelationMeta;
   const field = column(many, before.field, 'field');
   checkMeta(many, field, one, meta, before);
