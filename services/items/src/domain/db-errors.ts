@@ -29,3 +29,16 @@ export function mapWriteError(e: unknown): never {
       throw e;
   }
 }
+
+/**
+ * A delete's constraint errors: a row still held (on_delete RESTRICT / NO ACTION: 23503), or held by rows whose
+ * key field the foreign key's SET NULL cannot empty (23502: a relation made before such fields were refused).
+ */
+export function mapDeleteError(e: unknown): never {
+  const err = e as { code?: string; column?: string; table?: string };
+  if (err.code === '23502') {
+    const message = `The item is still related to items of "${err.table}", whose field "${err.column}" can't be null.`;
+    throw errors.failedValidation(err.column ?? 'unknown', 'relation', message);
+  }
+  return mapWriteError(e);
+}

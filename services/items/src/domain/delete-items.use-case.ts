@@ -1,5 +1,6 @@
 import { errors } from '@vellum/errors';
 import { withTransaction } from '@vellum/db';
+import { mapDeleteError } from './db-errors';
 import { retryWrite } from './retry-on-schema-change';
 import { writeDef } from './catalogue-defs';
 import { itemsRepository } from '../data/items.repository';
@@ -30,7 +31,9 @@ export async function deleteItems(
       const keys = [...new Set(rawKeys.map((k) => primaryKeyValue(def, k)))];
       if (keys.some((k) => k === undefined)) throw errors.forbidden();
       if (keys.length === 0) return [];
-      const deleted = new Map((await itemsRepository.delete(db, def, keys, ifMatch)).map((w) => [String(w.row[def.primaryKey]), w.version]));
+      const deleted = new Map(
+        (await itemsRepository.delete(db, def, keys, ifMatch).catch(mapDeleteError)).map((w) => [String(w.row[def.primaryKey]), w.version]),
+      );
       if (keys.some((k) => !deleted.has(String(k)))) throw errors.forbidden();
       if ([...deleted.values()].some(Number.isNaN)) throw errors.preconditionFailed();
       await enqueueItemChanges(

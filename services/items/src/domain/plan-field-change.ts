@@ -95,6 +95,13 @@ export function planUpdateField(def: CollectionDef, name: string, body: FieldUpd
       throw errors.invalidPayload(`field "${name}": the primary key is never null and its value is generated`);
     }
   }
+  // the foreign key's ON DELETE SET NULL could no longer empty it: a delete of a related item would fail
+  const setNull = def.relations.find((r) => r.collection === def.collection && r.field === name && r.schema?.on_delete === 'SET NULL');
+  if (setNull && schema.is_nullable === false && before.schema.is_nullable !== false) {
+    throw errors.invalidPayload(
+      `field "${name}": its relation to "${setNull.related_collection}" empties it when the related item is deleted (schema.on_delete SET NULL): change that first (PATCH /relations/${def.collection}/${name})`,
+    );
+  }
   checkDecimal(after);
   if (!safeTypeChange(before, after)) {
     throw errors.invalidPayload(
