@@ -64,9 +64,12 @@ describe('many-to-any', () => {
     expect(r.body.data).toEqual({
       title: 'Home',
       sections: [
-        { collection: 'headings', item: { title: 'Welcome', id: 1 } },
-        { collection: 'texts', item: { body: 'Hello there', id: 1 } },
+        { collection: 'headings', item: { title: 'Welcome' } },
+        { collection: 'texts', item: { body: 'Hello there' } },
       ],
     });
+    // the key each row is placed by is in the answer when asked (or `*`)
+    const keyed = await request(h.app).get('/items/pages/1').query({ fields: 'sections.item:headings.id,sections.item:texts.*' }).set(as());
+    expect(keyed.body.data.sections.map((s: { item: unknown }) => s.item)).toEqual([{ id: 1 }, { id: 1, body: 'Hello there' }]);
   });
 });

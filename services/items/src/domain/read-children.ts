@@ -192,6 +192,8 @@ async function readScoped(rows: Item[], s: Scoped, depth: number, readList: List
       depth,
     );
     const byKey = new Map(data.map((x) => [String(x[def.primaryKey]), x]));
+    // the key was read to place the rows: not part of the answer unless asked
+    if (!paths.includes(def.primaryKey) && !paths.includes('*')) for (const x of data) delete x[def.primaryKey];
     for (const row of named) row[s.field] = byKey.get(String(row[s.field])) ?? row[s.field];
   }
 }
