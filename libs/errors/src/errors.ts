@@ -26,8 +26,9 @@ export const errors = {
   /** `If-Match` with entity tags on a write of several items: a list has no version, so no tag matches it (RFC 9110). */
   listHasNoVersion: () =>
     new AppError('PRECONDITION_FAILED', 'A list of items has no version: If-Match applies to one item (PATCH or DELETE /items/:collection/:id).'),
-  /** A promote named another `mainHash` than the item's current one (`mainHash`): nothing was applied. */
+  /** A write the data allows but the platform refuses to make (`reason` says why): nothing was applied. */
   unprocessableContent: (reason: string) => new AppError('UNPROCESSABLE_CONTENT', `Can't process content. ${reason}`, { reason }),
+  /** A promote named another `mainHash` than the item's current one (`mainHash`): nothing was applied. */
   versionHashMismatch: (mainHash: string) => new AppError('VERSION_HASH_MISMATCH', undefined, { mainHash }),
   /** The `Accept`ed media type cannot express this answer (`reason` says why). */
   notAcceptable: (reason: string) => new AppError('NOT_ACCEPTABLE', `The answer cannot be given in the requested media type. ${reason}`, { reason }),
