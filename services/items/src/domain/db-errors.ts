@@ -7,10 +7,11 @@ export function mapWriteError(e: unknown): never {
   switch (err.code) {
     case '23505':
       throw errors.failedValidation(fieldFromDetail(), 'unique', `Value for field "${fieldFromDetail()}" has to be unique.`);
+    case '23001': // restrict_violation: a delete of a row other rows hold with on_delete RESTRICT (PostgreSQL 18; 23503 before)
     case '23503': {
       // a key the related collection does not have, or (a delete) a row other rows still hold with on_delete RESTRICT / NO ACTION
       const table = /table "([a-z0-9_]+)"/.exec(err.detail ?? '')?.[1] ?? 'unknown';
-      const held = (err.detail ?? '').includes('still referenced');
+      const held = err.code === '23001' || /(still )?referenced from table/.test(err.detail ?? '');
       throw errors.failedValidation(
         fieldFromDetail(),
         'relation',
