@@ -72,9 +72,8 @@ export function aliasRead(def: CollectionDef, alias: string, paths: string[], de
   const nested = Object.fromEntries(Object.entries(d).filter(([k]) => !k.startsWith('_')));
   const asked = keysOnly ? [] : paths.filter((p) => p !== '');
   // a path through the key field (`article.title`) turns it into an object, which must then hold the parent's key
-  const through = asked.filter((p) => p.startsWith(`${r.field}.`));
   const addedKey = `${r.field}.${def.primaryKey}`;
-  const keyRead = through.length === 0 || asked.includes(addedKey) || asked.includes(`${r.field}.*`);
+  const keyRead = !asked.some((p) => p.startsWith(`${r.field}.`)) || asked.includes(addedKey) || asked.includes(`${r.field}.*`);
   return { alias, collection: r.collection, fk: r.field, keysOnly, asked, deep: d, nested, parentKey: def.primaryKey, ...(keyRead ? {} : { addedKey }) };
 }
 

@@ -1,4 +1,5 @@
 import type { CollectionDef } from './collection';
+import type { DefOf } from './alias-filters';
 import type { Readable } from './query-schema';
 import { manyToOne, oneToMany } from './relation';
 import { attachChildren, splitAliasPaths, type Deep, type ListRead } from './read-children';
@@ -33,6 +34,16 @@ function aliasBehind(def: CollectionDef, path: string, reachable: Map<string, Re
   return undefined;
 }
 
+/** Paths grouped by their first segment, with the rest of each (`article.comments.body` → article: [comments.body]). */
+function byFirstSegment(paths: string[]): Map<string, string[]> {
+  const out = new Map<string, string[]>();
+  for (const path of paths) {
+    const dot = path.indexOf('.');
+    if (dot > 0) out.set(path.slice(0, dot), [...(out.get(path.slice(0, dot)) ?? []), path.slice(dot + 1)]);
+  }
+  return out;
+}
+
 /** Whether `fields` reads this path anyway (named, or by a wildcard at its level: `article.*`, `*.*`). */
 const covered = (fields: string[], path: string) => {
   const want = path.split('.');
@@ -48,20 +59,18 @@ const covered = (fields: string[], path: string) => {
  */
 export function splitThrough(def: CollectionDef, fields: string[], reachable: Map<string, Readable>): { own: string[]; through?: Through } {
   const own: string[] = [];
-  const paths = new Map<string, string[]>();
+  const behindAliases: string[] = [];
   const keys = new Set<string>();
   for (const path of fields) {
     const behind = aliasBehind(def, path, reachable);
-    if (!behind) {
-      own.push(path);
-      continue;
+    if (!behind) own.push(path);
+    else {
+      behindAliases.push(path);
+      keys.add(`${behind.prefix}.${behind.def.primaryKey}`);
     }
-    const dot = path.indexOf('.');
-    const first = path.slice(0, dot);
-    paths.set(first, [...(paths.get(first) ?? []), path.slice(dot + 1)]);
-    keys.add(`${behind.prefix}.${behind.def.primaryKey}`);
   }
-  if (paths.size === 0) return { own };
+  if (behindAliases.length === 0) return { own };
+  const paths = byFirstSegment(behindAliases);
   const added = [...keys].filter((k) => !covered(fields, k));
   return { own: [...own, ...added], through: { paths, added } };
 }
@@ -76,7 +85,7 @@ export async function attachThrough(
   paths: Map<string, string[]>,
   deep: Deep,
   depth: number,
-  defOf: (collection: string) => Promise<CollectionDef | undefined>,
+  defOf: DefOf,
   readList: ListRead,
 ): Promise<void> {
   for (const [field, rest] of paths) {
@@ -87,11 +96,7 @@ export async function attachThrough(
     const d = isPlainObject(deep[field]) ? (deep[field] as Deep) : {};
     const { own, aliases } = splitAliasPaths(related, rest);
     if (aliases.size) await attachChildren(related, objects, aliases, d, depth, readList);
-    const deeper = new Map<string, string[]>();
-    for (const path of own) {
-      const dot = path.indexOf('.');
-      if (dot > 0) deeper.set(path.slice(0, dot), [...(deeper.get(path.slice(0, dot)) ?? []), path.slice(dot + 1)]);
-    }
+    const deeper = byFirstSegment(own);
     if (deeper.size) await attachThrough(related, objects, deeper, d, depth + 1, defOf, readList);
   }
 }
